@@ -1,0 +1,22 @@
+# Project-wide compile flags: warnings for our own C++ code, sanitizers on request.
+add_library(barracuda_flags INTERFACE)
+target_compile_options(barracuda_flags INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wno-missing-field-initializers>)
+target_include_directories(barracuda_flags INTERFACE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+
+if(BARRACUDA_SANITIZE)
+  set(sanitizer_flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:${sanitizer_flags}>)
+  add_link_options(${sanitizer_flags})
+endif()
+
+# Fuzz targets: libFuzzer comes with clang; gcc builds skip them.
+function(barracuda_add_fuzzer name source)
+  if(BARRACUDA_FUZZ AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    add_executable(${name} ${source})
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+    target_link_libraries(${name} PRIVATE ${ARGN})
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+  endif()
+endfunction()

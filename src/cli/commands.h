@@ -1,0 +1,12 @@
+#pragma once
+// Each subcommand lives in its own <name>_command.cpp and registers itself on the app here.
+#include <CLI/CLI.hpp>
+
+namespace barracuda::cli {
+
+// Registered commands set this to the process exit code when they run.
+struct CommandResult {
+  int exit_code = 0;
+};
+
+}  // namespace barracuda::cli
