@@ -13,7 +13,7 @@ tar -C build --exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='*-c
 # Libraries the GPU machine does not have: TBB (and whatever else ldd resolves outside the system set).
 for bin in .device-pack/build/bin/* .device-pack/build/lib/*.so; do
   [[ -f $bin && -x $bin ]] || continue
-  ldd "$bin" 2>/dev/null | awk '/=> \//{print $3}' | grep -E 'libtbb|libelf|libCLI11' || true
+  ldd "$bin" 2>/dev/null | awk '/=> \//{print $3}' | grep -E 'libtbb|libelf|libxxhash' || true
 done | sort -u | while read -r lib; do cp -L "$lib" .device-pack/lib/; done
 # The build tree and ctest files name this checkout's absolute path; device-test.sh recreates it there.
 echo "$root" > .device-pack/source-root
