@@ -109,8 +109,7 @@ Container read_container(const ByteView& bytes, std::uint64_t offset) {
   return container;
 }
 
-std::vector<Container> read_containers(const ByteView& bytes) {
-  std::vector<Container> containers;
+void for_each_container(const ByteView& bytes, const std::function<void(Container&&)>& visit) {
   std::uint64_t position = 0;
   while (position < bytes.size()) {
     if (bytes.read<std::byte>(position, "padding") == std::byte{0}) {
@@ -118,9 +117,15 @@ std::vector<Container> read_containers(const ByteView& bytes) {
       continue;
     }
     if (position % kContainerAlignment != 0) bytes.fail(position, "container is not 8-aligned");
-    containers.push_back(read_container(bytes, position));
-    position += containers.back().size;
+    auto container = read_container(bytes, position);
+    position += container.size;
+    visit(std::move(container));
   }
+}
+
+std::vector<Container> read_containers(const ByteView& bytes) {
+  std::vector<Container> containers;
+  for_each_container(bytes, [&](Container&& container) { containers.push_back(std::move(container)); });
   return containers;
 }
 

@@ -39,7 +39,7 @@ bool is_fatbin_section(const char* name) {
 
 }  // namespace
 
-std::vector<FatbinSection> read_elf_file(const std::filesystem::path& path) {
+void for_each_elf_container(const std::filesystem::path& path, const SectionContainerVisitor& visit) {
   if (elf_version(EV_CURRENT) == EV_NONE) fail_elf(path, "libelf initialisation");
   FileDescriptor file(path);
   std::unique_ptr<Elf, decltype(&elf_end)> elf(elf_begin(file.get(), ELF_C_READ_MMAP, nullptr), elf_end);
@@ -47,7 +47,6 @@ std::vector<FatbinSection> read_elf_file(const std::filesystem::path& path) {
   std::size_t names_index = 0;
   if (elf_getshdrstrndx(elf.get(), &names_index) != 0) fail_elf(path, "section names");
 
-  std::vector<FatbinSection> sections;
   for (Elf_Scn* scn = elf_nextscn(elf.get(), nullptr); scn != nullptr; scn = elf_nextscn(elf.get(), scn)) {
     GElf_Shdr header;
     if (gelf_getshdr(scn, &header) == nullptr) fail_elf(path, "section header");
@@ -56,8 +55,19 @@ std::vector<FatbinSection> read_elf_file(const std::filesystem::path& path) {
     Elf_Data* data = elf_rawdata(scn, nullptr);
     if (data == nullptr) fail_elf(path, name);
     std::span<const std::byte> bytes(static_cast<const std::byte*>(data->d_buf), data->d_size);
-    sections.push_back({name, header.sh_offset, read_containers(ByteView(bytes))});
+    SectionInfo section{name, header.sh_offset};
+    for_each_container(ByteView(bytes), [&](Container&& container) { visit(section, std::move(container)); });
   }
+}
+
+std::vector<FatbinSection> read_elf_file(const std::filesystem::path& path) {
+  std::vector<FatbinSection> sections;
+  for_each_elf_container(path, [&](const SectionInfo& section, Container&& container) {
+    if (sections.empty() || sections.back().name != section.name || sections.back().file_offset != section.file_offset) {
+      sections.push_back({section, {}});
+    }
+    sections.back().containers.push_back(std::move(container));
+  });
   return sections;
 }
 
