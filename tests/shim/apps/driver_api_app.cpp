@@ -1,9 +1,12 @@
 // A driver-API application linked with -lcuda: loads the marker kernel as PTX text (cuModuleLoadData), as
 // a fat binary (cuModuleLoadDataEx) and as a library (cuLibraryLoadData), launches it through
-// cuLaunchKernel, cuLaunchKernelEx and the per-thread-stream cuLaunchKernel found with cuGetProcAddress,
-// and prints the marker value each launch wrote. Usage: driver_api_app MARKER.ptx MARKER.fatbin
+// cuLaunchKernel, cuLaunchKernelEx and the per-thread-stream cuLaunchKernel, and prints the marker value
+// each launch wrote. The last one is found the way cudart finds the driver: dlopen("libcuda.so.1"),
+// dlsym(handle, "cuGetProcAddress_v2"), then cuGetProcAddress with flags.
+// Usage: driver_api_app MARKER.ptx MARKER.fatbin
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -99,9 +102,16 @@ int main(int argc, char** argv) {
   CHECK(cuLibraryGetKernel(&kernel, library, "marker"));
   CUfunction library_marker;
   CHECK(cuKernelGetFunction(&library_marker, kernel));
+  void* libcuda = dlopen("libcuda.so.1", RTLD_NOW);
+  auto get_proc_address =
+      libcuda != nullptr ? reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(libcuda, "cuGetProcAddress_v2")) : nullptr;
+  if (get_proc_address == nullptr) {
+    std::fprintf(stderr, "driver_api_app: no cuGetProcAddress_v2 in libcuda.so.1: %s\n", dlerror());
+    return 1;
+  }
   void* launch_per_thread = nullptr;
   CUdriverProcAddressQueryResult status;
-  CHECK(cuGetProcAddress("cuLaunchKernel", &launch_per_thread, CUDA_VERSION,
+  CHECK(get_proc_address("cuLaunchKernel", &launch_per_thread, CUDA_VERSION,
                          CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status));
   auto launch = reinterpret_cast<PFN_cuLaunchKernel_v7000_ptsz>(launch_per_thread);
   CHECK(launch(library_marker, 1, 2, 1, 8, 1, 1, 0, nullptr, params, nullptr));
