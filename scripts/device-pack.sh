@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Packs the Release build for the GPU machine (Ubuntu 24.04, CUDA 13, no TBB/libelf headers there):
+# the build tree without object files, plus the shared libraries that machine lacks, into .device-pack/
+# (git-ignored). Carry it with the device tool (carry: [".device-pack"]) and run scripts/device-test.sh.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+[[ -d build ]] || { echo "device-pack: no build/ — run scripts/setup.sh first" >&2; exit 2; }
+rm -rf .device-pack
+mkdir -p .device-pack/lib
+mkdir -p .device-pack/build
+tar -C build --exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='*-corpus' -cf - . | tar -C .device-pack/build -xf -
+# Libraries the GPU machine does not have: TBB (and whatever else ldd resolves outside the system set).
+for bin in .device-pack/build/bin/* .device-pack/build/lib/*.so; do
+  [[ -f $bin && -x $bin ]] || continue
+  ldd "$bin" 2>/dev/null | awk '/=> \//{print $3}' | grep -E 'libtbb|libelf|libxxhash' || true
+done | sort -u | while read -r lib; do cp -L "$lib" .device-pack/lib/; done
+# The build tree and ctest files name this checkout's absolute path; device-test.sh recreates it there.
+echo "$root" > .device-pack/source-root
+du -sh .device-pack

@@ -1,0 +1,53 @@
+#pragma once
+// Run-time options of the preloaded library. One X-macro table drives the Options struct, parsing of
+// BARRACUDA_OPTIONS ("key=value:key=value"), defaults, the help=1 table and formatting back to that
+// string (what `barracuda run` does with its flags). Values cannot contain ':'.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "options/option_values.h"
+
+namespace barracuda::options {
+
+// X(name, value kind, default, help)
+#define BARRACUDA_OPTION_TABLE(X)                                                                            \
+  X(report, TextValue, "", "write the JSON report to this file")                                             \
+  X(sarif, TextValue, "", "write a SARIF 2.1.0 report to this file")                                        \
+  X(error_exitcode, ExitCodeValue, 66, "exit code when new races or barrier divergence are found")          \
+  X(print_limit, CountValue, 100, "races and diagnostics printed in full on stderr (0: all)")               \
+  X(kernel_name, RegexValue, "", "instrument only kernels whose name matches this regex (empty: all)")      \
+  X(suppressions, TextValue, "", "ThreadSanitizer-style suppressions file (race:PATTERN lines)")            \
+  X(baseline, TextValue, "", "previous JSON report: races found in it are known, not new")                   \
+  X(quiet, BoolValue, false, "print only the final summary line")                                            \
+  X(verbose, BoolValue, false, "print progress (JIT of large modules) and statistics")                      \
+  X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
+  X(queue_bytes, ByteSizeValue, uint64_t{64} << 20, "device memory per event queue")                         \
+  X(cache_dir, TextValue, "", "cache of instrumented modules (empty: $XDG_CACHE_HOME/barracuda)")           \
+  X(record, TextValue, "", "write a binary event trace to this file (for barracuda replay)")                 \
+  X(log_path, TextValue, "", "write barracuda's messages to this file instead of stderr")                    \
+  X(help, BoolValue, false, "print this table")
+
+struct Options {
+#define BARRACUDA_OPTION_FIELD(name, kind, default_value, help) kind::type name = default_value;
+  BARRACUDA_OPTION_TABLE(BARRACUDA_OPTION_FIELD)
+#undef BARRACUDA_OPTION_FIELD
+  friend bool operator==(const Options&, const Options&) = default;
+};
+
+class OptionsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses "key=value:key=value" on top of `options` (empty entries are skipped). Throws OptionsError
+// naming the key for unknown keys, missing '=', bad values and quiet together with verbose.
+void parse_options(std::string_view text, Options& options);
+
+// The options that differ from the defaults, as a BARRACUDA_OPTIONS string.
+std::string format_options(const Options& options);
+
+// The help=1 table: name, kind, default, description.
+std::string options_help();
+
+}  // namespace barracuda::options

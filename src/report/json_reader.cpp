@@ -1,0 +1,200 @@
+#include <limits>
+#include <utility>
+
+#include "report/value_text.h"
+#include "report/json_report.h"
+#include "report/names.h"
+
+namespace barracuda::report {
+namespace {
+
+using Json = nlohmann::json;
+
+// A JSON value plus the path that led to it ("races[2].current.kind"), so every error names the field.
+class Node {
+ public:
+  Node(const Json& value, std::string path) : value_(value), path_(std::move(path)) {}
+
+  Node field(std::string_view key) const {
+    if (!value_.is_object()) fail(path_, "expected an object");
+    auto it = value_.find(key);
+    if (it == value_.end()) fail(child_path(key), "missing");
+    return Node{*it, child_path(key)};
+  }
+
+  std::vector<Node> elements() const {
+    if (!value_.is_array()) fail(path_, "expected an array");
+    std::vector<Node> nodes;
+    nodes.reserve(value_.size());
+    for (size_t i = 0; i < value_.size(); ++i) nodes.emplace_back(value_[i], path_ + '[' + std::to_string(i) + ']');
+    return nodes;
+  }
+
+  std::string string() const {
+    if (!value_.is_string()) fail(path_, "expected a string");
+    return value_.get<std::string>();
+  }
+
+  uint64_t u64() const {
+    if (!value_.is_number_unsigned()) fail(path_, "expected a non-negative integer");
+    return value_.get<uint64_t>();
+  }
+
+  uint32_t u32() const {
+    const uint64_t value = u64();
+    if (value > std::numeric_limits<uint32_t>::max()) fail(path_, "does not fit in 32 bits");
+    return static_cast<uint32_t>(value);
+  }
+
+  int64_t integer() const {
+    if (!value_.is_number_integer()) fail(path_, "expected an integer");
+    return value_.get<int64_t>();
+  }
+
+  bool boolean() const {
+    if (!value_.is_boolean()) fail(path_, "expected true or false");
+    return value_.get<bool>();
+  }
+
+  template <typename Enum, size_t N>
+  Enum enumeration(const std::array<NamedValue<Enum>, N>& table) const {
+    const std::string name = string();
+    if (auto value = value_of(table, name)) return *value;
+    std::string expected;
+    for (const auto& entry : table) {
+      expected += expected.empty() ? "" : ", ";
+      expected += entry.name;
+    }
+    fail(path_, "unknown value \"" + name + "\" (expected one of: " + expected + ")");
+  }
+
+  uint64_t address() const {
+    const std::string text = string();
+    if (auto value = parse_address_text(text)) return *value;
+    fail(path_, "expected a hex address like \"0x1000\", got \"" + text + "\"");
+  }
+
+  const std::string& path() const { return path_; }
+
+  [[noreturn]] static void fail(const std::string& path, const std::string& problem) {
+    throw ReportFormatError("JSON report: " + path + ": " + problem);
+  }
+
+ private:
+  std::string child_path(std::string_view key) const {
+    return path_.empty() ? std::string{key} : path_ + '.' + std::string{key};
+  }
+
+  const Json& value_;
+  std::string path_;
+};
+
+Dim3 read_dim3(const Node& node) {
+  const std::vector<Node> parts = node.elements();
+  if (parts.size() != 3) Node::fail(node.path(), "expected [x, y, z]");
+  return Dim3{parts[0].u32(), parts[1].u32(), parts[2].u32()};
+}
+
+ThreadCoordinates read_thread(const Node& node) {
+  return ThreadCoordinates{read_dim3(node.field("block")), read_dim3(node.field("thread")),
+                           node.field("warp").u32(), node.field("lane").u32()};
+}
+
+SourceLocation read_location(const Node& node) {
+  return SourceLocation{node.field("file").string(), node.field("line").u32(), node.field("column").u32()};
+}
+
+Site read_site(const Node& node) {
+  Site site{node.field("function").string(), node.field("ptx_line").u32(), read_location(node), {}};
+  for (const Node& frame : node.field("inlined_at").elements()) {
+    site.inlined_at.push_back(InlinedFrame{frame.field("function").string(), read_location(frame)});
+  }
+  return site;
+}
+
+Access read_access(const Node& node) {
+  return Access{read_site(node.field("site")), read_thread(node.field("thread")),
+                node.field("kind").enumeration(kAccessKindNames),
+                node.field("semantics").enumeration(kMemorySemanticsNames),
+                node.field("scope").enumeration(kMemoryScopeNames)};
+}
+
+Race read_race(const Node& node) {
+  Race race;
+  race.race_class = node.field("class").enumeration(kRaceClassNames);
+  race.hazard = node.field("hazard").enumeration(kHazardNames);
+  race.space = node.field("space").enumeration(kMemorySpaceNames);
+  race.scope = node.field("scope").enumeration(kMemoryScopeNames);
+  race.address = node.field("address").address();
+  race.size = node.field("size").u32();
+  race.kernel = node.field("kernel").string();
+  race.launch_index = node.field("launch_index").u32();
+  race.dynamic_count = node.field("dynamic_count").u64();
+  race.known = node.field("known").boolean();
+  race.current = read_access(node.field("current"));
+  race.previous = read_access(node.field("previous"));
+  return race;
+}
+
+Diagnostic read_diagnostic(const Node& node) {
+  return Diagnostic{node.field("kind").enumeration(kDiagnosticKindNames), node.field("kernel").string(),
+                    node.field("launch_index").u32(), read_site(node.field("site")),
+                    read_thread(node.field("thread")), node.field("detail").string()};
+}
+
+RunInfo read_run(const Node& node) {
+  RunInfo run;
+  run.tool_version = node.field("tool_version").string();
+  for (const Node& argument : node.field("command_line").elements()) run.command_line.push_back(argument.string());
+  run.device_name = node.field("device_name").string();
+  run.start_time = node.field("start_time").string();
+  run.warp_model = node.field("warp_model").enumeration(kWarpModelNames);
+  return run;
+}
+
+Summary read_summary(const Node& node) {
+  Summary summary;
+  summary.kernels_instrumented = node.field("kernels_instrumented").u64();
+  for (const Node& skipped : node.field("kernels_skipped").elements()) {
+    summary.kernels_skipped.push_back(SkippedKernel{skipped.field("kernel").string(), skipped.field("reason").string()});
+  }
+  summary.launches = node.field("launches").u64();
+  summary.events = node.field("events").u64();
+  summary.dropped_events = node.field("dropped_events").u64();
+  summary.suppressed_races = node.field("suppressed_races").u64();
+  return summary;
+}
+
+}  // namespace
+
+Report report_from_json(const Json& document) {
+  const Node root{document, ""};
+  if (root.field("schema").string() != kReportSchemaName) {
+    Node::fail("schema", "not a barracuda report (expected \"" + std::string{kReportSchemaName} + "\")");
+  }
+  const int64_t version = root.field("schema_version").integer();
+  if (version != kReportSchemaVersion) {
+    Node::fail("schema_version", "version " + std::to_string(version) + " is not supported (this barracuda reads " +
+                                     std::to_string(kReportSchemaVersion) + ")");
+  }
+  Report report;
+  report.run = read_run(root.field("run"));
+  report.summary = read_summary(root.field("summary"));
+  for (const Node& race : root.field("races").elements()) report.races.push_back(read_race(race));
+  for (const Node& diagnostic : root.field("diagnostics").elements()) {
+    report.diagnostics.push_back(read_diagnostic(diagnostic));
+  }
+  return report;
+}
+
+Report parse_json_report(std::string_view text) {
+  Json document;
+  try {
+    document = Json::parse(text);
+  } catch (const Json::parse_error& error) {
+    throw ReportFormatError(std::string{"JSON report: "} + error.what());
+  }
+  return report_from_json(document);
+}
+
+}  // namespace barracuda::report

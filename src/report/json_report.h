@@ -1,0 +1,43 @@
+#pragma once
+// The report as JSON (nlohmann-json), written by the runtime and read back by `barracuda report` and
+// by baselines. Layout, schema "barracuda-report" version kReportSchemaVersion:
+//   { "schema": "barracuda-report", "schema_version": 1,
+//     "run":     { tool_version, command_line[], device_name, start_time, warp_model },
+//     "summary": { kernels_instrumented, kernels_skipped[{kernel, reason}], launches, events,
+//                  dropped_events, suppressed_races,
+//                  derived, ignored when read: unique_races, new_races, dynamic_races,
+//                  barrier_divergences, warnings, analysis_incomplete },
+//     "races":   [{ fingerprint (derived, ignored when read), class, hazard, space, scope,
+//                   address ("0x..." string: 64-bit values do not survive JavaScript numbers),
+//                   size, kernel, launch_index, dynamic_count, known, current, previous }],
+//     "diagnostics": [{ kind, kernel, launch_index, site, thread, detail }] }
+//   access = { kind, semantics, scope, thread, site }
+//   thread = { block: [x,y,z], thread: [x,y,z], warp, lane }
+//   site   = { function, ptx_line, file, line, column, inlined_at[{function, file, line, column}] }
+// Enum values are spelled as in report/names.h. line 0 means no line info.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "report/model.h"
+
+namespace barracuda::report {
+
+inline constexpr std::string_view kReportSchemaName = "barracuda-report";
+inline constexpr int kReportSchemaVersion = 1;
+
+// Bad JSON or a document that does not follow the schema; what() names the offending field.
+class ReportFormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+nlohmann::ordered_json report_to_json(const Report& report);
+std::string render_json(const Report& report);  // pretty-printed, newline-terminated
+
+Report report_from_json(const nlohmann::json& document);
+Report parse_json_report(std::string_view text);  // throws ReportFormatError
+
+}  // namespace barracuda::report

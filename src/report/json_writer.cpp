@@ -1,0 +1,108 @@
+#include "report/value_text.h"
+#include "report/fingerprint.h"
+#include "report/json_report.h"
+#include "report/names.h"
+#include "report/summary_counts.h"
+
+namespace barracuda::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json dim3_json(const Dim3& d) { return Json::array({d.x, d.y, d.z}); }
+
+Json thread_json(const ThreadCoordinates& t) {
+  return Json{{"block", dim3_json(t.block)}, {"thread", dim3_json(t.thread)}, {"warp", t.warp}, {"lane", t.lane}};
+}
+
+Json site_json(const Site& site) {
+  Json inlined = Json::array();
+  for (const InlinedFrame& frame : site.inlined_at) {
+    inlined.push_back(Json{{"function", frame.function},
+                           {"file", frame.location.file},
+                           {"line", frame.location.line},
+                           {"column", frame.location.column}});
+  }
+  return Json{{"function", site.function},       {"ptx_line", site.ptx_line},
+              {"file", site.source.file},        {"line", site.source.line},
+              {"column", site.source.column},    {"inlined_at", std::move(inlined)}};
+}
+
+Json access_json(const Access& access) {
+  return Json{{"kind", name_of(kAccessKindNames, access.kind)},
+              {"semantics", name_of(kMemorySemanticsNames, access.semantics)},
+              {"scope", name_of(kMemoryScopeNames, access.scope)},
+              {"thread", thread_json(access.thread)},
+              {"site", site_json(access.site)}};
+}
+
+Json race_json(const Race& race) {
+  return Json{{"fingerprint", race_fingerprint(race)},
+              {"class", name_of(kRaceClassNames, race.race_class)},
+              {"hazard", name_of(kHazardNames, race.hazard)},
+              {"space", name_of(kMemorySpaceNames, race.space)},
+              {"scope", name_of(kMemoryScopeNames, race.scope)},
+              {"address", address_text(race.address)},
+              {"size", race.size},
+              {"kernel", race.kernel},
+              {"launch_index", race.launch_index},
+              {"dynamic_count", race.dynamic_count},
+              {"known", race.known},
+              {"current", access_json(race.current)},
+              {"previous", access_json(race.previous)}};
+}
+
+Json diagnostic_json(const Diagnostic& diagnostic) {
+  return Json{{"kind", name_of(kDiagnosticKindNames, diagnostic.kind)},
+              {"kernel", diagnostic.kernel},
+              {"launch_index", diagnostic.launch_index},
+              {"site", site_json(diagnostic.site)},
+              {"thread", thread_json(diagnostic.thread)},
+              {"detail", diagnostic.detail}};
+}
+
+Json summary_json(const Report& report) {
+  const Summary& summary = report.summary;
+  const SummaryCounts counts = count_summary(report);
+  Json skipped = Json::array();
+  for (const SkippedKernel& kernel : summary.kernels_skipped) {
+    skipped.push_back(Json{{"kernel", kernel.kernel}, {"reason", kernel.reason}});
+  }
+  return Json{{"kernels_instrumented", summary.kernels_instrumented},
+              {"kernels_skipped", std::move(skipped)},
+              {"launches", summary.launches},
+              {"events", summary.events},
+              {"dropped_events", summary.dropped_events},
+              {"suppressed_races", summary.suppressed_races},
+              {"unique_races", counts.unique_races},
+              {"new_races", counts.new_races},
+              {"dynamic_races", counts.dynamic_races},
+              {"barrier_divergences", counts.barrier_divergences},
+              {"warnings", counts.warnings},
+              {"analysis_incomplete", analysis_incomplete(report)}};
+}
+
+}  // namespace
+
+Json report_to_json(const Report& report) {
+  Json races = Json::array();
+  for (const Race& race : report.races) races.push_back(race_json(race));
+  Json diagnostics = Json::array();
+  for (const Diagnostic& diagnostic : report.diagnostics) diagnostics.push_back(diagnostic_json(diagnostic));
+  const RunInfo& run = report.run;
+  return Json{{"schema", kReportSchemaName},
+              {"schema_version", kReportSchemaVersion},
+              {"run",
+               {{"tool_version", run.tool_version},
+                {"command_line", run.command_line},
+                {"device_name", run.device_name},
+                {"start_time", run.start_time},
+                {"warp_model", name_of(kWarpModelNames, run.warp_model)}}},
+              {"summary", summary_json(report)},
+              {"races", std::move(races)},
+              {"diagnostics", std::move(diagnostics)}};
+}
+
+std::string render_json(const Report& report) { return report_to_json(report).dump(2) + '\n'; }
+
+}  // namespace barracuda::report

@@ -1,0 +1,141 @@
+#pragma once
+// The race report as plain data. The engine fills it, suppressions and baselines annotate it, and the
+// renderers (text, JSON, SARIF) only read it. Counts that follow from the lists (unique races, dynamic
+// races, warnings) are not stored: see report/summary_counts.h.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "barracuda/record.h"
+#include "options/warp_model.h"
+
+namespace barracuda::report {
+
+struct Dim3 {
+  uint32_t x = 0;
+  uint32_t y = 0;
+  uint32_t z = 0;
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+// A position in CUDA source (from -lineinfo). line 0 means "not known": the kernel was built without
+// line info and only the PTX line identifies the site.
+struct SourceLocation {
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  bool known() const { return line != 0; }
+  friend bool operator==(const SourceLocation&, const SourceLocation&) = default;
+};
+
+// One level of an inlining chain: the level below it was inlined into `function` at `location`.
+struct InlinedFrame {
+  std::string function;
+  SourceLocation location;
+  friend bool operator==(const InlinedFrame&, const InlinedFrame&) = default;
+};
+
+// The instruction that performed an access: innermost function first, then where it was inlined.
+struct Site {
+  std::string function;
+  uint32_t ptx_line = 0;
+  SourceLocation source;
+  std::vector<InlinedFrame> inlined_at;
+  friend bool operator==(const Site&, const Site&) = default;
+};
+
+struct ThreadCoordinates {
+  Dim3 block;
+  Dim3 thread;
+  uint32_t warp = 0;  // warp index within the block
+  uint32_t lane = 0;
+  friend bool operator==(const ThreadCoordinates&, const ThreadCoordinates&) = default;
+};
+
+enum class AccessKind { kRead, kWrite, kAtomic };
+
+struct Access {
+  Site site;
+  ThreadCoordinates thread;
+  AccessKind kind = AccessKind::kRead;
+  MemorySemantics semantics = MemorySemantics::kWeak;
+  MemoryScope scope = MemoryScope::kSystem;  // meaningful only for strong (non-weak) accesses
+  friend bool operator==(const Access&, const Access&) = default;
+};
+
+enum class RaceClass {
+  kIntraWarp,       // two lanes of one warp, unordered under the chosen warp model
+  kInterWarp,       // two warps of one block
+  kInterBlock,      // two blocks of the grid
+  kBranchOrdering,  // lockstep model: the two sides of a divergent branch
+  kScoped,          // strong accesses whose scope does not cover both threads (e.g. .cta atomics across blocks)
+};
+
+// Named from `previous` to `current`: kReadAfterWrite means the earlier access wrote and the later read.
+enum class Hazard { kReadAfterWrite, kWriteAfterRead, kWriteAfterWrite, kAtomicPlain };
+
+struct Race {
+  RaceClass race_class = RaceClass::kInterBlock;
+  Hazard hazard = Hazard::kWriteAfterWrite;
+  MemorySpace space = MemorySpace::kGlobal;
+  MemoryScope scope = MemoryScope::kSystem;  // the narrowest scope involved (what made a scoped race)
+  uint64_t address = 0;
+  uint32_t size = 0;  // bytes of the overlapping accesses
+  std::string kernel;
+  uint32_t launch_index = 0;  // 0-based count of launches of any kernel in the run
+  Access current;             // the access that detected the race
+  Access previous;            // the earlier access it conflicts with
+  uint64_t dynamic_count = 1;  // how often this pair of sites raced in the run
+  bool known = false;          // its fingerprint is in the baseline: not a new finding
+  friend bool operator==(const Race&, const Race&) = default;
+};
+
+enum class DiagnosticKind {
+  kBarrierDivergence,  // a barrier reached by some but not all threads it waits for (error)
+  kRedundantBarrier,   // a barrier that ordered no conflicting accesses in the run (warning)
+};
+
+struct Diagnostic {
+  DiagnosticKind kind = DiagnosticKind::kBarrierDivergence;
+  std::string kernel;
+  uint32_t launch_index = 0;
+  Site site;
+  ThreadCoordinates thread;  // a thread that reached the barrier (divergence) or its first user
+  std::string detail;        // e.g. "14 of 32 lanes of warp 3 arrived"
+  friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
+};
+
+struct RunInfo {
+  std::string tool_version;
+  std::vector<std::string> command_line;
+  std::string device_name;
+  std::string start_time;  // ISO 8601 UTC, e.g. 2026-11-22T21:00:00Z
+  WarpModel warp_model = WarpModel::kIndependent;
+  friend bool operator==(const RunInfo&, const RunInfo&) = default;
+};
+
+struct SkippedKernel {
+  std::string kernel;
+  std::string reason;  // e.g. "no sm_90 PTX in the fat binary (cuBLAS)"
+  friend bool operator==(const SkippedKernel&, const SkippedKernel&) = default;
+};
+
+struct Summary {
+  uint64_t kernels_instrumented = 0;
+  std::vector<SkippedKernel> kernels_skipped;
+  uint64_t launches = 0;
+  uint64_t events = 0;
+  uint64_t dropped_events = 0;
+  uint64_t suppressed_races = 0;  // unique races removed by the suppressions file
+  friend bool operator==(const Summary&, const Summary&) = default;
+};
+
+struct Report {
+  RunInfo run;
+  Summary summary;
+  std::vector<Race> races;
+  std::vector<Diagnostic> diagnostics;
+  friend bool operator==(const Report&, const Report&) = default;
+};
+
+}  // namespace barracuda::report

@@ -1,0 +1,154 @@
+#include "report/sarif_renderer.h"
+
+#include <cctype>
+#include <cstdio>
+
+#include "report/value_text.h"
+#include "report/fingerprint.h"
+#include "report/names.h"
+#include "report/sarif_rules.h"
+
+namespace barracuda::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kSarifSchema = "https://json.schemastore.org/sarif-2.1.0.json";
+constexpr std::string_view kSourceRootId = "SRCROOT";
+
+// Absolute paths become file:// URIs; relative ones stay relative to SRCROOT. Characters outside the
+// URI path alphabet are percent-encoded.
+Json artifact_location(const std::string& path) {
+  std::string uri = path.starts_with('/') ? "file://" : "";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || std::string_view{"/-._~"}.find(static_cast<char>(c)) != std::string_view::npos) {
+      uri += static_cast<char>(c);
+    } else {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", c);
+      uri += escaped;
+    }
+  }
+  Json location{{"uri", uri}};
+  if (!path.starts_with('/')) location["uriBaseId"] = kSourceRootId;
+  return location;
+}
+
+// The physical location exists only with line info; the function is always known.
+Json location_json(const Site& site) {
+  Json location = Json::object();
+  if (site.source.known()) {
+    Json region{{"startLine", site.source.line}};
+    if (site.source.column != 0) region["startColumn"] = site.source.column;
+    location["physicalLocation"] = Json{{"artifactLocation", artifact_location(site.source.file)}, {"region", region}};
+  }
+  location["logicalLocations"] = Json::array({Json{{"name", site.function}, {"kind", "function"}}});
+  return location;
+}
+
+std::string access_phrase(const Access& access) {
+  return std::string{name_of(kAccessKindNames, access.kind)} + " by thread " + dim3_text(access.thread.thread) +
+         " of block " + dim3_text(access.thread.block) + " at " + site_position_text(access.site);
+}
+
+Json race_result(const Race& race) {
+  const std::string message = "Data race (" + std::string{name_of(kRaceClassNames, race.race_class)} + ", " +
+                              std::string{name_of(kMemorySpaceNames, race.space)} + ", " +
+                              std::string{name_of(kHazardNames, race.hazard)} + ") in kernel " + race.kernel +
+                              ": " + access_phrase(race.current) + " conflicts with the previous " +
+                              access_phrase(race.previous) + "; " + std::to_string(race.size) + " bytes at " +
+                              address_text(race.address) + ", seen " + std::to_string(race.dynamic_count) +
+                              " times.";
+  Json related = location_json(race.previous.site);
+  related["id"] = 1;
+  related["message"] = Json{{"text", "Previous " + access_phrase(race.previous)}};
+  const size_t rule = sarif_rule_index(race.race_class);
+  return Json{{"ruleId", sarif_rules()[rule].id},
+              {"ruleIndex", rule},
+              {"level", sarif_rules()[rule].level},
+              {"message", {{"text", message}}},
+              {"locations", Json::array({location_json(race.current.site)})},
+              {"relatedLocations", Json::array({related})},
+              {"partialFingerprints", {{kSarifFingerprintKey, race_fingerprint(race)}}},
+              {"baselineState", race.known ? "unchanged" : "new"},
+              {"properties",
+               {{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}}}};
+}
+
+Json diagnostic_result(const Diagnostic& diagnostic) {
+  const size_t rule = sarif_rule_index(diagnostic.kind);
+  std::string message = std::string{sarif_rules()[rule].short_description} + " in kernel " + diagnostic.kernel +
+                        " (thread " + dim3_text(diagnostic.thread.thread) + " of block " +
+                        dim3_text(diagnostic.thread.block) + ")";
+  if (!diagnostic.detail.empty()) message += ": " + diagnostic.detail;
+  return Json{{"ruleId", sarif_rules()[rule].id},
+              {"ruleIndex", rule},
+              {"level", sarif_rules()[rule].level},
+              {"message", {{"text", message + '.'}}},
+              {"locations", Json::array({location_json(diagnostic.site)})},
+              {"properties", {{"kernel", diagnostic.kernel}, {"launchIndex", diagnostic.launch_index}}}};
+}
+
+Json rules_json() {
+  Json rules = Json::array();
+  for (const SarifRule& rule : sarif_rules()) {
+    rules.push_back(Json{{"id", rule.id},
+                         {"name", rule.name},
+                         {"shortDescription", {{"text", rule.short_description}}},
+                         {"fullDescription", {{"text", rule.help}}},
+                         {"help", {{"text", rule.help}}},
+                         {"defaultConfiguration", {{"level", rule.level}}}});
+  }
+  return rules;
+}
+
+// What the run could not check: SARIF viewers show these next to the results.
+Json notifications_json(const Summary& summary) {
+  Json notifications = Json::array();
+  for (const SkippedKernel& skipped : summary.kernels_skipped) {
+    notifications.push_back(
+        Json{{"level", "warning"}, {"message", {{"text", "Kernel " + skipped.kernel + " was not checked: " + skipped.reason}}}});
+  }
+  if (summary.dropped_events != 0) {
+    notifications.push_back(Json{{"level", "warning"},
+                                 {"message",
+                                  {{"text", std::to_string(summary.dropped_events) +
+                                                " events were dropped; races among them may be missed"}}}});
+  }
+  return notifications;
+}
+
+Json invocation_json(const Report& report) {
+  std::string command_line;
+  for (const std::string& argument : report.run.command_line) {
+    command_line += command_line.empty() ? "" : " ";
+    command_line += argument;
+  }
+  Json invocation{{"executionSuccessful", true}, {"commandLine", command_line}, {"arguments", report.run.command_line}};
+  if (!report.run.start_time.empty()) invocation["startTimeUtc"] = report.run.start_time;
+  invocation["toolExecutionNotifications"] = notifications_json(report.summary);
+  return invocation;
+}
+
+}  // namespace
+
+Json report_to_sarif(const Report& report) {
+  Json results = Json::array();
+  for (const Race& race : report.races) results.push_back(race_result(race));
+  for (const Diagnostic& diagnostic : report.diagnostics) results.push_back(diagnostic_result(diagnostic));
+  Json run{{"tool",
+            {{"driver",
+              {{"name", "barracuda"},
+               {"version", report.run.tool_version},
+               {"rules", rules_json()}}}}},
+           {"invocations", Json::array({invocation_json(report)})},
+           {"originalUriBaseIds", {{kSourceRootId, {{"description", {{"text", "The directory the program was built in"}}}}}}},
+           {"results", std::move(results)},
+           {"properties",
+            {{"deviceName", report.run.device_name}, {"warpModel", name_of(kWarpModelNames, report.run.warp_model)}}}};
+  return Json{{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};
+}
+
+std::string render_sarif(const Report& report) { return report_to_sarif(report).dump(2) + '\n'; }
+
+}  // namespace barracuda::report

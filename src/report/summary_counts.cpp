@@ -1,0 +1,25 @@
+#include "report/summary_counts.h"
+
+namespace barracuda::report {
+
+SummaryCounts count_summary(const Report& report) {
+  SummaryCounts counts;
+  counts.unique_races = report.races.size();
+  for (const Race& race : report.races) {
+    counts.dynamic_races += race.dynamic_count;
+    if (!race.known) ++counts.new_races;
+  }
+  for (const Diagnostic& diagnostic : report.diagnostics) {
+    switch (diagnostic.kind) {
+      case DiagnosticKind::kBarrierDivergence: ++counts.barrier_divergences; break;
+      case DiagnosticKind::kRedundantBarrier: ++counts.warnings; break;
+    }
+  }
+  return counts;
+}
+
+bool analysis_incomplete(const Report& report) {
+  return report.summary.dropped_events != 0 || !report.summary.kernels_skipped.empty();
+}
+
+}  // namespace barracuda::report

@@ -1,0 +1,127 @@
+#include "report/text_renderer.h"
+
+#include <string>
+
+#include "report/value_text.h"
+#include "report/fingerprint.h"
+#include "report/names.h"
+#include "report/summary_counts.h"
+
+namespace barracuda::report {
+namespace {
+
+constexpr std::string_view kSeparator = "==================\n";
+
+std::string thread_text(const ThreadCoordinates& t) {
+  return "thread " + dim3_text(t.thread) + " of block " + dim3_text(t.block) + " (warp " +
+         std::to_string(t.warp) + ", lane " + std::to_string(t.lane) + ")";
+}
+
+std::string source_text(const SourceLocation& location) {
+  return location.file + ':' + std::to_string(location.line) + ':' + std::to_string(location.column);
+}
+
+void print_stack(const Site& site, std::ostream& out) {
+  out << "    #0 " << site.function << " at ";
+  if (site.source.known()) {
+    out << source_text(site.source);
+    if (site.ptx_line != 0) out << " (PTX line " << site.ptx_line << ')';
+  } else {
+    out << "PTX line " << site.ptx_line;
+  }
+  out << '\n';
+  int depth = 1;
+  for (const InlinedFrame& frame : site.inlined_at) {
+    out << "    #" << depth++ << ' ' << frame.function << " at " << source_text(frame.location) << '\n';
+  }
+}
+
+// "Write", "Atomic (relaxed.gpu)", "Read (acquire.gpu)": strong accesses show their qualifiers.
+std::string access_description(const Access& access) {
+  std::string text{name_of(kAccessKindNames, access.kind)};
+  if (access.semantics != MemorySemantics::kWeak) {
+    text += " (";
+    text += name_of(kMemorySemanticsNames, access.semantics);
+    text += '.';
+    text += name_of(kMemoryScopeNames, access.scope);
+    text += ')';
+  }
+  return text;
+}
+
+std::string capitalized(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  return text;
+}
+
+void print_race(const Race& race, std::ostream& out) {
+  out << kSeparator << "WARNING: barracuda: data race (" << name_of(kRaceClassNames, race.race_class) << ", "
+      << name_of(kMemorySpaceNames, race.space) << ", " << name_of(kHazardNames, race.hazard) << ") in kernel "
+      << race.kernel << '\n';
+  const std::string where = " of size " + std::to_string(race.size) + " at " + address_text(race.address) + " by ";
+  out << "  " << capitalized(access_description(race.current)) << where << thread_text(race.current.thread)
+      << ":\n";
+  print_stack(race.current.site, out);
+  out << "  Previous " << access_description(race.previous) << where << thread_text(race.previous.thread)
+      << ":\n";
+  print_stack(race.previous.site, out);
+  out << "  Launch " << race.launch_index << ", seen " << race.dynamic_count
+      << (race.dynamic_count == 1 ? " time" : " times") << ", fingerprint " << race_fingerprint(race)
+      << (race.known ? " (known: in the baseline)" : "") << '\n';
+  out << "SUMMARY: barracuda: data race " << site_position_text(race.current.site) << " in "
+      << race.current.site.function << '\n';
+}
+
+void print_diagnostic(const Diagnostic& diagnostic, std::ostream& out) {
+  const bool divergence = diagnostic.kind == DiagnosticKind::kBarrierDivergence;
+  const std::string_view name = divergence ? "barrier divergence" : "redundant barrier";
+  out << kSeparator << (divergence ? "ERROR" : "WARNING") << ": barracuda: " << name << " in kernel "
+      << diagnostic.kernel << '\n';
+  out << "  Barrier reached by " << thread_text(diagnostic.thread) << ":\n";
+  print_stack(diagnostic.site, out);
+  if (!diagnostic.detail.empty()) out << "  " << diagnostic.detail << '\n';
+  out << "  Launch " << diagnostic.launch_index << '\n';
+  out << "SUMMARY: barracuda: " << name << ' ' << site_position_text(diagnostic.site) << " in "
+      << diagnostic.site.function << '\n';
+}
+
+void print_final_line(const Report& report, std::ostream& out) {
+  const SummaryCounts counts = count_summary(report);
+  const Summary& summary = report.summary;
+  out << "barracuda: " << counts.unique_races << " unique races (" << counts.new_races << " new, "
+      << counts.unique_races - counts.new_races << " known; " << counts.dynamic_races << " dynamic), "
+      << counts.barrier_divergences << " barrier divergences, " << counts.warnings << " warnings, "
+      << summary.suppressed_races << " suppressed; " << summary.kernels_instrumented << " kernels checked, "
+      << summary.kernels_skipped.size() << " not instrumented, " << summary.launches << " launches, "
+      << summary.events << " events, " << summary.dropped_events << " dropped"
+      << (analysis_incomplete(report) ? "; ANALYSIS INCOMPLETE" : "") << '\n';
+}
+
+}  // namespace
+
+void render_text(const Report& report, const TextOptions& options, std::ostream& out) {
+  const uint64_t total = report.races.size() + report.diagnostics.size();
+  const uint64_t limit = options.print_limit == 0 ? total : options.print_limit;
+  uint64_t printed = 0;
+  for (const Race& race : report.races) {
+    if (printed++ < limit) print_race(race, out);
+  }
+  for (const Diagnostic& diagnostic : report.diagnostics) {
+    if (printed++ < limit) print_diagnostic(diagnostic, out);
+  }
+  if (total != 0) out << kSeparator;
+  if (total > limit) {
+    out << "barracuda: print limit " << limit << " reached: " << total - limit
+        << " more reports not printed (all are in the JSON report)\n";
+  }
+  for (const SkippedKernel& skipped : report.summary.kernels_skipped) {
+    out << "barracuda: kernel " << skipped.kernel << " was NOT checked: " << skipped.reason << '\n';
+  }
+  if (report.summary.dropped_events != 0) {
+    out << "barracuda: " << report.summary.dropped_events
+        << " events were dropped (queues full): races among them may be missed\n";
+  }
+  print_final_line(report, out);
+}
+
+}  // namespace barracuda::report

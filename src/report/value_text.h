@@ -1,0 +1,25 @@
+#pragma once
+// How report values are spelled in text, shared by the text and SARIF renderers and the JSON schema.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "report/model.h"
+
+namespace barracuda::report {
+
+// "0x7f3a00001000". The JSON schema stores addresses this way too: 64-bit integers do not survive
+// JavaScript's doubles.
+std::string address_text(uint64_t address);
+
+// Accepts exactly "0x" followed by 1 to 16 hex digits.
+std::optional<uint64_t> parse_address_text(std::string_view text);
+
+// "(3,0,0)"
+std::string dim3_text(const Dim3& d);
+
+// "kernel.cu:12" with line info, "PTX line 57" without.
+std::string site_position_text(const Site& site);
+
+}  // namespace barracuda::report
