@@ -1,0 +1,82 @@
+// Launches are announced to the launch observers before and after the driver call. The kernel's name
+// comes from the registry (filled by the get-function hooks) or, once per handle, from the driver.
+#include "shim/interceptors.h"
+#include "shim/real_driver.h"
+#include "shim/reentrancy_guard.h"
+#include "shim/shim_runtime.h"
+
+namespace barracuda::shim {
+namespace {
+
+// Handles obtained before the shim saw them (or through entry points it does not wrap) are named by the
+// driver: cuFuncGetName for a CUfunction, cuKernelGetName for a CUkernel passed in its place.
+std::string_view driver_name_of(CUfunction function) {
+  static const auto function_name = reinterpret_cast<PFN_cuFuncGetName_v12030>(libcuda_symbol("cuFuncGetName"));
+  static const auto kernel_name = reinterpret_cast<PFN_cuKernelGetName_v12030>(libcuda_symbol("cuKernelGetName"));
+  const char* name = nullptr;
+  if (function_name != nullptr && function_name(&name, function) == CUDA_SUCCESS && name != nullptr) return name;
+  auto* as_kernel = reinterpret_cast<CUkernel>(function);
+  if (kernel_name != nullptr && kernel_name(&name, as_kernel) == CUDA_SUCCESS && name != nullptr) return name;
+  return {};
+}
+
+const KernelIdentity& identify(CUfunction function) {
+  KernelRegistry& kernels = shim_runtime().kernels;
+  if (const KernelIdentity* known = kernels.find(function)) return *known;
+  kernels.add_named(function, ModuleId::Unknown, driver_name_of(function));
+  return *kernels.find(function);
+}
+
+// `launch()` performs the driver call.
+template <typename Launch>
+CUresult observe_launch(HookedSymbol entry, CUfunction function, Dim3 grid, Dim3 block, unsigned shared_mem_bytes,
+                        CUstream stream, Launch&& launch) {
+  ReentrancyGuard guard;
+  ShimRuntime& runtime = shim_runtime();
+  if (guard.nested() || runtime.launch_observers.empty()) return launch();
+  const KernelIdentity& kernel = identify(function);
+  LaunchInfo info{entry, function, kernel.name, kernel.module, grid, block, shared_mem_bytes, stream};
+  runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.before_launch(info); });
+  CUresult result = launch();
+  runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.after_launch(info, result); });
+  return result;
+}
+
+}  // namespace
+
+CUresult intercept_launch_kernel(const DriverEntry& entry, CUfunction function, unsigned int grid_x,
+                                 unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
+                                 unsigned int block_y, unsigned int block_z, unsigned int shared_mem_bytes,
+                                 CUstream stream, void** kernel_params, void** extra) {
+  auto real = entry.real_as<PFN_cuLaunchKernel_v4000>();
+  return observe_launch(entry.symbol, function, {grid_x, grid_y, grid_z}, {block_x, block_y, block_z},
+                        shared_mem_bytes, stream, [&] {
+                          return real(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+                                      shared_mem_bytes, stream, kernel_params, extra);
+                        });
+}
+
+CUresult intercept_launch_kernel_ex(const DriverEntry& entry, const CUlaunchConfig* config, CUfunction function,
+                                    void** kernel_params, void** extra) {
+  auto real = entry.real_as<PFN_cuLaunchKernelEx_v11060>();
+  auto launch = [&] { return real(config, function, kernel_params, extra); };
+  if (config == nullptr) return launch();  // the driver reports the error
+  return observe_launch(entry.symbol, function, {config->gridDimX, config->gridDimY, config->gridDimZ},
+                        {config->blockDimX, config->blockDimY, config->blockDimZ}, config->sharedMemBytes,
+                        config->hStream, launch);
+}
+
+CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunction function, unsigned int grid_x,
+                                             unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
+                                             unsigned int block_y, unsigned int block_z,
+                                             unsigned int shared_mem_bytes, CUstream stream,
+                                             void** kernel_params) {
+  auto real = entry.real_as<PFN_cuLaunchCooperativeKernel_v9000>();
+  return observe_launch(entry.symbol, function, {grid_x, grid_y, grid_z}, {block_x, block_y, block_z},
+                        shared_mem_bytes, stream, [&] {
+                          return real(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+                                      shared_mem_bytes, stream, kernel_params);
+                        });
+}
+
+}  // namespace barracuda::shim

@@ -1,0 +1,34 @@
+#pragma once
+// Notifications around every kernel launch, for the runtime that drains the GPU's event queues.
+#include <cuda.h>
+
+#include <string_view>
+
+#include "shim/module_image.h"
+
+namespace barracuda::shim {
+
+struct Dim3 {
+  unsigned x, y, z;
+};
+
+struct LaunchInfo {
+  HookedSymbol entry;  // cuLaunchKernel, cuLaunchKernelEx, ... and whether it was the "_ptsz" variant
+  CUfunction function;  // as passed by the application (may be a CUkernel, which the driver accepts)
+  std::string_view kernel_name;  // mangled; empty when the driver could not name the function
+  ModuleId module;
+  Dim3 grid;
+  Dim3 block;
+  unsigned shared_mem_bytes;  // dynamic shared memory
+  CUstream stream;
+};
+
+class LaunchObserver {
+ public:
+  virtual ~LaunchObserver() = default;
+  virtual void before_launch(const LaunchInfo& launch) = 0;
+  // Called once the launch call returned (the kernel is queued, not necessarily finished).
+  virtual void after_launch(const LaunchInfo& launch, CUresult result) = 0;
+};
+
+}  // namespace barracuda::shim

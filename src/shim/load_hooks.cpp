@@ -1,0 +1,101 @@
+// Module loads go through the transformer and are announced to the module observers; the lookups that
+// turn a module into kernel handles feed the kernel registry.
+#include "shim/interceptors.h"
+#include "shim/reentrancy_guard.h"
+#include "shim/shim_runtime.h"
+
+namespace barracuda::shim {
+namespace {
+
+ModuleImage describe_image(HookedSymbol entry, const void* image) {
+  ImageKind kind = classify_image(image);
+  return ModuleImage{shim_runtime().next_module_id(), entry, image, kind, image_size(image, kind)};
+}
+
+// `load(image)` performs the driver call on the given image and writes *handle on success.
+template <typename Handle, typename Load>
+CUresult observe_module_load(HookedSymbol entry, const void* image, Handle* handle, Load&& load) {
+  ReentrancyGuard guard;
+  if (guard.nested()) return load(image);
+  ShimRuntime& runtime = shim_runtime();
+  ModuleImage original = describe_image(entry, image);
+  const void* loaded = image;
+  if (ModuleTransformer* transformer = runtime.transformer.load(std::memory_order_acquire)) {
+    if (const void* replacement = transformer->transform(original)) loaded = replacement;
+  }
+  CUresult result = load(loaded);
+  if (result == CUDA_SUCCESS && handle != nullptr) runtime.kernels.add_module(*handle, original.id);
+  ModuleLoad load_event{original, loaded, result};
+  runtime.module_observers.for_each([&](ModuleObserver& observer) { observer.on_module_load(load_event); });
+  return result;
+}
+
+}  // namespace
+
+CUresult intercept_library_load_data(const DriverEntry& entry, CUlibrary* library, const void* code,
+                                     CUjit_option* jit_options, void** jit_option_values,
+                                     unsigned int jit_option_count, CUlibraryOption* library_options,
+                                     void** library_option_values, unsigned int library_option_count) {
+  auto real = entry.real_as<PFN_cuLibraryLoadData_v12000>();
+  return observe_module_load(entry.symbol, code, library, [&](const void* image) {
+    return real(library, image, jit_options, jit_option_values, jit_option_count, library_options,
+                library_option_values, library_option_count);
+  });
+}
+
+CUresult intercept_module_load_data(const DriverEntry& entry, CUmodule* module, const void* image) {
+  auto real = entry.real_as<PFN_cuModuleLoadData_v2000>();
+  return observe_module_load(entry.symbol, image, module, [&](const void* loaded) { return real(module, loaded); });
+}
+
+CUresult intercept_module_load_data_ex(const DriverEntry& entry, CUmodule* module, const void* image,
+                                       unsigned int option_count, CUjit_option* options, void** option_values) {
+  auto real = entry.real_as<PFN_cuModuleLoadDataEx_v2010>();
+  return observe_module_load(entry.symbol, image, module, [&](const void* loaded) {
+    return real(module, loaded, option_count, options, option_values);
+  });
+}
+
+CUresult intercept_module_load_fat_binary(const DriverEntry& entry, CUmodule* module, const void* fatbin) {
+  auto real = entry.real_as<PFN_cuModuleLoadFatBinary_v2000>();
+  return observe_module_load(entry.symbol, fatbin, module, [&](const void* loaded) { return real(module, loaded); });
+}
+
+CUresult intercept_link_add_data(const DriverEntry& entry, CUlinkState state, CUjitInputType type, void* data,
+                                 size_t size, const char* name, unsigned int option_count, CUjit_option* options,
+                                 void** option_values) {
+  auto real = entry.real_as<PFN_cuLinkAddData_v6050>();
+  CUresult result = real(state, type, data, size, name, option_count, options, option_values);
+  ReentrancyGuard guard;
+  if (!guard.nested()) {
+    LinkInput input{type, data, size, name, result};
+    shim_runtime().module_observers.for_each([&](ModuleObserver& observer) { observer.on_link_input(input); });
+  }
+  return result;
+}
+
+CUresult intercept_module_get_function(const DriverEntry& entry, CUfunction* function, CUmodule module,
+                                       const char* name) {
+  CUresult result = entry.real_as<PFN_cuModuleGetFunction_v2000>()(function, module, name);
+  if (result == CUDA_SUCCESS && function != nullptr && name != nullptr) {
+    shim_runtime().kernels.add_kernel(*function, module, name);
+  }
+  return result;
+}
+
+CUresult intercept_library_get_kernel(const DriverEntry& entry, CUkernel* kernel, CUlibrary library,
+                                      const char* name) {
+  CUresult result = entry.real_as<PFN_cuLibraryGetKernel_v12000>()(kernel, library, name);
+  if (result == CUDA_SUCCESS && kernel != nullptr && name != nullptr) {
+    shim_runtime().kernels.add_kernel(*kernel, library, name);
+  }
+  return result;
+}
+
+CUresult intercept_kernel_get_function(const DriverEntry& entry, CUfunction* function, CUkernel kernel) {
+  CUresult result = entry.real_as<PFN_cuKernelGetFunction_v12000>()(function, kernel);
+  if (result == CUDA_SUCCESS && function != nullptr) shim_runtime().kernels.add_alias(*function, kernel);
+  return result;
+}
+
+}  // namespace barracuda::shim

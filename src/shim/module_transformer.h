@@ -1,0 +1,18 @@
+#pragma once
+// Where the instrumentation pipeline plugs into module loading.
+#include "shim/module_image.h"
+
+namespace barracuda::shim {
+
+class ModuleTransformer {
+ public:
+  virtual ~ModuleTransformer() = default;
+
+  // Returns the image to load instead of `image`, or nullptr to load the original. The replacement must
+  // stay valid for the life of the process: cudart loads with CU_LIBRARY_BINARY_IS_PRESERVED, so the
+  // driver keeps pointing into it. Called with the shim's hooks disabled on this thread, so it may itself
+  // use the driver or nvJitLink.
+  virtual const void* transform(const ModuleImage& image) = 0;
+};
+
+}  // namespace barracuda::shim

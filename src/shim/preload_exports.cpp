@@ -1,0 +1,135 @@
+// The wrapped driver entry points under libcuda's own names, for applications linked with -lcuda: the
+// dynamic linker binds their calls to these definitions because the preload library comes first. Each
+// forwards to the thunk wrapping libcuda's definition of the same name.
+#include <cudaTypedefs.h>
+
+#include "shim/driver_entry.h"
+#include "shim/real_driver.h"
+
+// cuda.h maps these names onto their newest versions; the original names are libcuda exports too (the
+// original cuLinkAddData has the same signature as cuLinkAddData_v2).
+#undef cuGetProcAddress
+#undef cuLinkAddData
+
+namespace {
+
+template <typename Function>
+Function wrapped_export(const char* name) {
+  std::optional<barracuda::shim::HookedSymbol> hooked = barracuda::shim::hook_for_exported_symbol(name);
+  void* real = barracuda::shim::libcuda_symbol(name);
+  return hooked ? reinterpret_cast<Function>(barracuda::shim::wrapper_for(*hooked, real)) : nullptr;
+}
+
+// What the application gets when libcuda.so.1 or the symbol cannot be found at run time.
+constexpr CUresult kNoDriver = CUDA_ERROR_NOT_INITIALIZED;
+
+}  // namespace
+
+#define BARRACUDA_FORWARD(type, name, ...)                                       \
+  static const auto forward = wrapped_export<type>(name);                        \
+  return forward != nullptr ? forward(__VA_ARGS__) : kNoDriver
+
+extern "C" {
+
+CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** function, int cuda_version, cuuint64_t flags) {
+  BARRACUDA_FORWARD(PFN_cuGetProcAddress_v11030, "cuGetProcAddress", symbol, function, cuda_version, flags);
+}
+
+CUresult CUDAAPI cuGetProcAddress_v2(const char* symbol, void** function, int cuda_version, cuuint64_t flags,
+                                     CUdriverProcAddressQueryResult* symbol_status) {
+  BARRACUDA_FORWARD(PFN_cuGetProcAddress_v12000, "cuGetProcAddress_v2", symbol, function, cuda_version, flags,
+                    symbol_status);
+}
+
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jit_options,
+                                   void** jit_option_values, unsigned int jit_option_count,
+                                   CUlibraryOption* library_options, void** library_option_values,
+                                   unsigned int library_option_count) {
+  BARRACUDA_FORWARD(PFN_cuLibraryLoadData_v12000, "cuLibraryLoadData", library, code, jit_options,
+                    jit_option_values, jit_option_count, library_options, library_option_values,
+                    library_option_count);
+}
+
+CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image) {
+  BARRACUDA_FORWARD(PFN_cuModuleLoadData_v2000, "cuModuleLoadData", module, image);
+}
+
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int option_count,
+                                    CUjit_option* options, void** option_values) {
+  BARRACUDA_FORWARD(PFN_cuModuleLoadDataEx_v2010, "cuModuleLoadDataEx", module, image, option_count, options,
+                    option_values);
+}
+
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
+  BARRACUDA_FORWARD(PFN_cuModuleLoadFatBinary_v2000, "cuModuleLoadFatBinary", module, fatbin);
+}
+
+CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void* data, size_t size, const char* name,
+                               unsigned int option_count, CUjit_option* options, void** option_values) {
+  BARRACUDA_FORWARD(PFN_cuLinkAddData_v6050, "cuLinkAddData", state, type, data, size, name, option_count,
+                    options, option_values);
+}
+
+CUresult CUDAAPI cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void* data, size_t size,
+                                  const char* name, unsigned int option_count, CUjit_option* options,
+                                  void** option_values) {
+  BARRACUDA_FORWARD(PFN_cuLinkAddData_v6050, "cuLinkAddData_v2", state, type, data, size, name, option_count,
+                    options, option_values);
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int grid_x, unsigned int grid_y,
+                                unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                                unsigned int block_z, unsigned int shared_mem_bytes, CUstream stream,
+                                void** kernel_params, void** extra) {
+  BARRACUDA_FORWARD(PFN_cuLaunchKernel_v4000, "cuLaunchKernel", function, grid_x, grid_y, grid_z, block_x,
+                    block_y, block_z, shared_mem_bytes, stream, kernel_params, extra);
+}
+
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction function, unsigned int grid_x, unsigned int grid_y,
+                                     unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                                     unsigned int block_z, unsigned int shared_mem_bytes, CUstream stream,
+                                     void** kernel_params, void** extra) {
+  BARRACUDA_FORWARD(PFN_cuLaunchKernel_v7000_ptsz, "cuLaunchKernel_ptsz", function, grid_x, grid_y, grid_z,
+                    block_x, block_y, block_z, shared_mem_bytes, stream, kernel_params, extra);
+}
+
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction function, void** kernel_params,
+                                  void** extra) {
+  BARRACUDA_FORWARD(PFN_cuLaunchKernelEx_v11060, "cuLaunchKernelEx", config, function, kernel_params, extra);
+}
+
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction function, void** kernel_params,
+                                       void** extra) {
+  BARRACUDA_FORWARD(PFN_cuLaunchKernelEx_v11060_ptsz, "cuLaunchKernelEx_ptsz", config, function, kernel_params,
+                    extra);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction function, unsigned int grid_x, unsigned int grid_y,
+                                           unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                                           unsigned int block_z, unsigned int shared_mem_bytes, CUstream stream,
+                                           void** kernel_params) {
+  BARRACUDA_FORWARD(PFN_cuLaunchCooperativeKernel_v9000, "cuLaunchCooperativeKernel", function, grid_x, grid_y,
+                    grid_z, block_x, block_y, block_z, shared_mem_bytes, stream, kernel_params);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction function, unsigned int grid_x, unsigned int grid_y,
+                                                unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+                                                unsigned int block_z, unsigned int shared_mem_bytes,
+                                                CUstream stream, void** kernel_params) {
+  BARRACUDA_FORWARD(PFN_cuLaunchCooperativeKernel_v9000_ptsz, "cuLaunchCooperativeKernel_ptsz", function, grid_x,
+                    grid_y, grid_z, block_x, block_y, block_z, shared_mem_bytes, stream, kernel_params);
+}
+
+CUresult CUDAAPI cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
+  BARRACUDA_FORWARD(PFN_cuModuleGetFunction_v2000, "cuModuleGetFunction", function, module, name);
+}
+
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name) {
+  BARRACUDA_FORWARD(PFN_cuLibraryGetKernel_v12000, "cuLibraryGetKernel", kernel, library, name);
+}
+
+CUresult CUDAAPI cuKernelGetFunction(CUfunction* function, CUkernel kernel) {
+  BARRACUDA_FORWARD(PFN_cuKernelGetFunction_v12000, "cuKernelGetFunction", function, kernel);
+}
+
+}  // extern "C"

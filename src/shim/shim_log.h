@@ -1,0 +1,47 @@
+#pragma once
+// Observation mode: one text line per module load, link input and launch, appended to the file named by
+// BARRACUDA_SHIM_LOG. Temporary switch until the BARRACUDA_OPTIONS table (branch `report`) is merged,
+// where it becomes the `shim_log` option.
+//
+// Line formats (fields separated by one space, values never contain spaces):
+//   load id=<n> entry=<cuModuleLoadData|...> kind=<fatbin-wrapper|fatbin|elf|ptx|unknown> size=<bytes|?>
+//        replaced=<yes|no> result=<CUresult>
+//   link entry=cuLinkAddData type=<CUjitInputType> size=<bytes> name=<name|-> result=<CUresult>
+//   launch entry=<cuLaunchKernel[_ptsz]|...> kernel=<mangled name|?> module=<load id|?> grid=<x,y,z>
+//        block=<x,y,z> shmem=<bytes> stream=<0x...> result=<CUresult>
+#include <string_view>
+
+#include "shim/launch_observer.h"
+#include "shim/module_observer.h"
+
+namespace barracuda::shim {
+
+inline constexpr std::string_view kShimLogVariable = "BARRACUDA_SHIM_LOG";
+
+class ShimLog final : public ModuleObserver, public LaunchObserver {
+ public:
+  // Takes ownership of a file descriptor opened for appending.
+  explicit ShimLog(int fd) : fd_(fd) {}
+  ~ShimLog() override;
+  ShimLog(const ShimLog&) = delete;
+  ShimLog& operator=(const ShimLog&) = delete;
+
+  void on_module_load(const ModuleLoad& load) override;
+  void on_link_input(const LinkInput& input) override;
+  void before_launch(const LaunchInfo& launch) override;
+  void after_launch(const LaunchInfo& launch, CUresult result) override;
+
+ private:
+  // Each line goes out in one write() on an O_APPEND descriptor, so concurrent threads and processes
+  // sharing the file never interleave within a line.
+  void write_line(const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+  int fd_;
+};
+
+// Opens the file named by BARRACUDA_SHIM_LOG (appending, created if missing) and registers a ShimLog as
+// module and launch observer. Does nothing when the variable is unset or empty; says on stderr why when
+// the file cannot be opened.
+void install_shim_log_from_environment();
+
+}  // namespace barracuda::shim

@@ -1,0 +1,60 @@
+#include "shim/hook_symbols.h"
+
+#include <gtest/gtest.h>
+
+namespace barracuda::shim {
+namespace {
+
+TEST(HookSymbols, ExportedNamesIncludingPerThreadAndVersionedVariants) {
+  EXPECT_EQ(hook_for_exported_symbol("cuLaunchKernel"), (HookedSymbol{Hook::LaunchKernel, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuLaunchKernel_ptsz"), (HookedSymbol{Hook::LaunchKernel, true}));
+  EXPECT_EQ(hook_for_exported_symbol("cuLaunchKernelEx_ptsz"), (HookedSymbol{Hook::LaunchKernelEx, true}));
+  EXPECT_EQ(hook_for_exported_symbol("cuLaunchCooperativeKernel_ptsz"),
+            (HookedSymbol{Hook::LaunchCooperativeKernel, true}));
+  EXPECT_EQ(hook_for_exported_symbol("cuGetProcAddress"), (HookedSymbol{Hook::GetProcAddress, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuGetProcAddress_v2"), (HookedSymbol{Hook::GetProcAddressV2, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuLinkAddData"), (HookedSymbol{Hook::LinkAddData, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuLinkAddData_v2"), (HookedSymbol{Hook::LinkAddData, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuLibraryLoadData"), (HookedSymbol{Hook::LibraryLoadData, false}));
+}
+
+TEST(HookSymbols, UnknownOrUnlistedVariantsAreNotWrapped) {
+  for (const char* name : {"cuMemAlloc_v2", "cuLaunchKernel_v2", "cuLaunchKernel_ptds", "cuModuleLoadData_ptsz",
+                           "cuGetProcAddress_v3", "cuLaunch", "", "cuLaunchKernelX"}) {
+    EXPECT_EQ(hook_for_exported_symbol(name), std::nullopt) << name;
+  }
+}
+
+TEST(HookSymbols, ProcRequestVersionPicksTheGetProcAddressSignature) {
+  EXPECT_EQ(hook_for_proc_request("cuGetProcAddress", 11030, 0), (HookedSymbol{Hook::GetProcAddress, false}));
+  EXPECT_EQ(hook_for_proc_request("cuGetProcAddress", 11080, 0), (HookedSymbol{Hook::GetProcAddress, false}));
+  EXPECT_EQ(hook_for_proc_request("cuGetProcAddress", 12000, 0), (HookedSymbol{Hook::GetProcAddressV2, false}));
+  EXPECT_EQ(hook_for_proc_request("cuGetProcAddress", 13000, 0), (HookedSymbol{Hook::GetProcAddressV2, false}));
+}
+
+TEST(HookSymbols, ProcRequestFlagsPickThePerThreadStreamVariantOfLaunchesOnly) {
+  constexpr cuuint64_t per_thread = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+  EXPECT_EQ(hook_for_proc_request("cuLaunchKernel", 13000, per_thread), (HookedSymbol{Hook::LaunchKernel, true}));
+  EXPECT_EQ(hook_for_proc_request("cuLaunchKernel", 13000, CU_GET_PROC_ADDRESS_LEGACY_STREAM),
+            (HookedSymbol{Hook::LaunchKernel, false}));
+  EXPECT_EQ(hook_for_proc_request("cuLaunchKernel", 13000, CU_GET_PROC_ADDRESS_DEFAULT),
+            (HookedSymbol{Hook::LaunchKernel, false}));
+  EXPECT_EQ(hook_for_proc_request("cuLaunchCooperativeKernel", 12000, per_thread),
+            (HookedSymbol{Hook::LaunchCooperativeKernel, true}));
+  EXPECT_EQ(hook_for_proc_request("cuModuleLoadData", 13000, per_thread), (HookedSymbol{Hook::ModuleLoadData, false}));
+}
+
+TEST(HookSymbols, ProcRequestsUseBaseNames) {
+  EXPECT_EQ(hook_for_proc_request("cuLaunchKernel_ptsz", 13000, 0), std::nullopt);
+  EXPECT_EQ(hook_for_proc_request("cuMemAlloc", 13000, 0), std::nullopt);
+}
+
+TEST(HookSymbols, ExportedNameOfEachVariant) {
+  EXPECT_EQ(exported_name({Hook::LaunchKernel, true}), "cuLaunchKernel_ptsz");
+  EXPECT_EQ(exported_name({Hook::LaunchKernelEx, false}), "cuLaunchKernelEx");
+  EXPECT_EQ(exported_name({Hook::GetProcAddressV2, false}), "cuGetProcAddress_v2");
+  EXPECT_EQ(exported_name({Hook::ModuleLoadDataEx, false}), "cuModuleLoadDataEx");
+}
+
+}  // namespace
+}  // namespace barracuda::shim
