@@ -25,6 +25,7 @@ class MarkerReplacement final : public ModuleTransformer {
     // Replacements live as long as the process, as ModuleTransformer requires.
     return replacements_.emplace_back(std::move(text)).c_str();
   }
+  void loaded(const ModuleImage&, const LoadedHandle&) override {}
 
  private:
   std::mutex mutex_;
