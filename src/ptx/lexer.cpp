@@ -1,0 +1,134 @@
+#include "ptx/lexer.h"
+
+namespace barracuda::ptx {
+namespace {
+
+bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_word_char(char c) { return is_letter(c) || is_digit(c) || c == '_' || c == '$'; }
+// PTX identifiers start with a letter, or with _ $ % followed by more word characters.
+bool starts_identifier(char c) { return is_letter(c) || c == '_' || c == '$' || c == '%'; }
+
+}  // namespace
+
+Lexer::Lexer(std::string_view source) : source_(source) { lookahead_ = scan(); }
+
+Token Lexer::next() {
+  Token token = lookahead_;
+  if (token.kind != TokenKind::End) consumed_end_ = offset_of(token) + token.text.size();
+  lookahead_ = scan();
+  return token;
+}
+
+SourcePosition Lexer::here() const {
+  return {line_, static_cast<uint32_t>(pos_ - line_start_ + 1)};
+}
+
+Token Lexer::make(TokenKind kind, size_t start, SourcePosition position) const {
+  return {kind, source_.substr(start, pos_ - start), position};
+}
+
+void Lexer::skip_whitespace_and_comments() {
+  while (pos_ < source_.size()) {
+    char c = source_[pos_];
+    if (c == '\n') {
+      ++pos_;
+      ++line_;
+      line_start_ = pos_;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++pos_;
+    } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '/') {
+      while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;
+    } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '*') {
+      size_t close = source_.find("*/", pos_ + 2);
+      size_t end = close == std::string_view::npos ? source_.size() : close + 2;
+      for (; pos_ < end; ++pos_) {
+        if (source_[pos_] == '\n') {
+          ++line_;
+          line_start_ = pos_ + 1;
+        }
+      }
+      if (close == std::string_view::npos) unterminated_comment_ = true;
+    } else {
+      return;
+    }
+  }
+}
+
+void Lexer::scan_number(bool& is_float) {
+  auto take_while = [&](auto predicate) {
+    while (pos_ < source_.size() && predicate(source_[pos_])) ++pos_;
+  };
+  char prefix = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
+  if (source_[pos_] == '0' && (prefix == 'f' || prefix == 'F' || prefix == 'd' || prefix == 'D') &&
+      pos_ + 2 < source_.size() && is_hex_digit(source_[pos_ + 2])) {
+    pos_ += 2;
+    take_while(is_hex_digit);
+    is_float = true;
+    return;
+  }
+  if (source_[pos_] == '0' && (prefix == 'x' || prefix == 'X' || prefix == 'b' || prefix == 'B')) {
+    pos_ += 2;
+    take_while(is_hex_digit);
+  } else {
+    take_while(is_digit);
+    if (pos_ < source_.size() && source_[pos_] == '.') {
+      is_float = true;
+      ++pos_;
+      take_while(is_digit);
+    }
+    if (pos_ < source_.size() && (source_[pos_] == 'e' || source_[pos_] == 'E')) {
+      is_float = true;
+      ++pos_;
+      if (pos_ < source_.size() && (source_[pos_] == '+' || source_[pos_] == '-')) ++pos_;
+      take_while(is_digit);
+    }
+  }
+  if (!is_float && pos_ < source_.size() && source_[pos_] == 'U') ++pos_;
+}
+
+Token Lexer::scan() {
+  skip_whitespace_and_comments();
+  SourcePosition position = here();
+  size_t start = pos_;
+  if (unterminated_comment_) return {TokenKind::Invalid, source_.substr(start, 0), position};
+  if (pos_ >= source_.size() || source_[pos_] == '\0') return {TokenKind::End, source_.substr(pos_, 0), position};
+  char c = source_[pos_];
+  char following = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
+
+  if (starts_identifier(c) || (c == '.' && (is_letter(following) || following == '_'))) {
+    bool directive = c == '.';
+    ++pos_;
+    while (pos_ < source_.size()) {
+      char d = source_[pos_];
+      if (is_word_char(d) || (d == '.' && !directive)) {
+        ++pos_;
+      } else if (d == ':' && pos_ + 1 < source_.size() && source_[pos_ + 1] == ':') {
+        pos_ += 2;  // shared::cta, mbarrier::complete_tx::bytes
+      } else {
+        break;
+      }
+    }
+    return make(directive ? TokenKind::Directive : TokenKind::Identifier, start, position);
+  }
+  if (is_digit(c)) {
+    bool is_float = false;
+    scan_number(is_float);
+    return make(is_float ? TokenKind::Float : TokenKind::Integer, start, position);
+  }
+  if (c == '"') {
+    ++pos_;
+    while (pos_ < source_.size() && source_[pos_] != '"' && source_[pos_] != '\n') {
+      pos_ += source_[pos_] == '\\' && pos_ + 1 < source_.size() ? 2 : 1;
+    }
+    if (pos_ >= source_.size() || source_[pos_] != '"') return make(TokenKind::Invalid, start, position);
+    ++pos_;
+    return make(TokenKind::String, start, position);
+  }
+  ++pos_;
+  bool printable = c > ' ' && c < 127;
+  return make(printable ? TokenKind::Punct : TokenKind::Invalid, start, position);
+}
+
+}  // namespace barracuda::ptx
