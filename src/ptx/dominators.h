@@ -19,8 +19,8 @@ class DominatorTree {
   bool dominates(BlockId dominator, BlockId block) const;
 
  private:
-  std::vector<std::optional<BlockId>> idom_;
-  std::vector<uint32_t> depth_;
+  std::vector<uint32_t> idom_;   // per block; UINT32_MAX when unreachable, the entry for the entry
+  std::vector<uint32_t> depth_;  // depth in the tree, for dominates()
 };
 
 class PostDominatorTree {
@@ -32,7 +32,7 @@ class PostDominatorTree {
   bool post_dominates(BlockId post_dominator, BlockId block) const;
 
  private:
-  std::vector<std::optional<BlockId>> ipdom_;
+  std::vector<uint32_t> ipdom_;  // per block plus the virtual exit (index = block count)
   std::vector<uint32_t> depth_;
 };
 

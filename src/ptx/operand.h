@@ -17,14 +17,13 @@ enum class OperandKind : uint8_t {
   ParameterList,  // (param0, param1) of call
   RegisterPair,   // %r1|%p1 (result with predicate of shfl/setp)
   Sink,           // _
-  Expression,     // any other constant expression, kept verbatim: (1<<4)
 };
 
 struct Operand {
   OperandKind kind = OperandKind::Register;
   // `!%p` operands of vote/bar.red and friends.
   bool negated = false;
-  // Register/Symbol/Expression: the name or verbatim text. Integer/Float: the spelling (empty for an
+  // Register/Symbol: the name. Integer/Float: the spelling (empty for an
   // Integer built from a value, then `value` is printed). Address: the base (register, symbol or
   // integer). Vector/ParameterList/RegisterPair/Sink: empty.
   std::string_view text;
