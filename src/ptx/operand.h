@@ -33,19 +33,22 @@ struct Operand {
   // Vector, ParameterList, RegisterPair: the members. Address: components after the base
   // (texture/surface coordinates: [tex, {%f1, %f2}] has base "tex" and one Vector element).
   std::vector<Operand> elements;
+  // Address and Symbol: an offset was written, even `+0`. ptxas -O0 (nvcc -G) compiles `[%SP+0]`
+  // and `[%SP]` differently, so the printer keeps a written zero offset.
+  bool offset_written = false;
 
-  static Operand reg(std::string_view name) { return {OperandKind::Register, false, name, 0, {}}; }
-  static Operand integer(int64_t v) { return {OperandKind::Integer, false, {}, v, {}}; }
+  static Operand reg(std::string_view name) { return {OperandKind::Register, false, name, 0, {}, false}; }
+  static Operand integer(int64_t v) { return {OperandKind::Integer, false, {}, v, {}, false}; }
   static Operand symbol(std::string_view name, int64_t offset = 0) {
-    return {OperandKind::Symbol, false, name, offset, {}};
+    return {OperandKind::Symbol, false, name, offset, {}, offset != 0};
   }
   static Operand address(std::string_view base, int64_t offset = 0) {
-    return {OperandKind::Address, false, base, offset, {}};
+    return {OperandKind::Address, false, base, offset, {}, offset != 0};
   }
   static Operand vector(std::vector<Operand> members) {
-    return {OperandKind::Vector, false, {}, 0, std::move(members)};
+    return {OperandKind::Vector, false, {}, 0, std::move(members), false};
   }
-  static Operand sink() { return {OperandKind::Sink, false, {}, 0, {}}; }
+  static Operand sink() { return {OperandKind::Sink, false, {}, 0, {}, false}; }
 
   bool is_register() const { return kind == OperandKind::Register; }
   bool is_address() const { return kind == OperandKind::Address; }

@@ -167,7 +167,7 @@ Operand BodyParser::parse_operand() {
   operand.negated = negated;
   if (state_.accept('|')) {  // shfl.sync/setp: result|predicate
     Operand second = parse_primary();
-    operand = Operand{OperandKind::RegisterPair, false, {}, 0, {std::move(operand), std::move(second)}};
+    operand = Operand{OperandKind::RegisterPair, false, {}, 0, {std::move(operand), std::move(second)}, false};
   }
   return operand;
 }
@@ -183,17 +183,20 @@ Operand BodyParser::parse_primary() {
       if (token.text == "_") return Operand::sink();
       if (token.text.starts_with('%') || is_named_register(token.text)) return Operand::reg(token.text);
       Operand symbol = Operand::symbol(token.text);
-      if (state_.peek().is('+') || state_.peek().is('-')) symbol.value = parse_signed_offset();
+      if (state_.peek().is('+') || state_.peek().is('-')) {
+        symbol.value = parse_signed_offset();
+        symbol.offset_written = true;
+      }
       return symbol;
     }
-    case TokenKind::Integer: return {OperandKind::Integer, false, token.text, state_.parse_integer(token), {}};
-    case TokenKind::Float: return {OperandKind::Float, false, token.text, 0, {}};
+    case TokenKind::Integer: return {OperandKind::Integer, false, token.text, state_.parse_integer(token), {}, false};
+    case TokenKind::Float: return {OperandKind::Float, false, token.text, 0, {}, false};
     case TokenKind::Punct:
       if (token.is('-')) {
         Token number = state_.next();
-        if (number.kind == TokenKind::Float) return {OperandKind::Float, false, state_.text_since(token), 0, {}};
+        if (number.kind == TokenKind::Float) return {OperandKind::Float, false, state_.text_since(token), 0, {}, false};
         if (number.kind != TokenKind::Integer) state_.fail(number, "expected a number after '-'");
-        return {OperandKind::Integer, false, state_.text_since(token), -state_.parse_integer(number), {}};
+        return {OperandKind::Integer, false, state_.text_since(token), -state_.parse_integer(number), {}, false};
       }
       if (token.is('[')) return parse_address(token);
       if (token.is('{')) return parse_list(OperandKind::Vector, '}');
@@ -218,14 +221,17 @@ Operand BodyParser::parse_address(const Token& open) {
   if (base.kind != TokenKind::Identifier && base.kind != TokenKind::Integer)
     state_.fail(base, "expected a register, variable or integer address after '['");
   Operand address = Operand::address(base.text);
-  if (state_.peek().is('+') || state_.peek().is('-')) address.value = parse_signed_offset();
+  if (state_.peek().is('+') || state_.peek().is('-')) {
+    address.value = parse_signed_offset();
+    address.offset_written = true;
+  }
   while (state_.accept(',')) address.elements.push_back(parse_operand());
   state_.expect(']', "to close the address opened at column " + std::to_string(open.position.column));
   return address;
 }
 
 Operand BodyParser::parse_list(OperandKind kind, char close) {
-  Operand list{kind, false, {}, 0, {}};
+  Operand list{kind, false, {}, 0, {}, false};
   if (state_.accept(close)) return list;
   do {
     list.elements.push_back(parse_operand());

@@ -28,11 +28,11 @@ void print_operand(std::ostream& out, const Operand& operand) {
       break;
     case OperandKind::Symbol:
       out << operand.text;
-      if (operand.value != 0) out << '+' << operand.value;
+      if (operand.offset_written || operand.value != 0) out << '+' << operand.value;
       break;
     case OperandKind::Address:
       out << '[' << operand.text;
-      if (operand.value != 0) out << '+' << operand.value;
+      if (operand.offset_written || operand.value != 0) out << '+' << operand.value;
       for (const Operand& component : operand.elements) {
         out << ", ";
         print_operand(out, component);
@@ -107,24 +107,28 @@ struct StatementPrinter {
   void operator()(const ScopeEnd&) const { out << '}'; }
 };
 
-void print_parameters(std::ostream& out, const std::vector<VariableDeclaration>& parameters) {
-  out << "(\n";
-  print_separated(out, parameters, ",\n", [&](const VariableDeclaration& parameter) {
-    out << '\t';
+// Layout as nvcc writes it: return values on the signature line, parameters one per line.
+void print_parameters(std::ostream& out, const std::vector<VariableDeclaration>& parameters, bool one_per_line) {
+  out << (one_per_line ? "(\n" : "(");
+  print_separated(out, parameters, one_per_line ? ",\n" : ", ", [&](const VariableDeclaration& parameter) {
+    if (one_per_line) out << '\t';
     print_variable(out, parameter);
   });
-  out << "\n)";
+  out << (one_per_line ? "\n)" : ")");
 }
 
 void print_function(std::ostream& out, const Function& function) {
   if (function.linkage != Linkage::None) out << to_string(function.linkage) << ' ';
   out << (function.is_entry ? ".entry " : ".func ");
   if (function.has_return_list) {
-    print_parameters(out, function.returns);
+    print_parameters(out, function.returns, false);
     out << ' ';
   }
   out << function.name;
-  if (function.has_parameter_list) print_parameters(out, function.parameters);
+  if (function.has_parameter_list) {
+    out << '\n';
+    print_parameters(out, function.parameters, true);
+  }
   out << '\n';
   for (std::string_view directive : function.directives) out << directive << '\n';
   if (!function.is_definition) {
