@@ -1,24 +1,79 @@
 #include "ptx/lexer.h"
 
+#include <array>
+
 namespace barracuda::ptx {
 namespace {
 
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool is_word_char(char c) { return is_letter(c) || is_digit(c) || c == '_' || c == '$'; }
-// PTX identifiers start with a letter, or with _ $ % followed by more word characters.
-bool starts_identifier(char c) { return is_letter(c) || c == '_' || c == '$' || c == '%'; }
+// Character classes, one bit each, looked up in a table: the lexer's inner loops test every byte.
+enum CharClass : uint8_t { kLetter = 1, kDigit = 2, kHex = 4, kWord = 8, kIdentifierStart = 16, kSpace = 32 };
+
+constexpr std::array<uint8_t, 256> kClasses = [] {
+  std::array<uint8_t, 256> classes{};
+  for (int c = 0; c < 256; ++c) {
+    bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    bool digit = c >= '0' && c <= '9';
+    uint8_t bits = 0;
+    if (letter) bits |= kLetter | kWord | kIdentifierStart;
+    if (digit) bits |= kDigit | kHex | kWord;
+    if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) bits |= kHex;
+    if (c == '_' || c == '$') bits |= kWord | kIdentifierStart;
+    if (c == '%') bits |= kIdentifierStart;  // PTX identifiers: a letter, or _ $ % then word characters
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') bits |= kSpace;
+    classes[static_cast<size_t>(c)] = bits;
+  }
+  return classes;
+}();
+
+bool has(char c, CharClass bit) { return kClasses[static_cast<unsigned char>(c)] & bit; }
+bool is_letter(char c) { return has(c, kLetter); }
+bool is_digit(char c) { return has(c, kDigit); }
+bool is_hex_digit(char c) { return has(c, kHex); }
+bool is_word_char(char c) { return has(c, kWord); }
+bool starts_identifier(char c) { return has(c, kIdentifierStart); }
 
 }  // namespace
 
 Lexer::Lexer(std::string_view source) : source_(source) { lookahead_ = scan(); }
 
-Token Lexer::next() {
-  Token token = lookahead_;
-  if (token.kind != TokenKind::End) consumed_end_ = offset_of(token) + token.text.size();
-  lookahead_ = scan();
-  return token;
+bool Lexer::skip_braced_block() {
+  if (!lookahead_.is('{')) return false;
+  size_t saved_pos = pos_, saved_line_start = line_start_;
+  uint32_t saved_line = line_;
+  pos_ = offset_of(lookahead_);
+  for (int depth = 0; pos_ < source_.size() && source_[pos_] != '\0';) {
+    char c = source_[pos_];
+    if (c == '/' || c == '"' || c == '\n') {
+      skip_comment_or_string();
+      continue;
+    }
+    ++pos_;
+    if (c == '{') ++depth;
+    if (c == '}' && --depth == 0) {
+      consumed_end_ = pos_;
+      lookahead_ = scan();
+      return true;
+    }
+  }
+  pos_ = saved_pos;
+  line_start_ = saved_line_start;
+  line_ = saved_line;
+  return false;
+}
+
+// At a '/', '"' or newline inside a raw-skipped block: steps over it (tracking lines).
+void Lexer::skip_comment_or_string() {
+  char c = source_[pos_];
+  if (c == '"') {
+    size_t close = source_.find('"', pos_ + 1);
+    pos_ = close == std::string_view::npos ? source_.size() : close + 1;
+  } else if (c == '/' && pos_ + 1 < source_.size() && (source_[pos_ + 1] == '/' || source_[pos_ + 1] == '*')) {
+    skip_whitespace_and_comments();
+  } else if (c == '\n') {
+    skip_whitespace_and_comments();
+  } else {
+    ++pos_;
+  }
 }
 
 SourcePosition Lexer::here() const {
@@ -36,7 +91,7 @@ void Lexer::skip_whitespace_and_comments() {
       ++pos_;
       ++line_;
       line_start_ = pos_;
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+    } else if (has(c, kSpace)) {
       ++pos_;
     } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '/') {
       while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;

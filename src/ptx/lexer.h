@@ -33,7 +33,15 @@ class Lexer {
   explicit Lexer(std::string_view source);
 
   // The next token, consumed.
-  Token next();
+  Token next() {
+    Token token = lookahead_;
+    if (token.kind != TokenKind::End) consumed_end_ = offset_of(token) + token.text.size();
+    lookahead_ = scan();
+    return token;
+  }
+  // With '{' as the next token: consumes through the matching '}' scanning characters, not tokens
+  // (debug sections are megabytes of numbers). False, with nothing consumed, if the '}' is missing.
+  bool skip_braced_block();
   // The next token, not consumed.
   const Token& peek() const { return lookahead_; }
 
@@ -49,6 +57,7 @@ class Lexer {
   SourcePosition here() const;
   Token make(TokenKind kind, size_t start, SourcePosition position) const;
   void scan_number(bool& is_float);
+  void skip_comment_or_string();
 
   std::string_view source_;
   size_t pos_ = 0;

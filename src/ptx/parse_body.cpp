@@ -153,6 +153,7 @@ Instruction BodyParser::parse_instruction(const Token& first, Guard guard) {
   instruction.mnemonic = guard.present() ? state_.expect(TokenKind::Identifier, "an instruction").text : first.text;
   decode_mnemonic(instruction);
   if (!state_.peek().is(';')) {
+    instruction.operands.reserve(4);  // most instructions have 2-4 operands: one allocation, not three
     do {
       instruction.operands.push_back(parse_operand());
     } while (state_.accept(','));

@@ -71,14 +71,8 @@ std::string_view ParserState::skip_braced_block(const Token& first) {
     if (peek().kind == TokenKind::End || peek().is(';')) fail(peek(), "expected '{' after " + describe(first));
     next();
   }
-  int depth = 0;
-  do {
-    if (peek().kind == TokenKind::End) fail(peek(), "expected '}' to close the block that starts at line " +
-                                                        std::to_string(first.position.line));
-    if (peek().is('{')) ++depth;
-    if (peek().is('}')) --depth;
-    next();
-  } while (depth > 0);
+  if (!lexer_.skip_braced_block())
+    fail(peek(), "expected '}' to close the block that starts at line " + std::to_string(peek().position.line));
   return text_since(first);
 }
 
