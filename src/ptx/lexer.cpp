@@ -96,6 +96,7 @@ void Lexer::skip_whitespace_and_comments() {
     } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '/') {
       while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;
     } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '*') {
+      SourcePosition start = here();
       size_t close = source_.find("*/", pos_ + 2);
       size_t end = close == std::string_view::npos ? source_.size() : close + 2;
       for (; pos_ < end; ++pos_) {
@@ -104,7 +105,7 @@ void Lexer::skip_whitespace_and_comments() {
           line_start_ = pos_ + 1;
         }
       }
-      if (close == std::string_view::npos) unterminated_comment_ = true;
+      if (close == std::string_view::npos) unterminated_comment_ = start;
     } else {
       return;
     }
@@ -147,7 +148,7 @@ Token Lexer::scan() {
   skip_whitespace_and_comments();
   SourcePosition position = here();
   size_t start = pos_;
-  if (unterminated_comment_) return {TokenKind::Invalid, source_.substr(start, 0), position};
+  if (unterminated_comment_) return {TokenKind::Invalid, source_.substr(start, 0), *unterminated_comment_};
   if (pos_ >= source_.size() || source_[pos_] == '\0') return {TokenKind::End, source_.substr(pos_, 0), position};
   char c = source_[pos_];
   char following = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';

@@ -2,6 +2,7 @@
 // Splits PTX text into tokens on demand, without allocating: every token is a view into the source.
 // Comments and whitespace are skipped; line and column are tracked for error messages.
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "ptx/source_position.h"
@@ -63,7 +64,7 @@ class Lexer {
   size_t pos_ = 0;
   uint32_t line_ = 1;
   size_t line_start_ = 0;
-  bool unterminated_comment_ = false;
+  std::optional<SourcePosition> unterminated_comment_;  // where a comment without "*/" starts
   size_t consumed_end_ = 0;
   Token lookahead_;
 };
