@@ -42,12 +42,14 @@ LinkedCubin link_with_device_runtime(const std::vector<PtxModule>& modules, int 
   }
   std::vector<PtxModule> inputs = modules;
   inputs.push_back({"barracuda device runtime", device_runtime_ptx()});
-  for (const PtxModule& module : inputs) {
-    std::string name(module.name);
+  // nvJitLink keeps the name pointers until it completes: the strings must outlive the handle's use.
+  std::vector<std::string> names(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    names[i] = inputs[i].name;
     nvJitLinkResult result =
-        nvJitLinkAddData(*handle, NVJITLINK_INPUT_PTX, module.text.data(), module.text.size(), name.c_str());
+        nvJitLinkAddData(*handle, NVJITLINK_INPUT_PTX, inputs[i].text.data(), inputs[i].text.size(), names[i].c_str());
     if (result != NVJITLINK_SUCCESS) {
-      linked.error_log = error_log(*handle, result, "adding " + name);
+      linked.error_log = error_log(*handle, result, "adding " + names[i]);
       return linked;
     }
   }

@@ -22,7 +22,7 @@ template <typename Word>
 std::vector<QueueSlot> record_with_payload(const RecordHeader& header, const std::vector<Word>& words) {
   std::vector<QueueSlot> slots(record_slots(record_address_mode(header)));
   std::memcpy(&slots[0], &header, sizeof(header));
-  std::memcpy(&slots[1], words.data(), words.size() * sizeof(Word));
+  if (!words.empty()) std::memcpy(&slots[1], words.data(), words.size() * sizeof(Word));
   return slots;
 }
 
