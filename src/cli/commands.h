@@ -9,4 +9,6 @@ struct CommandResult {
   int exit_code = 0;
 };
 
+void add_ptx_command(CLI::App& app, CommandResult& result);
+
 }  // namespace barracuda::cli

@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "barracuda 0.1.0");
   app.require_subcommand(1);
   barracuda::cli::CommandResult result;
+  barracuda::cli::add_ptx_command(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
