@@ -35,11 +35,12 @@ RaceClass ConflictChecker::classify(const Stamp& earlier) const {
 }
 
 bool ConflictChecker::same_instruction(const Stamp& earlier) const {
-  // A lane of this record that has not moved its clock since it made the same-site access.
+  // Lanes of this record already applied left exactly this stamp (same site, same clock).
   if (!block_.contains(earlier.thread) || earlier.site != access_.stamp.site) return false;
   const uint32_t other = raw(earlier.thread) - raw(block_.thread_id(0));
-  return other / kWarpSize == access_.local / kWarpSize && (access_.record_mask >> (other % kWarpSize) & 1u) &&
-         earlier.clock == block_.thread(other).clock;
+  const uint32_t lane = other % kWarpSize;
+  return other / kWarpSize == access_.local / kWarpSize && (record_lanes_done_ >> lane & 1u) &&
+         record_clocks_[lane] == earlier.clock;
 }
 
 void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {

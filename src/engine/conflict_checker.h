@@ -1,6 +1,8 @@
 #pragma once
 // The race rule: given an earlier access that conflicts with the current one (same location,
 // different threads, at least one write), decide whether they race and how to classify it.
+#include <array>
+
 #include "engine/block_state.h"
 #include "engine/race_log.h"
 
@@ -13,7 +15,6 @@ struct CurrentAccess {
   uint64_t word_address = 0;  // the 4-byte word being checked
   uint8_t flags = 0;          // RecordHeader::flags
   uint32_t size = 0;         // bytes of the whole lane access
-  uint32_t record_mask = 0;  // lanes of the record (lockstep: tells one instruction from two)
 };
 
 class ConflictChecker final : public ConflictSink {
@@ -23,6 +24,12 @@ class ConflictChecker final : public ConflictSink {
 
   void set_access(const CurrentAccess& access) { access_ = access; }
   CurrentAccess& access() { return access_; }
+  // The current lane is done: later lanes of the record recognise its stamp as "this instruction".
+  void lane_done() {
+    const uint32_t lane = access_.local % kWarpSize;
+    record_clocks_[lane] = access_.stamp.clock;
+    record_lanes_done_ |= 1u << lane;
+  }
   void conflict(const Stamp& earlier, uint32_t byte) override;
 
  private:
@@ -36,6 +43,8 @@ class ConflictChecker final : public ConflictSink {
   BlockState& block_;
   RaceLog& races_;
   CurrentAccess access_;
+  std::array<Clock, kWarpSize> record_clocks_{};  // stamp clocks of the record's lanes done so far
+  uint32_t record_lanes_done_ = 0;
 };
 
 }  // namespace barracuda::engine

@@ -202,7 +202,6 @@ void Worker::apply_lane(const RecordHeader& h, BlockState& block, ConflictChecke
   access.stamp = {block.thread_id(local), thread.clock, static_cast<SiteId>(h.site_id), kind};
   access.space = record_space(h);
   access.size = size;
-  access.record_mask = h.active_mask;
   access.flags = h.flags;
   checker.set_access(access);
   if (kind.write) {
@@ -216,6 +215,7 @@ void Worker::apply_lane(const RecordHeader& h, BlockState& block, ConflictChecke
     }
   }
   check_bytes(block, checker, cursor, address, size);
+  checker.lane_done();
   if (kind.read) {
     thread.has_last_read = true;
     thread.last_read_address = address;
