@@ -10,5 +10,6 @@ struct CommandResult {
 };
 
 void add_ptx_command(CLI::App& app, CommandResult& result);
+void add_instrument_command(CLI::App& app, CommandResult& result);
 
 }  // namespace barracuda::cli
