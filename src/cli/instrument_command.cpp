@@ -4,10 +4,9 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/commands.h"
-#include "ptx/parser.h"
+#include "cli/ptx_input.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/printer.h"
 
@@ -42,27 +41,17 @@ bool write_file(const std::string& path, const std::string& text) {
 }
 
 int run_instrument(const InstrumentCommandOptions& options) {
-  std::ifstream in(options.input, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    std::cerr << options.input << ": cannot read\n";
-    return 1;
-  }
-  ptx::ParseResult parsed = ptx::parse(text.str());
-  if (!parsed) {
-    std::cerr << options.input << ':' << parsed.error.to_string() << '\n';
-    return 1;
-  }
+  std::unique_ptr<ptx::Module> module = read_ptx_file(options.input);
+  if (!module) return 1;
   ptx::passes::InstrumentResult result =
-      ptx::passes::instrument_module(*parsed.module, {options.first_site, !options.no_branches});
+      ptx::passes::instrument_module(*module, {options.first_site, !options.no_branches});
   if (options.stats) print_statistics(result.statistics);
   if (!options.sites.empty() && !write_file(options.sites, to_json(result.sites).dump(1) + "\n")) return 1;
   if (options.output.empty()) {
-    ptx::print(std::cout, *parsed.module);
+    ptx::print(std::cout, *module);
     return 0;
   }
-  return write_file(options.output, ptx::to_string(*parsed.module)) ? 0 : 1;
+  return write_file(options.output, ptx::to_string(*module)) ? 0 : 1;
 }
 
 }  // namespace
