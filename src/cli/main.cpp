@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   barracuda::cli::add_run_command(app, result);
   barracuda::cli::add_dump_command(app, result);
   barracuda::cli::add_ptx_command(app, result);
+  barracuda::cli::add_instrument_command(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
