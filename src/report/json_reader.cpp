@@ -77,7 +77,7 @@ class Node {
   const std::string& path() const { return path_; }
 
   [[noreturn]] static void fail(const std::string& path, const std::string& problem) {
-    throw ReportFormatError("JSON report: " + path + ": " + problem);
+    throw ReportFormatError("JSON report: " + (path.empty() ? "top level" : path) + ": " + problem);
   }
 
  private:

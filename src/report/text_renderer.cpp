@@ -85,15 +85,21 @@ void print_diagnostic(const Diagnostic& diagnostic, std::ostream& out) {
       << diagnostic.site.function << '\n';
 }
 
+// "1 launch", "2 launches".
+std::string count_of(uint64_t count, std::string_view singular, std::string_view plural) {
+  return std::to_string(count) + ' ' + std::string{count == 1 ? singular : plural};
+}
+
 void print_final_line(const Report& report, std::ostream& out) {
   const SummaryCounts counts = count_summary(report);
   const Summary& summary = report.summary;
-  out << "barracuda: " << counts.unique_races << " unique races (" << counts.new_races << " new, "
-      << counts.unique_races - counts.new_races << " known; " << counts.dynamic_races << " dynamic), "
-      << counts.barrier_divergences << " barrier divergences, " << counts.warnings << " warnings, "
-      << summary.suppressed_races << " suppressed; " << summary.kernels_instrumented << " kernels checked, "
-      << summary.kernels_skipped.size() << " not instrumented, " << summary.launches << " launches, "
-      << summary.events << " events, " << summary.dropped_events << " dropped"
+  out << "barracuda: " << count_of(counts.unique_races, "unique race", "unique races") << " (" << counts.new_races
+      << " new, " << counts.unique_races - counts.new_races << " known; " << counts.dynamic_races << " dynamic), "
+      << count_of(counts.barrier_divergences, "barrier divergence", "barrier divergences") << ", "
+      << count_of(counts.warnings, "warning", "warnings") << ", " << summary.suppressed_races << " suppressed; "
+      << count_of(summary.kernels_instrumented, "kernel checked", "kernels checked") << ", "
+      << summary.kernels_skipped.size() << " not instrumented, " << count_of(summary.launches, "launch", "launches")
+      << ", " << count_of(summary.events, "event", "events") << ", " << summary.dropped_events << " dropped"
       << (analysis_incomplete(report) ? "; ANALYSIS INCOMPLETE" : "") << '\n';
 }
 
