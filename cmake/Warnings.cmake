@@ -6,8 +6,9 @@ target_include_directories(barracuda_flags INTERFACE ${PROJECT_SOURCE_DIR}/inclu
 
 if(BARRACUDA_SANITIZE)
   set(sanitizer_flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
-  add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:${sanitizer_flags}>)
-  add_link_options(${sanitizer_flags})
+  # Quoted so the flag list stays inside the generator expression; CUDA code and nvcc links are left alone.
+  add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:${sanitizer_flags}>")
+  add_link_options("$<$<LINK_LANGUAGE:C,CXX>:${sanitizer_flags}>")
 endif()
 
 # Fuzz targets: libFuzzer comes with clang; gcc builds skip them.
