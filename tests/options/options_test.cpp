@@ -1,8 +1,9 @@
+#include "options/options.h"
+
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "options/options.h"
 
 namespace barracuda::options {
 namespace {
@@ -13,14 +14,12 @@ Options parsed(std::string_view text) {
   return options;
 }
 
-std::string error_for(std::string_view text) {
-  try {
-    parsed(text);
-  } catch (const OptionsError& error) {
-    return error.what();
-  }
-  return "no error";
+// Matches parse_options(text) throwing OptionsError with exactly `message`.
+void expect_error(std::string_view text, const std::string& message) {
+  EXPECT_THAT([&] { parsed(text); }, ::testing::ThrowsMessage<OptionsError>(::testing::StrEq(message))) << text;
 }
+
+void expect_rejected(std::string_view text) { EXPECT_THROW(parsed(text), OptionsError) << text; }
 
 TEST(Options, DefaultsFollowTheBrief) {
   const Options options;
@@ -63,31 +62,30 @@ TEST(Options, ByteSizesTakeBinarySuffixes) {
   EXPECT_EQ(parsed("queue_bytes=4096").queue_bytes, 4096u);
   EXPECT_EQ(parsed("queue_bytes=3M").queue_bytes, 3u << 20);
   EXPECT_EQ(parsed("queue_bytes=2G").queue_bytes, uint64_t{2} << 30);
-  EXPECT_NE(error_for("queue_bytes=0"), "no error");
-  EXPECT_NE(error_for("queue_bytes=1T"), "no error");
-  EXPECT_NE(error_for("queue_bytes=K"), "no error");
-  EXPECT_NE(error_for("queue_bytes=17179869184G"), "no error");  // overflows 64 bits
+  expect_rejected("queue_bytes=0");
+  expect_rejected("queue_bytes=1T");
+  expect_rejected("queue_bytes=K");
+  expect_rejected("queue_bytes=17179869184G");  // overflows 64 bits
 }
 
 TEST(Options, NamesTheKeyInErrors) {
-  EXPECT_EQ(error_for("reprot=x.json"), "BARRACUDA_OPTIONS: unknown option \"reprot\" (help=1 lists them)");
-  EXPECT_EQ(error_for("quiet"), "BARRACUDA_OPTIONS: \"quiet\" is not key=value");
-  EXPECT_EQ(error_for("error_exitcode=0"),
-            "BARRACUDA_OPTIONS: bad value \"0\" for error_exitcode: expected an exit code from 1 to 255");
-  EXPECT_EQ(error_for("error_exitcode=256"),
-            "BARRACUDA_OPTIONS: bad value \"256\" for error_exitcode: expected an exit code from 1 to 255");
-  EXPECT_EQ(error_for("print_limit=-1"),
-            "BARRACUDA_OPTIONS: bad value \"-1\" for print_limit: expected a non-negative decimal integer");
-  EXPECT_EQ(error_for("print_limit=12x"),
-            "BARRACUDA_OPTIONS: bad value \"12x\" for print_limit: expected a non-negative decimal integer");
-  EXPECT_EQ(error_for("quiet=maybe"),
-            "BARRACUDA_OPTIONS: bad value \"maybe\" for quiet: expected 0, 1, true, false, yes or no");
-  EXPECT_EQ(error_for("warp_model=simt"),
-            "BARRACUDA_OPTIONS: bad value \"simt\" for warp_model: expected its or lockstep");
-  EXPECT_EQ(error_for("kernel_name=(unclosed"),
-            "BARRACUDA_OPTIONS: bad value \"(unclosed\" for kernel_name: expected a valid ECMAScript regular "
-            "expression");
-  EXPECT_EQ(error_for("quiet=1:verbose=1"), "BARRACUDA_OPTIONS: quiet and verbose exclude each other");
+  expect_error("reprot=x.json", "BARRACUDA_OPTIONS: unknown option \"reprot\" (help=1 lists them)");
+  expect_error("quiet", "BARRACUDA_OPTIONS: \"quiet\" is not key=value");
+  expect_error("error_exitcode=0",
+               "BARRACUDA_OPTIONS: bad value \"0\" for error_exitcode: expected an exit code from 1 to 255");
+  expect_error("error_exitcode=256",
+               "BARRACUDA_OPTIONS: bad value \"256\" for error_exitcode: expected an exit code from 1 to 255");
+  expect_error("print_limit=-1",
+               "BARRACUDA_OPTIONS: bad value \"-1\" for print_limit: expected a non-negative decimal integer");
+  expect_error("print_limit=12x",
+               "BARRACUDA_OPTIONS: bad value \"12x\" for print_limit: expected a non-negative decimal integer");
+  expect_error("quiet=maybe",
+               "BARRACUDA_OPTIONS: bad value \"maybe\" for quiet: expected 0, 1, true, false, yes or no");
+  expect_error("warp_model=simt", "BARRACUDA_OPTIONS: bad value \"simt\" for warp_model: expected its or lockstep");
+  expect_error("kernel_name=(unclosed",
+               "BARRACUDA_OPTIONS: bad value \"(unclosed\" for kernel_name: expected a valid ECMAScript regular "
+               "expression");
+  expect_error("quiet=1:verbose=1", "BARRACUDA_OPTIONS: quiet and verbose exclude each other");
 }
 
 TEST(Options, FormatsOnlyNonDefaultsAndRoundTrips) {

@@ -1,3 +1,4 @@
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -21,64 +22,60 @@ TEST(JsonReport, RoundTripsLargestAddress) {
   EXPECT_EQ(parse_json_report(render_json(report)).races[0].address, UINT64_MAX);
 }
 
-// Applies `edit` to the sample report's JSON and returns the reader's error message.
+// Applies `edit` to the sample report's JSON; reading it must fail with exactly `message`.
 template <typename Edit>
-std::string error_after(Edit edit) {
+void expect_error_after(Edit edit, const std::string& message) {
   nlohmann::json document = nlohmann::json::parse(render_json(testing::sample_report()));
   edit(document);
-  try {
-    report_from_json(document);
-  } catch (const ReportFormatError& error) {
-    return error.what();
-  }
-  return "no error";
+  EXPECT_THAT([&] { report_from_json(document); },
+              ::testing::ThrowsMessage<ReportFormatError>(::testing::StrEq(message)));
 }
 
 TEST(JsonReport, NamesMissingField) {
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["races"][1]["current"]["thread"].erase("lane"); }),
-            "JSON report: races[1].current.thread.lane: missing");
+  expect_error_after([](nlohmann::json& d) { d["races"][1]["current"]["thread"].erase("lane"); },
+                     "JSON report: races[1].current.thread.lane: missing");
 }
 
 TEST(JsonReport, NamesWrongType) {
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["summary"]["events"] = "many"; }),
-            "JSON report: summary.events: expected a non-negative integer");
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["races"][0]["size"] = -4; }),
-            "JSON report: races[0].size: expected a non-negative integer");
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["races"][0]["launch_index"] = uint64_t{1} << 40; }),
-            "JSON report: races[0].launch_index: does not fit in 32 bits");
+  expect_error_after([](nlohmann::json& d) { d["summary"]["events"] = "many"; },
+                     "JSON report: summary.events: expected a non-negative integer");
+  expect_error_after([](nlohmann::json& d) { d["races"][0]["size"] = -4; },
+                     "JSON report: races[0].size: expected a non-negative integer");
+  expect_error_after([](nlohmann::json& d) { d["races"][0]["launch_index"] = uint64_t{1} << 40; },
+                     "JSON report: races[0].launch_index: does not fit in 32 bits");
 }
 
 TEST(JsonReport, NamesUnknownEnumValueAndListsChoices) {
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["races"][2]["hazard"] = "read-read"; }),
-            "JSON report: races[2].hazard: unknown value \"read-read\" (expected one of: read-after-write, "
-            "write-after-read, write-write, atomic-plain)");
+  expect_error_after([](nlohmann::json& d) { d["races"][2]["hazard"] = "read-read"; },
+                     "JSON report: races[2].hazard: unknown value \"read-read\" (expected one of: read-after-write, "
+                     "write-after-read, write-write, atomic-plain)");
 }
 
 TEST(JsonReport, RejectsBadAddressesAndDimensions) {
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["races"][0]["address"] = "4096"; }),
-            "JSON report: races[0].address: expected a hex address like \"0x1000\", got \"4096\"");
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["races"][0]["address"] = "0x10000000000000000"; }),
-            "JSON report: races[0].address: expected a hex address like \"0x1000\", got \"0x10000000000000000\"");
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["diagnostics"][0]["thread"]["block"] = {1, 2}; }),
-            "JSON report: diagnostics[0].thread.block: expected [x, y, z]");
+  expect_error_after([](nlohmann::json& d) { d["races"][0]["address"] = "4096"; },
+                     "JSON report: races[0].address: expected a hex address like \"0x1000\", got \"4096\"");
+  expect_error_after(
+      [](nlohmann::json& d) { d["races"][0]["address"] = "0x10000000000000000"; },
+      "JSON report: races[0].address: expected a hex address like \"0x1000\", got \"0x10000000000000000\"");
+  expect_error_after(
+      [](nlohmann::json& d) {
+        d["diagnostics"][0]["thread"]["block"] = {1, 2};
+      },
+      "JSON report: diagnostics[0].thread.block: expected [x, y, z]");
 }
 
 TEST(JsonReport, RejectsOtherSchemasAndVersions) {
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["schema"] = "sarif"; }),
-            "JSON report: schema: not a barracuda report (expected \"barracuda-report\")");
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d["schema_version"] = 2; }),
-            "JSON report: schema_version: version 2 is not supported (this barracuda reads 1)");
-  EXPECT_EQ(error_after([](nlohmann::json& d) { d = nlohmann::json::array(); }),
-            "JSON report: top level: expected an object");
+  expect_error_after([](nlohmann::json& d) { d["schema"] = "sarif"; },
+                     "JSON report: schema: not a barracuda report (expected \"barracuda-report\")");
+  expect_error_after([](nlohmann::json& d) { d["schema_version"] = 2; },
+                     "JSON report: schema_version: version 2 is not supported (this barracuda reads 1)");
+  expect_error_after([](nlohmann::json& d) { d = nlohmann::json::array(); },
+                     "JSON report: top level: expected an object");
 }
 
 TEST(JsonReport, ReportsSyntaxErrors) {
-  try {
-    parse_json_report("{\"schema\": ");
-    FAIL() << "truncated JSON was accepted";
-  } catch (const ReportFormatError& error) {
-    EXPECT_NE(std::string{error.what()}.find("parse error"), std::string::npos) << error.what();
-  }
+  EXPECT_THAT([] { parse_json_report("{\"schema\": "); },
+              ::testing::ThrowsMessage<ReportFormatError>(::testing::HasSubstr("parse error")));
 }
 
 TEST(JsonReport, IgnoresDerivedFields) {

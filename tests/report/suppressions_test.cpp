@@ -1,6 +1,8 @@
+#include "report/suppressions.h"
+
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "report/suppressions.h"
 #include "sample_report.h"
 
 namespace barracuda::report {
@@ -31,8 +33,8 @@ TEST(SuppressionPattern, StaysFastOnPathologicalPatterns) {
 }
 
 TEST(Suppressions, ParsesEntriesCommentsAndBlankLines) {
-  const auto suppressions = parse_suppressions("# known races\n\nrace:histogram   # trailing comment\r\n  race: ^reduce$\n",
-                                               "supp.txt");
+  const auto suppressions =
+      parse_suppressions("# known races\n\nrace:histogram   # trailing comment\r\n  race: ^reduce$\n", "supp.txt");
   ASSERT_EQ(suppressions.size(), 2u);
   EXPECT_EQ(suppressions[0].pattern, "histogram");
   EXPECT_EQ(suppressions[0].line, 3u);
@@ -41,16 +43,9 @@ TEST(Suppressions, ParsesEntriesCommentsAndBlankLines) {
 }
 
 TEST(Suppressions, RejectsUnknownTypesAndEmptyPatterns) {
-  EXPECT_THROW(
-      {
-        try {
-          parse_suppressions("race:a\nmutex:b\n", "supp.txt");
-        } catch (const SuppressionsError& error) {
-          EXPECT_STREQ(error.what(), "supp.txt:2: expected \"race:PATTERN\", got \"mutex:b\"");
-          throw;
-        }
-      },
-      SuppressionsError);
+  EXPECT_THAT([] { parse_suppressions("race:a\nmutex:b\n", "supp.txt"); },
+              ::testing::ThrowsMessage<SuppressionsError>(
+                  ::testing::StrEq("supp.txt:2: expected \"race:PATTERN\", got \"mutex:b\"")));
   EXPECT_THROW(parse_suppressions("race:\n", "s"), SuppressionsError);
   EXPECT_THROW(parse_suppressions("race:^$\n", "s"), SuppressionsError);
 }
@@ -62,10 +57,10 @@ TEST(Suppressions, MatchKernelFunctionsInlinedFramesAndFiles) {
     apply_suppressions(report, suppressions);
     return report.summary.suppressed_races - 1;  // the sample already counts one
   };
-  EXPECT_EQ(suppressed_count("race:^histogram$"), 1u);   // kernel (and the inlined-at frame)
-  EXPECT_EQ(suppressed_count("race:^add_bin$"), 1u);     // function of the current access
-  EXPECT_EQ(suppressed_count("race:count.cu"), 1u);      // source file
-  EXPECT_EQ(suppressed_count("race:/src/*.cu"), 1u);     // only the first race has absolute /src files
+  EXPECT_EQ(suppressed_count("race:^histogram$"), 1u);  // kernel (and the inlined-at frame)
+  EXPECT_EQ(suppressed_count("race:^add_bin$"), 1u);    // function of the current access
+  EXPECT_EQ(suppressed_count("race:count.cu"), 1u);     // source file
+  EXPECT_EQ(suppressed_count("race:/src/*.cu"), 1u);    // only the first race has absolute /src files
   EXPECT_EQ(suppressed_count("race:*"), 3u);
   EXPECT_EQ(suppressed_count("race:nothing_like_this"), 0u);
 }
