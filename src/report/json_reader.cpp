@@ -191,7 +191,7 @@ Report parse_json_report(std::string_view text) {
   Json document;
   try {
     document = Json::parse(text);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // parse_error, or out_of_range for numbers beyond 64 bits
     throw ReportFormatError(std::string{"JSON report: "} + error.what());
   }
   return report_from_json(document);

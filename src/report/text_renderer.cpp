@@ -106,6 +106,7 @@ void print_final_line(const Report& report, std::ostream& out) {
 }  // namespace
 
 void render_text(const Report& report, const TextOptions& options, std::ostream& out) {
+  if (options.summary_only) return print_final_line(report, out);
   const uint64_t total = report.races.size() + report.diagnostics.size();
   const uint64_t limit = options.print_limit == 0 ? total : options.print_limit;
   uint64_t printed = 0;

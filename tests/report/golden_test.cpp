@@ -4,6 +4,7 @@
 // and review the diff.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -43,6 +44,16 @@ TEST(Golden, TextWithPrintLimit) {
   std::ostringstream text;
   render_text(testing::sample_report(), TextOptions{.print_limit = 1}, text);
   expect_matches_golden("sample-limit1.txt", text.str());
+}
+
+TEST(Golden, QuietTextIsTheSummaryLineAlone) {
+  std::ostringstream quiet_stream;
+  render_text(testing::sample_report(), TextOptions{.summary_only = true}, quiet_stream);
+  std::ostringstream full_stream;
+  render_text(testing::sample_report(), TextOptions{}, full_stream);
+  const std::string quiet = quiet_stream.str();
+  ASSERT_EQ(std::count(quiet.begin(), quiet.end(), '\n'), 1);
+  EXPECT_TRUE(full_stream.str().ends_with(quiet));
 }
 
 TEST(Golden, Json) { expect_matches_golden("sample.json", render_json(testing::sample_report())); }
