@@ -1,9 +1,9 @@
 #include <limits>
 #include <utility>
 
-#include "report/value_text.h"
 #include "report/json_report.h"
 #include "report/names.h"
+#include "report/value_text.h"
 
 namespace barracuda::report {
 namespace {

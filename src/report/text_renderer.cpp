@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "report/value_text.h"
 #include "report/fingerprint.h"
 #include "report/names.h"
 #include "report/summary_counts.h"
+#include "report/value_text.h"
 
 namespace barracuda::report {
 namespace {
@@ -17,14 +17,10 @@ std::string thread_text(const ThreadCoordinates& t) {
          std::to_string(t.warp) + ", lane " + std::to_string(t.lane) + ")";
 }
 
-std::string source_text(const SourceLocation& location) {
-  return location.file + ':' + std::to_string(location.line) + ':' + std::to_string(location.column);
-}
-
 void print_stack(const Site& site, std::ostream& out) {
   out << "    #0 " << site.function << " at ";
   if (site.source.known()) {
-    out << source_text(site.source);
+    out << source_location_text(site.source);
     if (site.ptx_line != 0) out << " (PTX line " << site.ptx_line << ')';
   } else {
     out << "PTX line " << site.ptx_line;
@@ -32,7 +28,7 @@ void print_stack(const Site& site, std::ostream& out) {
   out << '\n';
   int depth = 1;
   for (const InlinedFrame& frame : site.inlined_at) {
-    out << "    #" << depth++ << ' ' << frame.function << " at " << source_text(frame.location) << '\n';
+    out << "    #" << depth++ << ' ' << frame.function << " at " << source_location_text(frame.location) << '\n';
   }
 }
 
