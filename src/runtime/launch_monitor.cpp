@@ -23,8 +23,9 @@ CUstream completion_stream(const shim::LaunchInfo& launch) {
 }  // namespace
 
 LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model,
-                             const ModuleInstrumenter& modules, std::function<QueueHost*()> queues)
-    : engine_(engine), warp_model_(warp_model), modules_(modules), queues_(std::move(queues)) {}
+                             const ModuleInstrumenter& modules, std::function<QueueHost*()> queues,
+                             TraceRecorder* recorder)
+    : engine_(engine), warp_model_(warp_model), modules_(modules), queues_(std::move(queues)), recorder_(recorder) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   QueueHost* queues = modules_.is_instrumented(launch.module) ? queues_() : nullptr;
@@ -52,6 +53,11 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     return;
   }
   queues->begin_launch(info.launch_id);
+  if (recorder_) {
+    recorder_->launch({info.launch_id, info.kernel, {info.grid.x, info.grid.y, info.grid.z},
+                       {info.block.x, info.block.y, info.block.z}, info.shared_bytes,
+                       reinterpret_cast<uint64_t>(launch.stream), queues->shape().queue_count});
+  }
   this_thread_checks_a_launch = true;
   std::lock_guard lock(totals_mutex_);
   launches_.push_back({info.kernel, info.grid, info.block});
@@ -77,6 +83,7 @@ void LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, QueueHost& 
   const uint64_t threads = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z * launch.block.x *
                            launch.block.y * launch.block.z;
   auto consume = [this](uint32_t queue, std::span<const RecordHeader> records) {
+    if (recorder_) recorder_->slots(queue, records);
     engine_.worker(queue % engine_.worker_count()).consume(records);
   };
   const DriverApi& api = driver_api();

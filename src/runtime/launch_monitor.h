@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/queue_host.h"
+#include "runtime/trace_recorder.h"
 #include "shim/launch_observer.h"
 
 namespace barracuda::runtime {
@@ -34,8 +35,9 @@ struct LaunchTotals {
 
 class LaunchMonitor final : public shim::LaunchObserver {
  public:
+  // `recorder` (may be null) receives every launch and drained record.
   LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, const ModuleInstrumenter& modules,
-                std::function<QueueHost*()> queues);
+                std::function<QueueHost*()> queues, TraceRecorder* recorder);
 
   void before_launch(const shim::LaunchInfo& launch) override;
   void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
@@ -51,6 +53,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   engine::WarpModel warp_model_;
   const ModuleInstrumenter& modules_;
   std::function<QueueHost*()> queues_;
+  TraceRecorder* recorder_;
   // One launch is checked at a time: the engine and the queues' launch id are process-wide.
   std::mutex launch_mutex_;  // held from before_launch to after_launch of a checked launch
   uint16_t next_launch_id_ = 0;

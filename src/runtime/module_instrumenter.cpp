@@ -98,9 +98,12 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     config_.message(module_name(image) + (compiled ? " compiled in " : " loaded from cache in ") +
                     std::to_string(seconds) + " s");
   }
-  sites_.add(std::move(result.sites));
+  std::vector<std::string> kernels = kernel_names(*parsed.module);
+  trace::ModuleTable table = module_table(static_cast<uint32_t>(image.id), result.sites, kernels);
+  if (config_.instrumented) config_.instrumented(table);
+  sites_.add(std::move(table));
   std::lock_guard lock(mutex_);
-  for (std::string& name : kernel_names(*parsed.module)) kernels_.push_back(std::move(name));
+  kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
   return images_.emplace_back(std::move(cubin)).data();
 }
 

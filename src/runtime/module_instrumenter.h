@@ -28,6 +28,7 @@ struct InstrumenterConfig {
   CubinCache cache{default_cache_dir()};
   bool verbose = false;
   std::function<void(const std::string&)> message;  // progress and warnings
+  std::function<void(const trace::ModuleTable&)> instrumented;  // each module's sites, once compiled
 };
 
 class ModuleInstrumenter final : public shim::ModuleTransformer {

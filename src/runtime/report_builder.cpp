@@ -5,14 +5,14 @@ namespace {
 
 report::Site to_report_site(engine::SiteId id, const SiteRegistry& sites) {
   report::Site site;
-  std::optional<ptx::passes::Site> found = sites.find(static_cast<uint32_t>(id));
+  std::optional<trace::SiteInfo> found = sites.find(static_cast<uint32_t>(id));
   if (!found) {
     site.function = "<unknown site " + std::to_string(static_cast<uint32_t>(id)) + ">";
     return site;
   }
   site.function = found->function;
   site.ptx_line = found->ptx_line;
-  site.source = {found->source_file, found->source_line, found->source_column};
+  site.source = {found->file, found->line, found->column};
   return site;
 }
 
@@ -96,6 +96,14 @@ std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic
   out.thread = to_report_thread({diagnostic.block, 0}, launches(diagnostic.kernel));
   out.detail = diagnostic.message;
   return out;
+}
+
+void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
+                  const LaunchLookup& launches) {
+  for (const engine::Race& race : engine.races()) report.races.push_back(to_report(race, sites, launches));
+  for (const engine::Diagnostic& d : engine.diagnostics()) {
+    if (auto converted = to_report(d, sites, launches)) report.diagnostics.push_back(*std::move(converted));
+  }
 }
 
 }  // namespace barracuda::runtime

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 
+#include "engine/engine.h"
 #include "engine/findings.h"
 #include "report/model.h"
 #include "runtime/launch_monitor.h"
@@ -16,5 +17,9 @@ using LaunchLookup = std::function<std::optional<LaunchRecord>(const std::string
 report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches);
 std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic, const SiteRegistry& sites,
                                             const LaunchLookup& launches);
+
+// Appends the engine's races and diagnostics to `report`.
+void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
+                  const LaunchLookup& launches);
 
 }  // namespace barracuda::runtime

@@ -22,6 +22,7 @@
 #include "runtime/launch_monitor.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/report_builder.h"
+#include "runtime/trace_recorder.h"
 #include "shim/shim_runtime.h"
 
 namespace barracuda::runtime {
@@ -68,14 +69,17 @@ class Session {
   explicit Session(options::Options options)
       : options_(std::move(options)),
         start_time_(iso_time_now()),
+        recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(options_.record)),
         engine_(engine::EngineConfig{}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
-        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, [this] { return queues(); }) {
+        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, [this] { return queues(); },
+                 recorder_.get()) {
     shim::install_module_transformer(instrumenter_);
     shim::add_launch_observer(monitor_);
   }
 
   void finish() {
+    if (recorder_) recorder_->finish();
     report::Report report = build_report();
     std::ostream& log = log_stream();
     try {
@@ -106,6 +110,7 @@ class Session {
     config.message = [this](const std::string& text) {
       if (!options_.quiet) log_stream() << "barracuda: " << text << std::endl;
     };
+    if (recorder_) config.instrumented = [this](const trace::ModuleTable& table) { recorder_->module(table); };
     return config;
   }
 
@@ -167,16 +172,13 @@ class Session {
       report.summary.kernels_skipped.push_back({skipped.module, skipped.reason});
     }
     if (totals.failed_launches > 0) {
-      report.summary.kernels_skipped.push_back(
-          {"(" + std::to_string(totals.failed_launches) + " launches)", "not fully checked: " + totals.last_error});
+      std::string launches = std::to_string(totals.failed_launches);
+      launches.append(" launches");
+      report.summary.kernels_skipped.push_back({launches, "not fully checked: " + totals.last_error});
     }
     report.summary.launches = totals.launches_checked + totals.launches_unchecked;
     report.summary.events = totals.records;
-    LaunchLookup launches = [this](const std::string& kernel) { return monitor_.latest_launch(kernel); };
-    for (const engine::Race& race : engine_.races()) report.races.push_back(to_report(race, sites_, launches));
-    for (const engine::Diagnostic& d : engine_.diagnostics()) {
-      if (auto converted = to_report(d, sites_, launches)) report.diagnostics.push_back(*std::move(converted));
-    }
+    add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); });
     return report;
   }
 
@@ -197,6 +199,7 @@ class Session {
   std::mutex mutex_;
   std::string device_name_;
   std::ofstream log_file_;
+  std::unique_ptr<TraceRecorder> recorder_;
   SiteRegistry sites_;
   engine::Engine engine_;
   ModuleInstrumenter instrumenter_;

@@ -4,27 +4,37 @@
 
 namespace barracuda::runtime {
 
+trace::ModuleTable module_table(uint32_t module_index, const ptx::passes::SiteTable& sites,
+                                std::vector<std::string> kernels) {
+  trace::ModuleTable table{module_index, sites.first_id(), std::move(kernels), {}};
+  for (const ptx::passes::Site& site : sites.sites()) {
+    table.sites.push_back({site.function, site.ptx_line, site.source_file, site.source_line, site.source_column});
+  }
+  return table;
+}
+
 uint32_t SiteRegistry::next_id() const {
   std::lock_guard lock(mutex_);
   return next_id_;
 }
 
-void SiteRegistry::add(ptx::passes::SiteTable table) {
+void SiteRegistry::add(trace::ModuleTable table) {
   std::lock_guard lock(mutex_);
-  next_id_ = std::max<uint32_t>(next_id_, table.first_id() + static_cast<uint32_t>(table.sites().size()));
-  tables_.push_back(std::move(table));
-  std::sort(tables_.begin(), tables_.end(), [](const auto& a, const auto& b) { return a.first_id() < b.first_id(); });
+  next_id_ = std::max<uint32_t>(next_id_, table.site_base + static_cast<uint32_t>(table.sites.size()));
+  auto at = std::upper_bound(tables_.begin(), tables_.end(), table.site_base,
+                             [](uint32_t base, const auto& t) { return base < t.site_base; });
+  tables_.insert(at, std::move(table));
 }
 
-std::optional<ptx::passes::Site> SiteRegistry::find(uint32_t site_id) const {
+std::optional<trace::SiteInfo> SiteRegistry::find(uint32_t site_id) const {
   std::lock_guard lock(mutex_);
   auto after = std::upper_bound(tables_.begin(), tables_.end(), site_id,
-                                [](uint32_t id, const auto& table) { return id < table.first_id(); });
+                                [](uint32_t id, const auto& t) { return id < t.site_base; });
   if (after == tables_.begin()) return std::nullopt;
-  const ptx::passes::SiteTable& table = *std::prev(after);
-  uint32_t index = site_id - table.first_id();
-  if (index >= table.sites().size()) return std::nullopt;
-  return table.sites()[index];
+  const trace::ModuleTable& table = *std::prev(after);
+  uint32_t index = site_id - table.site_base;
+  if (index >= table.sites.size()) return std::nullopt;
+  return table.sites[index];
 }
 
 }  // namespace barracuda::runtime
