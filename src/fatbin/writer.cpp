@@ -74,6 +74,14 @@ std::vector<std::byte> write_container(std::span<const Entry> entries) {
   return out;
 }
 
+Entry replacement_ptx(const Entry& original, std::string_view ptx) {
+  Entry replacement = original;
+  replacement.kind = EntryKind::Ptx;
+  const auto* text = reinterpret_cast<const std::byte*>(ptx.data());
+  replacement.payload.assign(text, text + ptx.size());
+  return replacement;
+}
+
 WrappedFatbin::WrappedFatbin(std::vector<std::byte> container)
     : container_(std::move(container)),
       record_{kWrapperMagic, kWrapperVersion, reinterpret_cast<std::uintptr_t>(container_.data()), 0} {}

@@ -9,6 +9,7 @@
 #include "fatbin/error.h"
 #include "fatbin/format.h"
 #include "fatbin/writer.h"
+#include "expect_same_entry.h"
 #include "test_entries.h"
 
 namespace barracuda::fatbin {
@@ -16,19 +17,9 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::cubin_entry;
+using testing::expect_same_entry;
 using testing::kAllCompressions;
 using testing::ptx_entry;
-
-void expect_same_entry(const Entry& read, const Entry& written) {
-  EXPECT_EQ(read.kind, written.kind);
-  EXPECT_EQ(read.arch, written.arch);
-  EXPECT_EQ(read.version, written.version);
-  EXPECT_EQ(read.flags & ~flag::kCompressionMask, written.flags & ~flag::kCompressionMask);
-  EXPECT_EQ(read.compression, written.compression);
-  EXPECT_EQ(read.name, written.name);
-  EXPECT_EQ(read.ptxas_options, written.ptxas_options);
-  EXPECT_EQ(read.payload, written.payload);
-}
 
 std::vector<Entry> mixed_entries() {
   std::vector<Entry> entries;
@@ -82,6 +73,19 @@ TEST(Writer, GivesPtxAnOptionsBlockEvenWithoutOptions) {
   std::memcpy(&block, bytes.data() + sizeof(ContainerHeader) + header.options_offset, sizeof block);
   EXPECT_EQ(block.offset, 0x48u);
   EXPECT_EQ(block.size, 0u);
+}
+
+TEST(Writer, ReplacementPtxKeepsTheOriginalOptionsAndTarget) {
+  auto original = ptx_entry(Compression::Zstd, {80}, " -g --dont-merge-basicblocks ");
+  original.name = "kernels.cu";
+  auto replacement = replacement_ptx(original, ".version 9.0\n.target sm_80\n// instrumented\n");
+  auto container = read_container(ByteView(write_container(std::vector{replacement})));
+  const Entry& read = container.entries.at(0);
+  EXPECT_EQ(read.text(), ".version 9.0\n.target sm_80\n// instrumented\n");
+  EXPECT_EQ(read.ptxas_options, original.ptxas_options);
+  EXPECT_EQ(read.name, original.name);
+  EXPECT_EQ(read.arch, SmArch{80});
+  EXPECT_EQ(read.compression, Compression::Zstd);
 }
 
 TEST(Writer, WrapperPointsAtItsContainer) {

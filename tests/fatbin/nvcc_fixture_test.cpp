@@ -10,6 +10,8 @@
 #include "fatbin/elf_file.h"
 #include "fatbin/format.h"
 #include "fatbin/ptx_scan.h"
+#include "fatbin/writer.h"
+#include "expect_same_entry.h"
 
 namespace barracuda::fatbin {
 namespace {
@@ -155,6 +157,18 @@ TEST_P(NvccVariant, EntriesAreWhatNvccWasAskedFor) {
       EXPECT_EQ(entry.text().find('\0'), std::string_view::npos);
       EXPECT_NE(entry.ptxas_options.find(variant.options_contain), std::string::npos) << entry.ptxas_options;
       EXPECT_EQ(ptx_kernels(entry.text()), ptx_kernels(reference));
+    }
+  }
+}
+
+TEST_P(NvccVariant, RewritingEveryContainerGivesTheSameEntries) {
+  for (const auto& section : read_elf_file(kFixtures + "/" + GetParam().binary)) {
+    for (const auto& container : section.containers) {
+      auto reread = read_container(ByteView(write_container(container.entries)));
+      ASSERT_EQ(reread.entries.size(), container.entries.size());
+      for (std::size_t e = 0; e < container.entries.size(); ++e) {
+        testing::expect_same_entry(reread.entries[e], container.entries[e]);
+      }
     }
   }
 }
