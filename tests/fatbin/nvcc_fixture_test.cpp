@@ -23,7 +23,10 @@ struct ExpectedEntry {
   std::uint32_t arch;
   Compression compression;
   const char* reference_ptx = nullptr;  // file in kFixtures the PTX must match
+  std::uint64_t target_flags = 0;       // arch-/family-specific and compat-block bits
 };
+
+constexpr std::uint64_t kTargetFlags = flag::kArchSpecific | flag::kFamilySpecific | flag::kCubinCompatBlock;
 
 struct ExpectedContainer {
   const char* section;
@@ -95,6 +98,10 @@ const std::vector<Variant>& variants() {
       {"multi",
        {{kFatbinSection,
          {{kPtx, 80, kZstd, "kernels.compute_80.ptx"}, {kCubin, 90, kNone}, {kPtx, 90, kZstd, "kernels.compute_90.ptx"}}}}},
+      {"arch_specific",
+       {{kFatbinSection,
+         {{kCubin, 100, kNone, nullptr, flag::kFamilySpecific | flag::kCubinCompatBlock},
+          {kPtx, 90, kZstd, "kernels.compute_90a.ptx", flag::kArchSpecific}}}}},
       {"rdc",
        {{kFatbinSection, {{kCubin, 90, kNone}}},
         {kPrelinkedSection, {{kCubin, 90, kZstd}, {kPtx, 90, kZstd, "rdc_main.compute_90.ptx"}}},
@@ -145,6 +152,7 @@ TEST_P(NvccVariant, EntriesAreWhatNvccWasAskedFor) {
       EXPECT_EQ(entry.compression, want.compression);
       EXPECT_EQ(entry.flags & (flag::k64Bit | flag::kHostLinux), flag::k64Bit | flag::kHostLinux);
       EXPECT_EQ((entry.flags & flag::kDebug) != 0, variant.debug);
+      EXPECT_EQ(entry.flags & kTargetFlags, want.target_flags);
       if (want.kind == kCubin) {
         EXPECT_EQ(entry.version, (IsaVersion{1, 8}));
         ASSERT_GE(entry.payload.size(), 4u);
