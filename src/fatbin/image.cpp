@@ -1,7 +1,6 @@
 #include "fatbin/image.h"
 
 #include <cstring>
-#include <limits>
 
 #include "fatbin/elf_extent.h"
 #include "fatbin/format.h"
