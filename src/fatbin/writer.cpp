@@ -43,9 +43,10 @@ std::vector<std::byte> build_header(const Entry& entry, EntryHeader fixed) {
 }
 
 void append_entry(std::vector<std::byte>& out, const Entry& entry) {
+  bool opaque = entry.kind == EntryKind::LtoIr;
   std::vector<std::byte> plain(entry.payload);
   if (entry.kind == EntryKind::Ptx) plain.push_back(std::byte{0});
-  auto stored = compress(entry.compression, plain);
+  auto stored = opaque ? plain : compress(entry.compression, plain);
 
   EntryHeader fixed{};
   fixed.kind = static_cast<std::uint16_t>(entry.kind);
@@ -57,8 +58,9 @@ void append_entry(std::vector<std::byte>& out, const Entry& entry) {
   fixed.flags = (entry.flags & ~flag::kCompressionMask) | compression_flag(entry.compression);
   if (entry.compression != Compression::None) {
     fixed.compressed_size = static_cast<std::uint32_t>(stored.size());
-    fixed.decompressed_size = plain.size();
+    fixed.decompressed_size = opaque ? entry.opaque.decompressed_size : plain.size();
   }
+  if (opaque) fixed.reserved = entry.opaque.reserved;
   auto header = build_header(entry, fixed);
   out.insert(out.end(), header.begin(), header.end());
   out.insert(out.end(), stored.begin(), stored.end());

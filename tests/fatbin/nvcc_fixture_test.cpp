@@ -2,6 +2,7 @@
 // every entry against what nvcc was asked for, and every PTX against `nvcc -ptx` of the same source.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -38,6 +39,7 @@ struct Variant {
   std::vector<ExpectedContainer> containers;  // the device-link stub of non-rdc builds is checked apart
   bool debug = false;
   const char* options_contain = "";
+  bool link_stub = true;  // nvcc 13 runs nvlink on every non-rdc executable
 };
 
 std::string read_text(const std::string& path) {
@@ -107,7 +109,13 @@ const std::vector<Variant>& variants() {
         {kPrelinkedSection, {{kCubin, 90, kZstd}, {kPtx, 90, kZstd, "rdc_main.compute_90.ptx"}}},
         {kPrelinkedSection, {{kCubin, 90, kZstd}, {kPtx, 90, kZstd, "rdc_helper.compute_90.ptx"}}}},
        false,
-       "--compile-only"},
+       "--compile-only",
+       false},
+      {"lto.o",
+       {{kPrelinkedSection, {{kPtx, 90, kZstd, "rdc_helper.compute_90.ptx"}, {EntryKind::LtoIr, 90, kZstd}}}},
+       false,
+       "--compile-only",
+       false},
   };
   return all;
 }
@@ -129,8 +137,7 @@ TEST_P(NvccVariant, EntriesAreWhatNvccWasAskedFor) {
   const Variant& variant = GetParam();
   auto sections = read_elf_file(kFixtures + "/" + variant.binary);
   auto containers = containers_of(sections);
-  bool is_rdc = std::string(variant.binary) == "rdc";
-  if (!is_rdc) {
+  if (variant.link_stub) {
     // nvcc 13 runs nvlink even without -rdc: a cubin-only device-link stub comes first.
     ASSERT_GE(containers.size(), 1u);
     ASSERT_EQ(containers[0].second->entries.size(), 1u);
@@ -153,6 +160,11 @@ TEST_P(NvccVariant, EntriesAreWhatNvccWasAskedFor) {
       EXPECT_EQ(entry.flags & (flag::k64Bit | flag::kHostLinux), flag::k64Bit | flag::kHostLinux);
       EXPECT_EQ((entry.flags & flag::kDebug) != 0, variant.debug);
       EXPECT_EQ(entry.flags & kTargetFlags, want.target_flags);
+      if (want.kind == EntryKind::LtoIr) {
+        EXPECT_EQ(entry.flags & flag::kLtoIr, flag::kLtoIr);
+        EXPECT_EQ(entry.payload.size(), entry.stored_size);  // reported, not decoded
+        continue;
+      }
       if (want.kind == kCubin) {
         EXPECT_EQ(entry.version, (IsaVersion{1, 8}));
         ASSERT_GE(entry.payload.size(), 4u);
@@ -182,7 +194,11 @@ TEST_P(NvccVariant, RewritingEveryContainerGivesTheSameEntries) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fatbin, NvccVariant, ::testing::ValuesIn(variants()),
-                         [](const auto& param_info) { return std::string(param_info.param.binary); });
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.binary;
+                           std::replace(name.begin(), name.end(), '.', '_');
+                           return name;
+                         });
 
 TEST(NormalisePtx, DropsCommentsIndentationAndBlankLines) {
   EXPECT_EQ(normalise_ptx("//\n// Generated\n\n\t.version 9.0 // trailing\n  ld.u32 \t%r1, [a]; /* x\n y */ ret;\n"),
