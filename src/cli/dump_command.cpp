@@ -156,7 +156,7 @@ int run_dump(const DumpOptions& options) {
   auto start = std::chrono::steady_clock::now();
   try {
     Dumper dumper(options);
-    fb::for_each_elf_container(options.binary, [&](const fb::SectionInfo& section, fb::Container&& container) {
+    fb::for_each_file_container(options.binary, [&](const fb::SectionInfo& section, fb::Container&& container) {
       dumper.add(section, container);
     });
     dumper.finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -176,8 +176,8 @@ int run_dump(const DumpOptions& options) {
 
 void add_dump_command(CLI::App& app, CommandResult& result) {
   auto options = std::make_shared<DumpOptions>();
-  auto* dump = app.add_subcommand("dump", "List the fat binaries, entries and kernels of an ELF executable or library");
-  dump->add_option("binary", options->binary, "Executable, shared library or object file")->required()->check(CLI::ExistingFile);
+  auto* dump = app.add_subcommand("dump", "List the fat binaries, entries and kernels of an ELF executable, library or object, or of a .fatbin file");
+  dump->add_option("binary", options->binary, "Executable, shared library, object or nvcc -fatbin file")->required()->check(CLI::ExistingFile);
   dump->add_option("--extract-ptx", options->extract_ptx_dir, "Write each PTX entry to DIR/<binary>.<section>.<container>.<entry>.<arch>.ptx");
   dump->add_flag("--json", options->json, "Print JSON instead of text");
   dump->callback([options, &result] { result.exit_code = run_dump(*options); });

@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <span>
 #include <stdexcept>
 
 #include "fatbin/byte_view.h"
+#include "fatbin/format.h"
 
 namespace barracuda::fatbin {
 namespace {
@@ -31,6 +33,21 @@ class FileDescriptor {
 
 [[noreturn]] void fail_elf(const std::filesystem::path& path, const char* what) {
   throw std::runtime_error(path.string() + ": " + what + ": " + elf_errmsg(-1));
+}
+
+std::vector<std::byte> read_whole_file(const std::filesystem::path& path) {
+  std::vector<std::byte> bytes(std::filesystem::file_size(path));
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!in) throw std::runtime_error(path.string() + ": read error");
+  return bytes;
+}
+
+bool starts_with_container_magic(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::uint32_t magic = 0;
+  in.read(reinterpret_cast<char*>(&magic), sizeof magic);
+  return in && magic == kContainerMagic;
 }
 
 bool is_fatbin_section(const char* name) {
@@ -69,6 +86,16 @@ std::vector<FatbinSection> read_elf_file(const std::filesystem::path& path) {
     sections.back().containers.push_back(std::move(container));
   });
   return sections;
+}
+
+void for_each_file_container(const std::filesystem::path& path, const SectionContainerVisitor& visit) {
+  if (!starts_with_container_magic(path)) {
+    for_each_elf_container(path, visit);
+    return;
+  }
+  auto bytes = read_whole_file(path);
+  SectionInfo whole_file{kWholeFileSection, 0};
+  for_each_container(ByteView(bytes), [&](Container&& container) { visit(whole_file, std::move(container)); });
 }
 
 }  // namespace barracuda::fatbin

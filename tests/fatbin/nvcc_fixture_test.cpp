@@ -200,6 +200,29 @@ INSTANTIATE_TEST_SUITE_P(Fatbin, NvccVariant, ::testing::ValuesIn(variants()),
                            return name;
                          });
 
+TEST(BareFatbinFile, ReadsAsOneWholeFileSection) {
+  std::vector<std::pair<SectionInfo, Container>> seen;
+  for_each_file_container(kFixtures + "/kernels.fatbin", [&](const SectionInfo& section, Container&& container) {
+    seen.emplace_back(section, std::move(container));
+  });
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].first.name, kWholeFileSection);
+  const auto& entries = seen[0].second.entries;
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].kind, kCubin);
+  EXPECT_EQ(entries[1].kind, kPtx);
+  EXPECT_EQ(normalise_ptx(entries[1].text()), normalise_ptx(read_text(kFixtures + "/kernels.compute_90.ptx")));
+}
+
+TEST(BareFatbinFile, ElfFilesStillReadThroughTheirSections) {
+  std::size_t containers = 0;
+  for_each_file_container(kFixtures + "/default", [&](const SectionInfo& section, Container&&) {
+    EXPECT_EQ(section.name, kFatbinSection);
+    ++containers;
+  });
+  EXPECT_EQ(containers, 2u);
+}
+
 TEST(NormalisePtx, DropsCommentsIndentationAndBlankLines) {
   EXPECT_EQ(normalise_ptx("//\n// Generated\n\n\t.version 9.0 // trailing\n  ld.u32 \t%r1, [a]; /* x\n y */ ret;\n"),
             ".version 9.0\nld.u32 %r1, [a];\nret;\n");
