@@ -8,6 +8,8 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <span>
 #include <stdexcept>
 
@@ -43,11 +45,13 @@ std::vector<std::byte> read_whole_file(const std::filesystem::path& path) {
   return bytes;
 }
 
-bool starts_with_container_magic(const std::filesystem::path& path) {
+// The file's first four bytes, or empty when it is shorter.
+std::string file_magic(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  std::uint32_t magic = 0;
-  in.read(reinterpret_cast<char*>(&magic), sizeof magic);
-  return in && magic == kContainerMagic;
+  std::string magic(4, '\0');
+  in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+  if (!in) return {};
+  return magic;
 }
 
 bool is_fatbin_section(const char* name) {
@@ -89,9 +93,13 @@ std::vector<FatbinSection> read_elf_file(const std::filesystem::path& path) {
 }
 
 void for_each_file_container(const std::filesystem::path& path, const SectionContainerVisitor& visit) {
-  if (!starts_with_container_magic(path)) {
+  auto magic = file_magic(path);
+  if (magic == std::string_view(ELFMAG, SELFMAG)) {
     for_each_elf_container(path, visit);
     return;
+  }
+  if (magic.size() != sizeof kContainerMagic || std::memcmp(magic.data(), &kContainerMagic, sizeof kContainerMagic) != 0) {
+    throw std::runtime_error(path.string() + ": neither an ELF file nor a fat binary");
   }
   auto bytes = read_whole_file(path);
   SectionInfo whole_file{kWholeFileSection, 0};
