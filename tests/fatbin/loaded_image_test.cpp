@@ -17,6 +17,8 @@
 #include "fatbin/elf_file.h"
 #include "fatbin/format.h"
 #include "fatbin/image.h"
+#include "fatbin/ptx_scan.h"
+#include "fatbin/ptx_select.h"
 
 namespace barracuda::fatbin {
 namespace {
@@ -113,6 +115,21 @@ TEST(LoadedLibrary, LinkedWrapperListsThePrelinkedContainers) {
   // The linked wrapper (its container and the two objects' prelinked ones), then each object's own
   // version-1 wrapper around its prelinked container.
   expect_wrappers_match_the_file("libkernels_rdc.so", kWrapperLinkedVersion, 5);
+}
+
+TEST(LoadedLibrary, LinkedWrapperYieldsEachObjectsPtx) {
+  auto path = kFixtures + "/libkernels_rdc.so";
+  LoadedLibrary loaded(path);
+  ASSERT_NE(loaded.handle, nullptr) << dlerror();
+  auto segment = wrapper_segment(path);
+  const auto* first = reinterpret_cast<const WrapperRecord*>(loaded.base() + segment.address);
+  ASSERT_EQ(first->version, kWrapperLinkedVersion);
+  auto image = read_image(first);
+  std::vector<std::string> kernels;
+  for (const Entry* ptx : select_ptx_per_container(image.containers, SmArch{90})) {
+    for (auto& kernel : ptx_kernels(ptx->text())) kernels.push_back(kernel);
+  }
+  EXPECT_EQ(kernels, (std::vector<std::string>{"_Z10use_triplePi", "_Z12triple_firstPi"}));
 }
 
 }  // namespace
