@@ -58,9 +58,12 @@ void append_entry(std::vector<std::byte>& out, const Entry& entry) {
   fixed.flags = (entry.flags & ~flag::kCompressionMask) | compression_flag(entry.compression);
   if (entry.compression != Compression::None) {
     fixed.compressed_size = static_cast<std::uint32_t>(stored.size());
-    fixed.decompressed_size = opaque ? entry.opaque.decompressed_size : plain.size();
+    fixed.decompressed_size = plain.size();
   }
-  if (opaque) fixed.reserved = entry.opaque.reserved;
+  if (opaque) {
+    fixed.decompressed_size = entry.opaque.decompressed_size;
+    fixed.reserved = entry.opaque.reserved;
+  }
   auto header = build_header(entry, fixed);
   out.insert(out.end(), header.begin(), header.end());
   out.insert(out.end(), stored.begin(), stored.end());

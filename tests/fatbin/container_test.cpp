@@ -63,6 +63,13 @@ TEST(ReadContainer, KeepsLtoIrAsStoredDespiteItsCompressionBit) {
   EXPECT_EQ(read.opaque, lto.opaque);
 }
 
+TEST(WriteThenRead, KeepsTheHeaderFieldsOfUncompressedLtoIr) {
+  auto lto = testing::lto_entry(Compression::None);
+  auto container = read_container(ByteView(write_container(std::vector{lto})));
+  EXPECT_EQ(container.entries.at(0).opaque, lto.opaque);
+  EXPECT_EQ(container.entries[0].payload.size(), (lto.payload.size() + 7) / 8 * 8);  // as stored: padded
+}
+
 TEST(WriteThenRead, RecordsStoredSizeAndOffsets) {
   auto bytes = write_container(std::vector{ptx_entry(Compression::None), ptx_entry(Compression::Zstd)});
   auto container = read_container(ByteView(bytes));
