@@ -41,6 +41,16 @@ std::string_view word_after(std::string_view line, std::string_view directive) {
   return {};
 }
 
+// The word after the first occurrence of a module directive such as `.version`.
+std::string_view first_word_after(std::string_view ptx, std::string_view directive) {
+  std::string_view word;
+  for_each_line(ptx, [&](std::string_view line) {
+    word = word_after(line, directive);
+    return word.empty();
+  });
+  return word;
+}
+
 template <typename Integer>
 bool parse_number(std::string_view text, Integer& value) {
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -59,30 +69,20 @@ std::vector<std::string> ptx_kernels(std::string_view ptx) {
 }
 
 std::optional<IsaVersion> ptx_isa_version(std::string_view ptx) {
-  std::optional<IsaVersion> version;
-  for_each_line(ptx, [&](std::string_view line) {
-    auto word = word_after(line, ".version");
-    if (word.empty()) return true;
-    auto dot = word.find('.');
-    IsaVersion parsed;
-    if (dot != std::string_view::npos && parse_number(word.substr(0, dot), parsed.major) &&
-        parse_number(word.substr(dot + 1), parsed.minor)) {
-      version = parsed;
-    }
-    return false;
-  });
+  auto word = first_word_after(ptx, ".version");
+  auto dot = word.find('.');
+  IsaVersion version;
+  if (dot == std::string_view::npos || !parse_number(word.substr(0, dot), version.major) ||
+      !parse_number(word.substr(dot + 1), version.minor)) {
+    return std::nullopt;
+  }
   return version;
 }
 
 std::optional<SmArch> ptx_target(std::string_view ptx) {
-  std::optional<SmArch> arch;
-  for_each_line(ptx, [&](std::string_view line) {
-    auto word = word_after(line, ".target");
-    if (word.empty()) return true;
-    SmArch parsed;
-    if (word.starts_with("sm_") && parse_number(word.substr(3), parsed.value)) arch = parsed;
-    return false;
-  });
+  auto word = first_word_after(ptx, ".target");
+  SmArch arch;
+  if (!word.starts_with("sm_") || !parse_number(word.substr(3), arch.value)) return std::nullopt;
   return arch;
 }
 

@@ -9,6 +9,7 @@
 #include "fatbin/error.h"
 #include "fatbin/format.h"
 #include "fatbin/writer.h"
+#include "expect_same_entry.h"
 #include "test_entries.h"
 
 namespace barracuda::fatbin {
@@ -16,19 +17,9 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::cubin_entry;
+using testing::expect_same_entry;
 using testing::kAllCompressions;
 using testing::ptx_entry;
-
-void expect_same_entry(const Entry& read, const Entry& written) {
-  EXPECT_EQ(read.kind, written.kind);
-  EXPECT_EQ(read.arch, written.arch);
-  EXPECT_EQ(read.version, written.version);
-  EXPECT_EQ(read.flags & ~flag::kCompressionMask, written.flags & ~flag::kCompressionMask);
-  EXPECT_EQ(read.compression, written.compression);
-  EXPECT_EQ(read.name, written.name);
-  EXPECT_EQ(read.ptxas_options, written.ptxas_options);
-  EXPECT_EQ(read.payload, written.payload);
-}
 
 std::vector<Entry> mixed_entries() {
   std::vector<Entry> entries;
@@ -36,12 +27,7 @@ std::vector<Entry> mixed_entries() {
     entries.push_back(ptx_entry(codec, {80}, "-O3 -v"));
     entries.push_back(cubin_entry(codec, 29 + entries.size()));
   }
-  Entry lto = cubin_entry(Compression::Zstd);
-  lto.kind = EntryKind::LtoIr;
-  lto.flags |= flag::kLtoIr;
-  lto.ptxas_options = "-ftz=0 -prec_div=1";
-  lto.name = "helper.cu";
-  entries.push_back(lto);
+  entries.push_back(testing::lto_entry(Compression::Zstd));
   Entry debug = ptx_entry(Compression::Zstd, {90}, " -g --dont-merge-basicblocks ");
   debug.flags |= flag::kDebug;
   debug.name = "kernels.cu";
@@ -59,6 +45,29 @@ TEST(WriteThenRead, GivesTheSameEntriesForEveryKindAndCompression) {
     SCOPED_TRACE(i);
     expect_same_entry(container.entries[i], entries[i]);
   }
+}
+
+TEST(ReadContainer, KeepsLtoIrAsStoredDespiteItsCompressionBit) {
+  auto lto = testing::lto_entry(Compression::Zstd);
+  auto bytes = write_container(std::vector{lto});
+  EntryHeader header;
+  std::memcpy(&header, bytes.data() + sizeof(ContainerHeader), sizeof header);
+  EXPECT_EQ(header.flags & flag::kZstd, flag::kZstd);
+  EXPECT_EQ(header.compressed_size, lto.payload.size());
+  EXPECT_EQ(header.decompressed_size, 2220u);
+  EXPECT_EQ(header.reserved, 0xdbc87664u);
+  auto container = read_container(ByteView(bytes));
+  const Entry& read = container.entries.at(0);
+  EXPECT_EQ(read.payload, lto.payload);
+  EXPECT_EQ(read.stored_size, lto.payload.size());
+  EXPECT_EQ(read.opaque, lto.opaque);
+}
+
+TEST(WriteThenRead, KeepsTheHeaderFieldsOfUncompressedLtoIr) {
+  auto lto = testing::lto_entry(Compression::None);
+  auto container = read_container(ByteView(write_container(std::vector{lto})));
+  EXPECT_EQ(container.entries.at(0).opaque, lto.opaque);
+  EXPECT_EQ(container.entries[0].payload.size(), (lto.payload.size() + 7) / 8 * 8);  // as stored: padded
 }
 
 TEST(WriteThenRead, RecordsStoredSizeAndOffsets) {
@@ -82,6 +91,19 @@ TEST(Writer, GivesPtxAnOptionsBlockEvenWithoutOptions) {
   std::memcpy(&block, bytes.data() + sizeof(ContainerHeader) + header.options_offset, sizeof block);
   EXPECT_EQ(block.offset, 0x48u);
   EXPECT_EQ(block.size, 0u);
+}
+
+TEST(Writer, ReplacementPtxKeepsTheOriginalOptionsAndTarget) {
+  auto original = ptx_entry(Compression::Zstd, {80}, " -g --dont-merge-basicblocks ");
+  original.name = "kernels.cu";
+  auto replacement = replacement_ptx(original, ".version 9.0\n.target sm_80\n// instrumented\n");
+  auto container = read_container(ByteView(write_container(std::vector{replacement})));
+  const Entry& read = container.entries.at(0);
+  EXPECT_EQ(read.text(), ".version 9.0\n.target sm_80\n// instrumented\n");
+  EXPECT_EQ(read.ptxas_options, original.ptxas_options);
+  EXPECT_EQ(read.name, original.name);
+  EXPECT_EQ(read.arch, SmArch{80});
+  EXPECT_EQ(read.compression, Compression::Zstd);
 }
 
 TEST(Writer, WrapperPointsAtItsContainer) {
@@ -119,7 +141,7 @@ std::string error_after_patch(std::size_t offset, T value, Entry entry = ptx_ent
 constexpr std::size_t kEntry = sizeof(ContainerHeader);
 
 TEST(ReadContainer, NamesWhatIsWrong) {
-  EXPECT_THAT(error_after_patch(0, std::uint32_t{0x12345678}), HasSubstr("offset 0: bad container magic 0x12345678"));
+  EXPECT_THAT(error_after_patch(0, std::uint32_t{0x12345678}), HasSubstr("offset 0x0: bad container magic 0x12345678"));
   EXPECT_THAT(error_after_patch(4, std::uint16_t{2}), HasSubstr("unsupported container version 2"));
   EXPECT_THAT(error_after_patch(6, std::uint16_t{24}), HasSubstr("container header size 24"));
   EXPECT_THAT(error_after_patch(8, std::uint64_t{1} << 40), HasSubstr("container entries"));
