@@ -46,9 +46,12 @@ def parse_args(argv):
     p.add_argument("--racecheck", default=shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer",
                    help="compute-sanitizer executable (default: from PATH, else /usr/local/cuda/bin)")
     p.add_argument("--no-racecheck", action="store_true", help="skip the racecheck runs")
-    p.add_argument("--racecheck-timeout", type=float, default=60, help="seconds per racecheck run (default 60)")
+    p.add_argument("--racecheck-timeout", type=float, default=20, help="seconds per racecheck run (default 20)")
     p.add_argument("--barracuda", help="barracuda executable: also run `barracuda run -- app`")
     p.add_argument("--barracuda-timeout", type=float, default=60, help="seconds per barracuda run (default 60)")
+    p.add_argument("--tool-budget", type=float, default=25,
+                   help="seconds a tool may spend on one workload: no further repetition is started when it "
+                        "would exceed this (at least one run; native runs are not limited; default 25)")
     p.add_argument("--device", help="device name for the results file (default: from nvidia-smi)")
     p.add_argument("--out-dir", type=Path, default=here.parent / "results", help="default: benchmarks/results")
     p.add_argument("--no-plot", action="store_true", help="do not draw the PNG even if matplotlib is present")
@@ -165,7 +168,10 @@ def tool_commands(args):
 
 def measure(name, executable, tool, make_command, timeout_s, args, scratch):
     runs = []
+    spent = 0.0
     for rep in range(args.repetitions):
+        if runs and tool != "native" and spent + runs[-1]["wall_s"] > args.tool_budget:
+            break  # fewer repetitions rather than blowing the time of the whole harness
         report = scratch / f"{name}-{tool}-{rep}.json"
         raw = run_once(make_command([str(executable), "--scale", str(args.scale)], str(report)), timeout_s)
         run = parse_run(name, raw)
@@ -175,6 +181,7 @@ def measure(name, executable, tool, make_command, timeout_s, args, scratch):
         if tool == "barracuda":
             run["report"] = barracuda_report_fields(report)
         runs.append(run)
+        spent += run["wall_s"]
         print(f"  {name:18} {tool:9} run {rep + 1}: {run['status']:7} {run['wall_s']:8.2f} s"
               + (f"  gpu {run['gpu_ms']:.1f} ms" if "gpu_ms" in run else ""), flush=True)
         if run["status"] != "ok":

@@ -98,6 +98,14 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertIn("fast", doc["summary"]["barracuda_over_racecheck"])
         self.assertNotIn("slowtool", doc["summary"]["barracuda_over_racecheck"])
 
+    def test_tool_budget_limits_tool_repetitions_only(self):
+        code, doc = self.run_harness("--workloads", "fast", "--tool-budget", "0.5")
+        self.assertEqual(code, 0)
+        fast = doc["results"]["fast"]
+        self.assertEqual(len(fast["native"]["runs"]), 2)
+        self.assertEqual(len(fast["racecheck"]["runs"]), 1)  # each stand-in run takes > 0.5 s
+        self.assertEqual(fast["racecheck"]["status"], "ok")
+
     def test_wrong_native_result_fails_the_run_and_skips_tools(self):
         code, doc = self.run_harness("--workloads", "wrong", "--no-racecheck")
         self.assertEqual(code, 1)
