@@ -3,6 +3,8 @@
 
 #include <cuda_runtime.h>
 
+#include "workload.h"
+
 namespace bench {
 
 class GpuTimer {
@@ -20,5 +22,16 @@ class GpuTimer {
   cudaEvent_t begin_ = nullptr;
   cudaEvent_t end_ = nullptr;
 };
+
+// The timed region of every workload: `work` queued the scaled repetition count of times, timed as a
+// whole (launches are asynchronous, so per-repetition timing would add synchronisation).
+template <typename Work>
+float time_repetitions(int at_full_scale, const Options& options, Work&& work) {
+  const int repetitions = scaled_repetitions(at_full_scale, options);
+  GpuTimer timer;
+  timer.start();
+  for (int r = 0; r < repetitions; ++r) work();
+  return timer.stop_ms();
+}
 
 }  // namespace bench

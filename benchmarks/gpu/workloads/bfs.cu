@@ -4,6 +4,7 @@
 // Check: full CPU BFS, every vertex's level exact.
 // Timed: `repetitions` searches, each from a cleared level array.
 #include <queue>
+#include <utility>
 #include <vector>
 
 #include "compare.h"
@@ -19,7 +20,7 @@ constexpr std::uint32_t kVertices = 1u << 21;
 constexpr std::uint32_t kExtraDegree = 8;
 constexpr int kThreads = 256;
 constexpr int kUnvisited = -1;
-constexpr int kRepetitionsAtFullScale = 80;
+constexpr int kRepetitionsAtFullScale = 150;
 
 __global__ void expand_frontier(const std::uint32_t* frontier, std::uint32_t frontier_size,
                                 const std::uint32_t* row_offsets, const std::uint32_t* columns, int* level,
@@ -63,10 +64,7 @@ Outcome run_workload(const Options& options) {
   DeviceBuffer<std::uint32_t> row_offsets(graph.row_offsets), columns(graph.columns), frontier_a(kVertices),
       frontier_b(kVertices), next_size(1);
   DeviceBuffer<int> level(kVertices);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     check(cudaMemsetAsync(level.get(), 0xff, level.bytes()), "clear levels");  // kUnvisited everywhere
     check(cudaMemsetAsync(level.get(), 0, sizeof(int)), "source level");
     check(cudaMemsetAsync(frontier_a.get(), 0, sizeof(std::uint32_t)), "source vertex");
@@ -81,8 +79,7 @@ Outcome run_workload(const Options& options) {
             "frontier size");
       std::swap(frontier, next);
     }
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("expand_frontier");
 
   return {ms, compare_exact<int>("level", level.download(), bfs_on_cpu(graph))};

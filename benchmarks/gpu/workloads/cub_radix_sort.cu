@@ -8,9 +8,8 @@
 #include <sstream>
 #include <vector>
 
-#include "cuda_check.h"
+#include "cub_runner.h"
 #include "device_buffer.h"
-#include "gpu_timer.h"
 #include "random.h"
 #include "workload.h"
 
@@ -60,21 +59,12 @@ Outcome run_workload(const Options& options) {
   }
 
   DeviceBuffer<std::uint32_t> keys_in(keys), values_in(indices), keys_out(kItems), values_out(kItems);
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in.get(), keys_out.get(), values_in.get(),
-                                        values_out.get(), kItems),
-        "temp size");
-  DeviceBuffer<std::byte> temp(temp_bytes);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
-    check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys_in.get(), keys_out.get(), values_in.get(),
-                                          values_out.get(), kItems),
-          "DeviceRadixSort::SortPairs");
-  }
-  const float ms = timer.stop_ms();
-  check_kernel("DeviceRadixSort::SortPairs");
+  const float ms = time_cub_algorithm("DeviceRadixSort::SortPairs", kRepetitionsAtFullScale, options,
+                                      [&](void* temp, std::size_t& temp_bytes) {
+                                        return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys_in.get(),
+                                                                               keys_out.get(), values_in.get(),
+                                                                               values_out.get(), kItems);
+                                      });
 
   return {ms, check_sorted(keys, keys_out.download(), values_out.download())};
 }

@@ -8,9 +8,8 @@
 #include <sstream>
 #include <vector>
 
-#include "cuda_check.h"
+#include "cub_runner.h"
 #include "device_buffer.h"
-#include "gpu_timer.h"
 #include "random.h"
 #include "workload.h"
 
@@ -32,17 +31,10 @@ Outcome run_workload(const Options& options) {
 
   DeviceBuffer<std::uint32_t> input(values);
   DeviceBuffer<unsigned long long> total(1);
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceReduce::Sum(nullptr, temp_bytes, input.get(), total.get(), kItems), "temp size");
-  DeviceBuffer<std::byte> temp(temp_bytes);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
-    check(cub::DeviceReduce::Sum(temp.get(), temp_bytes, input.get(), total.get(), kItems), "DeviceReduce::Sum");
-  }
-  const float ms = timer.stop_ms();
-  check_kernel("DeviceReduce::Sum");
+  const float ms = time_cub_algorithm("DeviceReduce::Sum", kRepetitionsAtFullScale, options,
+                                      [&](void* temp, std::size_t& temp_bytes) {
+                                        return cub::DeviceReduce::Sum(temp, temp_bytes, input.get(), total.get(), kItems);
+                                      });
 
   const unsigned long long want = std::accumulate(values.begin(), values.end(), 0ull);
   const unsigned long long got = total.download()[0];

@@ -8,9 +8,8 @@
 #include <vector>
 
 #include "compare.h"
-#include "cuda_check.h"
+#include "cub_runner.h"
 #include "device_buffer.h"
-#include "gpu_timer.h"
 #include "random.h"
 #include "workload.h"
 
@@ -31,18 +30,11 @@ Outcome run_workload(const Options& options) {
   for (auto& v : values) v = random.below(1000);
 
   DeviceBuffer<std::uint32_t> input(values), output(kItems);
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, input.get(), output.get(), kItems), "temp size");
-  DeviceBuffer<std::byte> temp(temp_bytes);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
-    check(cub::DeviceScan::ExclusiveSum(temp.get(), temp_bytes, input.get(), output.get(), kItems),
-          "DeviceScan::ExclusiveSum");
-  }
-  const float ms = timer.stop_ms();
-  check_kernel("DeviceScan::ExclusiveSum");
+  const float ms = time_cub_algorithm("DeviceScan::ExclusiveSum", kRepetitionsAtFullScale, options,
+                                      [&](void* temp, std::size_t& temp_bytes) {
+                                        return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, input.get(),
+                                                                             output.get(), kItems);
+                                      });
 
   std::vector<std::uint32_t> want(kItems);
   std::exclusive_scan(values.begin(), values.end(), want.begin(), std::uint32_t{0});

@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kN = 2048;
 constexpr int kTile = 16;
-constexpr int kRepetitionsAtFullScale = 8;
+constexpr int kRepetitionsAtFullScale = 12;
 
 __global__ void fan1(const float* a, float* multipliers, int pivot) {
   const int row = pivot + 1 + blockIdx.x * blockDim.x + threadIdx.x;
@@ -63,10 +63,7 @@ Outcome run_workload(const Options& options) {
   }
 
   DeviceBuffer<float> original_a(a), original_b(b), work_a(a.size()), work_b(b.size()), multipliers(kN);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     check(cudaMemcpyAsync(work_a.get(), original_a.get(), a.size() * 4, cudaMemcpyDeviceToDevice), "reset");
     check(cudaMemcpyAsync(work_b.get(), original_b.get(), b.size() * 4, cudaMemcpyDeviceToDevice), "reset");
     for (int pivot = 0; pivot < kN - 1; ++pivot) {
@@ -75,8 +72,7 @@ Outcome run_workload(const Options& options) {
       const dim3 grid((rows + 1 + kTile - 1) / kTile, (rows + kTile - 1) / kTile);
       fan2<<<grid, dim3(kTile, kTile)>>>(work_a.get(), work_b.get(), multipliers.get(), pivot);
     }
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("fan1/fan2");
 
   const auto solved = back_substitute(work_a.download(), work_b.download());

@@ -59,11 +59,9 @@ Outcome run_workload(const Options& options) {
 
   DeviceBuffer<float> dev_a(a), dev_b(b), dev_c(kN * kN);
   const dim3 grid(kN / kTile, kN / kTile), block(kTile, kBlockRows);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) gemm_shared_tiles<<<grid, block>>>(dev_a.get(), dev_b.get(), dev_c.get());
-  const float ms = timer.stop_ms();
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
+    gemm_shared_tiles<<<grid, block>>>(dev_a.get(), dev_b.get(), dev_c.get());
+  });
   check_kernel("gemm_shared_tiles");
 
   const auto c = dev_c.download();

@@ -25,7 +25,7 @@ constexpr std::uint32_t kBucketBits = 18;
 constexpr std::uint32_t kBuckets = 1u << kBucketBits;
 constexpr std::uint32_t kSlots = 8;  // per bucket: capacity 2x the distinct keys
 constexpr int kThreads = 256;
-constexpr int kRepetitionsAtFullScale = 40;
+constexpr int kRepetitionsAtFullScale = 60;
 
 struct Table {
   std::uint32_t* locks;        // kBuckets: 0 free, 1 held
@@ -120,16 +120,12 @@ Outcome run_workload(const Options& options) {
   DeviceBuffer<std::uint32_t> dev_keys(keys), locks(kBuckets), used(kBuckets), slot_keys(kBuckets * kSlots),
       slot_counts(kBuckets * kSlots), counts(kDistinctIds);
   const Table table{locks.get(), used.get(), slot_keys.get(), slot_counts.get()};
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     check(cudaMemsetAsync(locks.get(), 0, locks.bytes()), "clear locks");
     check(cudaMemsetAsync(used.get(), 0, used.bytes()), "clear buckets");
     insert_keys<<<(kInserts + kThreads - 1) / kThreads, kThreads>>>(table, dev_keys.get());
     look_up_counts<<<(kDistinctIds + kThreads - 1) / kThreads, kThreads>>>(table, counts.get());
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("hash table kernels");
 
   std::string failure = compare_exact<std::uint32_t>("count", counts.download(), want);

@@ -54,14 +54,10 @@ Outcome run_workload(const Options& options) {
   }
 
   DeviceBuffer<std::uint32_t> input(words), bins(kBins);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     check(cudaMemsetAsync(bins.get(), 0, bins.bytes()), "clear bins");
     histogram_256<<<kBlocks, kThreads>>>(input.get(), bins.get());
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("histogram_256");
 
   return {ms, compare_exact<std::uint32_t>("bin", bins.download(), want)};

@@ -17,7 +17,7 @@ namespace {
 constexpr int kGrid = 2048;  // cells per side
 constexpr int kSteps = 20;   // per simulation; even, so the result ends in the first buffer
 constexpr int kTile = 16;
-constexpr int kRepetitionsAtFullScale = 300;
+constexpr int kRepetitionsAtFullScale = 500;
 
 struct Coefficients {
   float lateral_x = 0.10f;
@@ -88,17 +88,13 @@ Outcome run_workload(const Options& options) {
 
   DeviceBuffer<float> initial(temp), dev_power(power), current(temp.size()), next(temp.size());
   const dim3 grid(kGrid / kTile, kGrid / kTile), block(kTile, kTile);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     check(cudaMemcpyAsync(current.get(), initial.get(), initial.bytes(), cudaMemcpyDeviceToDevice), "reset");
     for (int step = 0; step < kSteps; step += 2) {
       hotspot_step<<<grid, block>>>(current.get(), dev_power.get(), next.get(), c);
       hotspot_step<<<grid, block>>>(next.get(), dev_power.get(), current.get(), c);
     }
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("hotspot_step");
 
   const auto want = simulate_on_cpu(temp, power, c);

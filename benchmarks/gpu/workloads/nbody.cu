@@ -24,7 +24,7 @@ constexpr int kSliceBodies = kBodies / kSourceSlices;
 constexpr float kSoftening = 0.01f;  // squared
 constexpr float kTimeStep = 0.001f;
 constexpr int kSampledBodies = 512;
-constexpr int kRepetitionsAtFullScale = 150;
+constexpr int kRepetitionsAtFullScale = 200;
 
 __global__ void accumulate_accelerations(const float4* bodies, float3* accelerations) {
   __shared__ float4 tile[kThreads];
@@ -109,16 +109,12 @@ Outcome run_workload(const Options& options) {
   DeviceBuffer<float4> dev_bodies(bodies), new_bodies(kBodies);
   DeviceBuffer<float3> dev_velocities(velocities), accelerations(kBodies), new_velocities(kBodies);
   const dim3 force_grid(kBodies / kThreads, kSourceSlices);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     check(cudaMemsetAsync(accelerations.get(), 0, accelerations.bytes()), "clear accelerations");
     accumulate_accelerations<<<force_grid, kThreads>>>(dev_bodies.get(), accelerations.get());
     integrate<<<kBodies / kThreads, kThreads>>>(dev_bodies.get(), dev_velocities.get(), accelerations.get(),
                                                  new_bodies.get(), new_velocities.get());
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("nbody kernels");
 
   return {ms, check_sample(bodies, velocities, accelerations.download(), new_bodies.download())};

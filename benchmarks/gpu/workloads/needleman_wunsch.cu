@@ -91,16 +91,12 @@ Outcome run_workload(const Options& options) {
   }
 
   DeviceBuffer<int> dev_score(score), dev_similarity(similarity);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     for (int d = 0; d < 2 * kTilesPerSide - 1; ++d) {
       const int tiles = std::min(d, 2 * kTilesPerSide - 2 - d) + 1;
       nw_tile_diagonal<<<tiles, kTile>>>(dev_score.get(), dev_similarity.get(), d);
     }
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("nw_tile_diagonal");
 
   const auto want = align_on_cpu(score, similarity);

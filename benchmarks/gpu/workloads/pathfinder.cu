@@ -20,7 +20,7 @@ constexpr int kCols = 1 << 18;
 constexpr int kRows = 200;
 constexpr int kBlock = 256;
 constexpr int kPyramid = 20;  // rows per launch
-constexpr int kRepetitionsAtFullScale = 400;
+constexpr int kRepetitionsAtFullScale = 500;
 
 __host__ __device__ int step_cost(int left, int up, int right, int weight) {
   return min(left, min(up, right)) + weight;
@@ -75,11 +75,8 @@ Outcome run_workload(const Options& options) {
   for (auto& w : weights) w = random.below(10);
 
   DeviceBuffer<int> dev_weights(weights), costs_a(kCols), costs_b(kCols);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
   int* result = nullptr;
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     const int* src = dev_weights.get();  // row 0 is the starting cost
     int* dst = costs_a.get();
     for (int row = 1; row < kRows; row += kPyramid) {
@@ -90,8 +87,7 @@ Outcome run_workload(const Options& options) {
       src = dst;
       dst = dst == costs_a.get() ? costs_b.get() : costs_a.get();
     }
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("pathfinder_rows");
 
   std::vector<int> got(kCols);

@@ -18,7 +18,7 @@ namespace {
 constexpr std::uint32_t kRows = 1u << 21;
 constexpr std::uint32_t kMaxRowLength = 32;
 constexpr int kThreads = 256;
-constexpr int kRepetitionsAtFullScale = 600;
+constexpr int kRepetitionsAtFullScale = 1000;
 
 struct CsrMatrix {
   std::vector<std::uint32_t> row_offsets;
@@ -80,13 +80,9 @@ Outcome run_workload(const Options& options) {
   DeviceBuffer<std::uint32_t> row_offsets(m.row_offsets), columns(m.columns);
   DeviceBuffer<float> values(m.values), dev_x(x), y(kRows);
   const unsigned blocks = kRows / (kThreads / 32);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     spmv_warp_per_row<<<blocks, kThreads>>>(row_offsets.get(), columns.get(), values.get(), dev_x.get(), y.get());
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("spmv_warp_per_row");
 
   return {ms, compare_close("y", y.download(), multiply_on_cpu(m, x), 1e-4f, 1e-5f)};

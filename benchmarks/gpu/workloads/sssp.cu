@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <queue>
+#include <utility>
 #include <vector>
 
 #include "compare.h"
@@ -24,7 +25,7 @@ constexpr std::uint32_t kExtraDegree = 8;
 constexpr std::uint32_t kMaxWeight = 100;
 constexpr std::uint32_t kInfinity = 0xffffffffu;
 constexpr int kThreads = 256;
-constexpr int kRepetitionsAtFullScale = 40;
+constexpr int kRepetitionsAtFullScale = 60;
 
 using DeviceAtomic = cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>;
 
@@ -82,10 +83,7 @@ Outcome run_workload(const Options& options) {
   const CsrGraph graph = generate_graph(kVertices, kExtraDegree, kMaxWeight, 8);
   DeviceBuffer<std::uint32_t> row_offsets(graph.row_offsets), columns(graph.columns), weights(graph.weights),
       distance(kVertices), queued(kVertices), frontier_a(kVertices), frontier_b(kVertices), next_size(1);
-  const int repetitions = scaled_repetitions(kRepetitionsAtFullScale, options);
-  GpuTimer timer;
-  timer.start();
-  for (int r = 0; r < repetitions; ++r) {
+  const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
     check(cudaMemsetAsync(distance.get(), 0xff, distance.bytes()), "clear distances");  // kInfinity
     check(cudaMemsetAsync(distance.get(), 0, sizeof(std::uint32_t)), "source distance");
     check(cudaMemsetAsync(queued.get(), 0, queued.bytes()), "clear queued flags");
@@ -105,8 +103,7 @@ Outcome run_workload(const Options& options) {
       }
       std::swap(frontier, next);
     }
-  }
-  const float ms = timer.stop_ms();
+  });
   check_kernel("relax_frontier");
 
   return {ms, compare_exact<std::uint32_t>("distance", distance.download(), dijkstra_on_cpu(graph))};
