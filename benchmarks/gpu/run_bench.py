@@ -32,6 +32,7 @@ SCHEMA = "barracuda-gpubench/1"
 RESULT_LINE = re.compile(r"^RESULT (\S+) (ok|FAIL) ([0-9.]+)\s*$", re.MULTILINE)
 SANITIZER_ERRORS = re.compile(r"ERROR SUMMARY: (\d+) error")
 WORKLOAD_PREFIX = "gpubench-"
+NO_GPU_EXIT_CODE = 77
 
 
 def parse_args(argv):
@@ -49,15 +50,20 @@ def parse_args(argv):
     p.add_argument("--racecheck-timeout", type=float, default=20, help="seconds per racecheck run (default 20)")
     p.add_argument("--barracuda", help="barracuda executable: also run `barracuda run -- app`")
     p.add_argument("--barracuda-timeout", type=float, default=60, help="seconds per barracuda run (default 60)")
-    p.add_argument("--tool-budget", type=float, default=25,
+    p.add_argument("--tool-budget", type=float, default=20,
                    help="seconds a tool may spend on one workload: no further repetition is started when it "
-                        "would exceed this (at least one run; native runs are not limited; default 25)")
+                        "would exceed this (at least one run; native runs are not limited; default 20)")
     p.add_argument("--device", help="device name for the results file (default: from nvidia-smi)")
     p.add_argument("--out-dir", type=Path, default=here.parent / "results", help="default: benchmarks/results")
     p.add_argument("--no-plot", action="store_true", help="do not draw the PNG even if matplotlib is present")
     args = p.parse_args(argv)
     if args.repetitions < 1 or args.scale <= 0:
         p.error("--repetitions must be >= 1 and --scale > 0")
+    if args.barracuda and not shutil.which(args.barracuda):
+        p.error(f"--barracuda {args.barracuda}: not an executable")
+    if not args.no_racecheck and not shutil.which(args.racecheck):
+        print(f"run_bench: {args.racecheck} not found, racecheck runs skipped (--racecheck PATH)", file=sys.stderr)
+        args.no_racecheck = True
     return args
 
 
@@ -117,11 +123,14 @@ def run_once(command, timeout_s):
 
 
 def parse_run(name, raw):
-    """Turns a raw run into its record: status is ok, FAIL (wrong result), error (no RESULT line) or timeout."""
+    """Turns a raw run into its record: status is ok, FAIL (wrong result), skipped (the workload found no
+    GPU: exit 77), error (no RESULT line) or timeout."""
     run = {key: raw[key] for key in ("wall_s", "exit_code", "maxrss_kib")}
     match = next((m for m in RESULT_LINE.finditer(raw["output"]) if m.group(1) == name), None)
     if raw["timed_out"]:
         run["status"] = "timeout"
+    elif match is None and raw["exit_code"] == NO_GPU_EXIT_CODE:
+        run["status"] = "skipped"
     elif match is None:
         run["status"] = "error"
         run["output_tail"] = raw["output"][-2000:]
@@ -323,6 +332,9 @@ def main(argv):
         if plot:
             print(f"run_bench: wrote {plot}")
 
+    if all(by_tool["native"]["status"] == "skipped" for by_tool in results.values()):
+        print("run_bench: no GPU here, nothing measured", file=sys.stderr)
+        return NO_GPU_EXIT_CODE
     broken = [f"{name} ({tool}: {s['status']})" for name, by_tool in results.items() for tool, s in by_tool.items()
               if s["status"] in ("FAIL", "error")]
     if broken:

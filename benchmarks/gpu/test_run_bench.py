@@ -121,6 +121,7 @@ class Pieces(unittest.TestCase):
         self.assertEqual(run_bench.parse_run("mine", raw)["gpu_ms"], 7.25)
         self.assertEqual(run_bench.parse_run("absent", raw)["status"], "error")
         self.assertEqual(run_bench.parse_run("mine", {**raw, "timed_out": True})["status"], "timeout")
+        self.assertEqual(run_bench.parse_run("mine", {**raw, "output": "SKIP", "exit_code": 77})["status"], "skipped")
 
     def test_report_adapter_tolerates_any_input(self):
         with tempfile.TemporaryDirectory() as d:
