@@ -19,7 +19,8 @@ float time_cub_algorithm(const char* name, int at_full_scale, const Options& opt
   std::size_t temp_bytes = 0;
   check(algorithm(nullptr, temp_bytes), name);
   DeviceBuffer<std::byte> temp(temp_bytes);
-  const float ms = time_repetitions(at_full_scale, options, [&] { check(algorithm(temp.get(), temp_bytes), name); });
+  const float ms =
+      time_repetitions(at_full_scale, options, [&] { check(algorithm(temp.get(), temp_bytes), name); });
   check_kernel(name);
   return ms;
 }

@@ -14,9 +14,7 @@ namespace bench {
 template <typename T>
 class DeviceBuffer {
  public:
-  explicit DeviceBuffer(std::size_t size) : size_(size) {
-    check(cudaMalloc(&data_, bytes()), "cudaMalloc");
-  }
+  explicit DeviceBuffer(std::size_t size) : size_(size) { check(cudaMalloc(&data_, bytes()), "cudaMalloc"); }
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
   ~DeviceBuffer() { cudaFree(data_); }
   DeviceBuffer(const DeviceBuffer&) = delete;

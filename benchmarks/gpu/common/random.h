@@ -21,9 +21,7 @@ class Random {
     return static_cast<std::uint32_t>(((next() >> 32) * bound) >> 32);
   }
   // Uniform in [lo, hi).
-  float uniform(float lo, float hi) {
-    return lo + (hi - lo) * static_cast<float>(next() >> 40) * 0x1.0p-24f;
-  }
+  float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(next() >> 40) * 0x1.0p-24f; }
 
  private:
   std::uint64_t state_;

@@ -83,7 +83,8 @@ __global__ void adjust_weights(const float* input, const float* deltas, const fl
                                const float* old_changes, float* new_weights, float* new_changes) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= kInputs * kHidden) return;
-  adjust(weights[i], old_changes[i], deltas[i % kHidden], input[i / kHidden], &new_weights[i], &new_changes[i]);
+  adjust(weights[i], old_changes[i], deltas[i % kHidden], input[i / kHidden], &new_weights[i],
+         &new_changes[i]);
 }
 
 struct Reference {
@@ -103,7 +104,8 @@ Reference train_on_cpu(const std::vector<float>& input, const std::vector<float>
   for (int j = 0; j < kHidden; ++j) deltas[j] = hidden_delta(ref.hidden.data(), output_weights.data(), j);
   float unused_change;
   for (int i = 0; i < kInputs * kHidden; ++i) {
-    adjust(weights[i], old_changes[i], deltas[i % kHidden], input[i / kHidden], &ref.weights[i], &unused_change);
+    adjust(weights[i], old_changes[i], deltas[i % kHidden], input[i / kHidden], &ref.weights[i],
+           &unused_change);
   }
   return ref;
 }
@@ -134,8 +136,8 @@ Outcome run_workload(const Options& options) {
     reduce_hidden<<<kHidden, kReduceThreads>>>(partial_sums.get(), hidden.get());
     output_deltas<<<1, kHidden>>>(hidden.get(), dev_output_weights.get(), deltas.get());
     adjust_weights<<<adjust_blocks, adjust_threads>>>(dev_input.get(), deltas.get(), dev_weights.get(),
-                                                       dev_old_changes.get(), new_weights.get(),
-                                                       new_changes.get());
+                                                      dev_old_changes.get(), new_weights.get(),
+                                                      new_changes.get());
   });
   check_kernel("backprop kernels");
 

@@ -74,7 +74,8 @@ Outcome run_workload(const Options& options) {
     for (int next_level = 1; frontier_size > 0; ++next_level) {
       check(cudaMemsetAsync(next_size.get(), 0, sizeof(std::uint32_t)), "clear frontier size");
       expand_frontier<<<(frontier_size + kThreads - 1) / kThreads, kThreads>>>(
-          frontier, frontier_size, row_offsets.get(), columns.get(), level.get(), next, next_size.get(), next_level);
+          frontier, frontier_size, row_offsets.get(), columns.get(), level.get(), next, next_size.get(),
+          next_level);
       check(cudaMemcpy(&frontier_size, next_size.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
             "frontier size");
       std::swap(frontier, next);

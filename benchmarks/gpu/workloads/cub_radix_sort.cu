@@ -4,7 +4,6 @@
 // the values form a permutation; equal keys keep input order (the sort is stable).
 // Timed: `repetitions` sorts of the same input into the same output buffers.
 #include <cub/device/device_radix_sort.cuh>
-
 #include <sstream>
 #include <vector>
 
@@ -61,9 +60,9 @@ Outcome run_workload(const Options& options) {
   DeviceBuffer<std::uint32_t> keys_in(keys), values_in(indices), keys_out(kItems), values_out(kItems);
   const float ms = time_cub_algorithm("DeviceRadixSort::SortPairs", kRepetitionsAtFullScale, options,
                                       [&](void* temp, std::size_t& temp_bytes) {
-                                        return cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys_in.get(),
-                                                                               keys_out.get(), values_in.get(),
-                                                                               values_out.get(), kItems);
+                                        return cub::DeviceRadixSort::SortPairs(
+                                            temp, temp_bytes, keys_in.get(), keys_out.get(), values_in.get(),
+                                            values_out.get(), kItems);
                                       });
 
   return {ms, check_sorted(keys, keys_out.download(), values_out.download())};

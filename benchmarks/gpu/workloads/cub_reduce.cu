@@ -3,7 +3,6 @@
 // Check: CPU sum, exact.
 // Timed: `repetitions` reductions of the same input.
 #include <cub/device/device_reduce.cuh>
-
 #include <numeric>
 #include <sstream>
 #include <vector>
@@ -31,10 +30,10 @@ Outcome run_workload(const Options& options) {
 
   DeviceBuffer<std::uint32_t> input(values);
   DeviceBuffer<unsigned long long> total(1);
-  const float ms = time_cub_algorithm("DeviceReduce::Sum", kRepetitionsAtFullScale, options,
-                                      [&](void* temp, std::size_t& temp_bytes) {
-                                        return cub::DeviceReduce::Sum(temp, temp_bytes, input.get(), total.get(), kItems);
-                                      });
+  const float ms = time_cub_algorithm(
+      "DeviceReduce::Sum", kRepetitionsAtFullScale, options, [&](void* temp, std::size_t& temp_bytes) {
+        return cub::DeviceReduce::Sum(temp, temp_bytes, input.get(), total.get(), kItems);
+      });
 
   const unsigned long long want = std::accumulate(values.begin(), values.end(), 0ull);
   const unsigned long long got = total.download()[0];

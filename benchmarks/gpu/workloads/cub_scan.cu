@@ -3,7 +3,6 @@
 // Check: CPU exclusive prefix sum (wrapping 32-bit arithmetic), exact.
 // Timed: `repetitions` scans of the same input.
 #include <cub/device/device_scan.cuh>
-
 #include <numeric>
 #include <vector>
 
@@ -30,11 +29,10 @@ Outcome run_workload(const Options& options) {
   for (auto& v : values) v = random.below(1000);
 
   DeviceBuffer<std::uint32_t> input(values), output(kItems);
-  const float ms = time_cub_algorithm("DeviceScan::ExclusiveSum", kRepetitionsAtFullScale, options,
-                                      [&](void* temp, std::size_t& temp_bytes) {
-                                        return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, input.get(),
-                                                                             output.get(), kItems);
-                                      });
+  const float ms = time_cub_algorithm(
+      "DeviceScan::ExclusiveSum", kRepetitionsAtFullScale, options, [&](void* temp, std::size_t& temp_bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, input.get(), output.get(), kItems);
+      });
 
   std::vector<std::uint32_t> want(kItems);
   std::exclusive_scan(values.begin(), values.end(), want.begin(), std::uint32_t{0});

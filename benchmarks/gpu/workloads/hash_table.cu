@@ -91,7 +91,8 @@ __global__ void look_up_counts(Table t, std::uint32_t* counts) {
   if (id >= kDistinctIds) return;
   const std::uint32_t key = mix(id);
   std::uint32_t count = 0;
-  for (std::uint32_t bucket = home_bucket(key), probed = 0; probed < kBuckets; bucket = (bucket + 1) % kBuckets, ++probed) {
+  for (std::uint32_t bucket = home_bucket(key), probed = 0; probed < kBuckets;
+       bucket = (bucket + 1) % kBuckets, ++probed) {
     const int slot = find_slot(t, bucket, key);
     if (slot >= 0) {
       count = t.slot_counts[bucket * kSlots + slot];

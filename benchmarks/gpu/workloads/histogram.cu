@@ -25,7 +25,8 @@ __global__ void histogram_256(const std::uint32_t* words, std::uint32_t* bins) {
   __shared__ std::uint32_t block_bins[kBins];
   block_bins[threadIdx.x] = 0;
   __syncthreads();
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < kWords; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < kWords;
+       i += std::size_t{gridDim.x} * blockDim.x) {
     const std::uint32_t word = words[i];
     for (int byte = 0; byte < 4; ++byte) atomicAdd(&block_bins[(word >> (8 * byte)) & 0xff], 1u);
   }

@@ -36,8 +36,8 @@ __host__ __device__ float squared_distance(const float* point, const float* cent
   return sum;
 }
 
-__global__ void assign_and_accumulate(const float* points, const float* centroids, int* labels,
-                                      float* sums, unsigned* counts) {
+__global__ void assign_and_accumulate(const float* points, const float* centroids, int* labels, float* sums,
+                                      unsigned* counts) {
   __shared__ float shared_centroids[kCentroidFloats];
   __shared__ float block_sums[kCentroidFloats];
   __shared__ unsigned block_counts[kClusters];
@@ -85,7 +85,8 @@ std::string check_last_iteration(const std::vector<float>& points, const std::ve
   for (int p = 0; p < kPoints; ++p) {
     const float* point = &points[p * kDims];
     float nearest = squared_distance(point, &used[0]);
-    for (int c = 1; c < kClusters; ++c) nearest = std::min(nearest, squared_distance(point, &used[c * kDims]));
+    for (int c = 1; c < kClusters; ++c)
+      nearest = std::min(nearest, squared_distance(point, &used[c * kDims]));
     const int label = labels[p];
     if (label < 0 || label >= kClusters ||
         squared_distance(point, &used[label * kDims]) > nearest * (1 + 1e-5f) + 1e-6f) {
@@ -120,7 +121,8 @@ Outcome run_workload(const Options& options) {
   for (auto& c : centers) c = random.uniform(-10.0f, 10.0f);
   for (int p = 0; p < kPoints; ++p) {
     const int cluster = random.below(kClusters);
-    for (int d = 0; d < kDims; ++d) points[p * kDims + d] = centers[cluster * kDims + d] + random.uniform(-4.0f, 4.0f);
+    for (int d = 0; d < kDims; ++d)
+      points[p * kDims + d] = centers[cluster * kDims + d] + random.uniform(-4.0f, 4.0f);
   }
   const std::vector<float> initial(points.begin(), points.begin() + kCentroidFloats);
 
@@ -131,20 +133,23 @@ Outcome run_workload(const Options& options) {
   const int blocks = (kPoints + kThreads - 1) / kThreads;
   static_assert(kIterations % 2 == 0);  // the last iteration reads centroids_b and writes centroids_a
   const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
-    check(cudaMemcpyAsync(centroids_a.get(), dev_initial.get(), dev_initial.bytes(), cudaMemcpyDeviceToDevice),
-          "reset");
+    check(
+        cudaMemcpyAsync(centroids_a.get(), dev_initial.get(), dev_initial.bytes(), cudaMemcpyDeviceToDevice),
+        "reset");
     for (int it = 0; it < kIterations; ++it) {
       const float* used = it % 2 == 0 ? centroids_a.get() : centroids_b.get();
       float* updated = it % 2 == 0 ? centroids_b.get() : centroids_a.get();
       check(cudaMemsetAsync(sums.get(), 0, sums.bytes()), "clear sums");
       check(cudaMemsetAsync(counts.get(), 0, counts.bytes()), "clear counts");
-      assign_and_accumulate<<<blocks, kThreads>>>(dev_points.get(), used, labels.get(), sums.get(), counts.get());
+      assign_and_accumulate<<<blocks, kThreads>>>(dev_points.get(), used, labels.get(), sums.get(),
+                                                  counts.get());
       update_centroids<<<1, kCentroidFloats>>>(sums.get(), counts.get(), used, updated);
     }
   });
   check_kernel("kmeans kernels");
 
-  return {ms, check_last_iteration(points, centroids_b.download(), labels.download(), centroids_a.download())};
+  return {ms,
+          check_last_iteration(points, centroids_b.download(), labels.download(), centroids_a.download())};
 }
 
 }  // namespace bench

@@ -51,7 +51,8 @@ __global__ void accumulate_accelerations(const float4* bodies, float3* accelerat
   atomicAdd(&accelerations[i].z, a.z);
 }
 
-__host__ __device__ void leapfrog(float4 body, float3 velocity, float3 a, float4* new_body, float3* new_velocity) {
+__host__ __device__ void leapfrog(float4 body, float3 velocity, float3 a, float4* new_body,
+                                  float3* new_velocity) {
   const float3 v = {velocity.x + a.x * kTimeStep, velocity.y + a.y * kTimeStep, velocity.z + a.z * kTimeStep};
   *new_velocity = v;
   *new_body = {body.x + v.x * kTimeStep, body.y + v.y * kTimeStep, body.z + v.z * kTimeStep, body.w};
@@ -84,8 +85,8 @@ std::string check_sample(const std::vector<float4>& bodies, const std::vector<fl
     if (!close(got.x, ax) || !close(got.y, ay) || !close(got.z, az) || !close(new_bodies[i].x, want_body.x) ||
         !close(new_bodies[i].y, want_body.y) || !close(new_bodies[i].z, want_body.z)) {
       std::ostringstream out;
-      out << "body " << i << ": acceleration (" << got.x << ", " << got.y << ", " << got.z << "), expected (" << ax
-          << ", " << ay << ", " << az << ")";
+      out << "body " << i << ": acceleration (" << got.x << ", " << got.y << ", " << got.z << "), expected ("
+          << ax << ", " << ay << ", " << az << ")";
       return out.str();
     }
   }
@@ -103,8 +104,13 @@ Outcome run_workload(const Options& options) {
   Random random(14);
   std::vector<float4> bodies(kBodies);
   std::vector<float3> velocities(kBodies);
-  for (auto& b : bodies) b = {random.uniform(-1, 1), random.uniform(-1, 1), random.uniform(-1, 1), random.uniform(0.5f, 1.5f) / kBodies};
-  for (auto& v : velocities) v = {random.uniform(-0.1f, 0.1f), random.uniform(-0.1f, 0.1f), random.uniform(-0.1f, 0.1f)};
+  for (auto& b : bodies) {
+    const float mass = random.uniform(0.5f, 1.5f) / kBodies;
+    b = {random.uniform(-1, 1), random.uniform(-1, 1), random.uniform(-1, 1), mass};
+  }
+  for (auto& v : velocities) {
+    v = {random.uniform(-0.1f, 0.1f), random.uniform(-0.1f, 0.1f), random.uniform(-0.1f, 0.1f)};
+  }
 
   DeviceBuffer<float4> dev_bodies(bodies), new_bodies(kBodies);
   DeviceBuffer<float3> dev_velocities(velocities), accelerations(kBodies), new_velocities(kBodies);
@@ -113,7 +119,7 @@ Outcome run_workload(const Options& options) {
     check(cudaMemsetAsync(accelerations.get(), 0, accelerations.bytes()), "clear accelerations");
     accumulate_accelerations<<<force_grid, kThreads>>>(dev_bodies.get(), accelerations.get());
     integrate<<<kBodies / kThreads, kThreads>>>(dev_bodies.get(), dev_velocities.get(), accelerations.get(),
-                                                 new_bodies.get(), new_velocities.get());
+                                                new_bodies.get(), new_velocities.get());
   });
   check_kernel("nbody kernels");
 

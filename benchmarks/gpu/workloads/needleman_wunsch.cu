@@ -76,7 +76,8 @@ Outcome run_workload(const Options& options) {
   Random random(4);
   int substitution[kAlphabet][kAlphabet];
   for (int a = 0; a < kAlphabet; ++a) {
-    for (int b = 0; b <= a; ++b) substitution[a][b] = substitution[b][a] = a == b ? 4 + random.below(8) : -4 + int(random.below(6));
+    for (int b = 0; b <= a; ++b)
+      substitution[a][b] = substitution[b][a] = a == b ? 4 + random.below(8) : -4 + int(random.below(6));
   }
   std::vector<int> first(kSide), second(kSide);
   for (auto& residue : first) residue = random.below(kAlphabet);

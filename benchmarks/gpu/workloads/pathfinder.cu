@@ -82,7 +82,8 @@ Outcome run_workload(const Options& options) {
     for (int row = 1; row < kRows; row += kPyramid) {
       const int rows = std::min(kPyramid, kRows - row);
       const int output_cols = kBlock - 2 * rows;
-      pathfinder_rows<<<(kCols + output_cols - 1) / output_cols, kBlock>>>(dev_weights.get(), src, dst, row, rows);
+      pathfinder_rows<<<(kCols + output_cols - 1) / output_cols, kBlock>>>(dev_weights.get(), src, dst, row,
+                                                                           rows);
       result = dst;
       src = dst;
       dst = dst == costs_a.get() ? costs_b.get() : costs_a.get();

@@ -49,7 +49,8 @@ __global__ void spmv_warp_per_row(const std::uint32_t* row_offsets, const std::u
   const unsigned lane = threadIdx.x % 32;
   if (row >= kRows) return;  // whole warps leave together: kRows is a multiple of the warps per block
   float sum = 0;
-  for (std::uint32_t j = row_offsets[row] + lane; j < row_offsets[row + 1]; j += 32) sum += values[j] * x[columns[j]];
+  for (std::uint32_t j = row_offsets[row] + lane; j < row_offsets[row + 1]; j += 32)
+    sum += values[j] * x[columns[j]];
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
   if (lane == 0) y[row] = sum;
 }
@@ -58,7 +59,8 @@ std::vector<float> multiply_on_cpu(const CsrMatrix& m, const std::vector<float>&
   std::vector<float> y(kRows);
   for (std::uint32_t row = 0; row < kRows; ++row) {
     double sum = 0;
-    for (std::uint32_t j = m.row_offsets[row]; j < m.row_offsets[row + 1]; ++j) sum += double(m.values[j]) * x[m.columns[j]];
+    for (std::uint32_t j = m.row_offsets[row]; j < m.row_offsets[row + 1]; ++j)
+      sum += double(m.values[j]) * x[m.columns[j]];
     y[row] = static_cast<float>(sum);
   }
   return y;
@@ -81,7 +83,8 @@ Outcome run_workload(const Options& options) {
   DeviceBuffer<float> values(m.values), dev_x(x), y(kRows);
   const unsigned blocks = kRows / (kThreads / 32);
   const float ms = time_repetitions(kRepetitionsAtFullScale, options, [&] {
-    spmv_warp_per_row<<<blocks, kThreads>>>(row_offsets.get(), columns.get(), values.get(), dev_x.get(), y.get());
+    spmv_warp_per_row<<<blocks, kThreads>>>(row_offsets.get(), columns.get(), values.get(), dev_x.get(),
+                                            y.get());
   });
   check_kernel("spmv_warp_per_row");
 

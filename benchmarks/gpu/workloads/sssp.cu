@@ -5,7 +5,6 @@
 // Check: full CPU Dijkstra reference, exact.
 // Timed: `repetitions` solves, each from cleared distances.
 #include <cuda/atomic>
-
 #include <functional>
 #include <queue>
 #include <utility>
@@ -47,7 +46,8 @@ __global__ void relax_frontier(const std::uint32_t* frontier, std::uint32_t fron
   }
 }
 
-__global__ void clear_queued(const std::uint32_t* frontier, std::uint32_t frontier_size, std::uint32_t* queued) {
+__global__ void clear_queued(const std::uint32_t* frontier, std::uint32_t frontier_size,
+                             std::uint32_t* queued) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < frontier_size) queued[frontier[i]] = 0;
 }
@@ -94,12 +94,14 @@ Outcome run_workload(const Options& options) {
     while (frontier_size > 0) {
       const unsigned blocks = (frontier_size + kThreads - 1) / kThreads;
       check(cudaMemsetAsync(next_size.get(), 0, sizeof(std::uint32_t)), "clear frontier size");
-      relax_frontier<<<blocks, kThreads>>>(frontier, frontier_size, row_offsets.get(), columns.get(), weights.get(),
-                                           distance.get(), queued.get(), next, next_size.get());
+      relax_frontier<<<blocks, kThreads>>>(frontier, frontier_size, row_offsets.get(), columns.get(),
+                                           weights.get(), distance.get(), queued.get(), next,
+                                           next_size.get());
       check(cudaMemcpy(&frontier_size, next_size.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
             "frontier size");
       if (frontier_size > 0) {
-        clear_queued<<<(frontier_size + kThreads - 1) / kThreads, kThreads>>>(next, frontier_size, queued.get());
+        clear_queued<<<(frontier_size + kThreads - 1) / kThreads, kThreads>>>(next, frontier_size,
+                                                                              queued.get());
       }
       std::swap(frontier, next);
     }
