@@ -33,6 +33,7 @@ RESULT_LINE = re.compile(r"^RESULT (\S+) (ok|FAIL) ([0-9.]+)\s*$", re.MULTILINE)
 SANITIZER_ERRORS = re.compile(r"ERROR SUMMARY: (\d+) error")
 WORKLOAD_PREFIX = "gpubench-"
 NO_GPU_EXIT_CODE = 77
+BARRACUDA_RACES_EXIT_CODE = 66
 
 
 def parse_args(argv):
@@ -44,7 +45,8 @@ def parse_args(argv):
     p.add_argument("--repetitions", type=int, default=3, help="runs per workload and tool (median; default 3)")
     p.add_argument("--scale", type=float, default=1.0, help="passed to each workload as --scale (default 1)")
     p.add_argument("--native-timeout", type=float, default=60, help="seconds per native run (default 60)")
-    p.add_argument("--racecheck", default=shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer",
+    default_racecheck = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+    p.add_argument("--racecheck", default=default_racecheck,
                    help="compute-sanitizer executable (default: from PATH, else /usr/local/cuda/bin)")
     p.add_argument("--no-racecheck", action="store_true", help="skip the racecheck runs")
     p.add_argument("--racecheck-timeout", type=float, default=20, help="seconds per racecheck run (default 20)")
@@ -62,7 +64,8 @@ def parse_args(argv):
     if args.barracuda and not shutil.which(args.barracuda):
         p.error(f"--barracuda {args.barracuda}: not an executable")
     if not args.no_racecheck and not shutil.which(args.racecheck):
-        print(f"run_bench: {args.racecheck} not found, racecheck runs skipped (--racecheck PATH)", file=sys.stderr)
+        print(f"run_bench: {args.racecheck} not found, racecheck runs skipped (--racecheck PATH)",
+              file=sys.stderr)
         args.no_racecheck = True
     return args
 
@@ -149,7 +152,8 @@ def barracuda_report_fields(report_path):
         return {}
     if not isinstance(report, dict):
         return {}
-    sections = [report] + [report[k] for k in ("summary", "statistics", "stats") if isinstance(report.get(k), dict)]
+    sections = [report] + [report[k] for k in ("summary", "statistics", "stats")
+                           if isinstance(report.get(k), dict)]
     wanted = ("schema_version", "events", "bytes_per_event", "bytes_logged", "dropped_events",
               "kernels_instrumented", "kernels_not_instrumented", "accesses", "shadow_bytes")
     fields = {}
@@ -163,8 +167,8 @@ def barracuda_report_fields(report_path):
 
 
 def tool_commands(args):
-    """Each way of running an application, as a function from the app's argv to the full command and
-    where a report file goes (None when the tool writes none)."""
+    """Each way of running an application: a function from the app's argv and a report path (used by
+    tools that write a report) to the full command, and the per-run timeout."""
     tools = {"native": (lambda app, report: app, args.native_timeout)}
     if not args.no_racecheck:
         tools["racecheck"] = (lambda app, report: [args.racecheck, "--tool", "racecheck", *app],
@@ -173,6 +177,12 @@ def tool_commands(args):
         tools["barracuda"] = (lambda app, report: [args.barracuda, "run", "--report", report, "--", *app],
                               args.barracuda_timeout)
     return tools
+
+
+def reports_races(run):
+    """Whether a tool run said it found a race or hazard: on these race-free workloads, a false alarm."""
+    return bool(run.get("sanitizer_errors")) or run["exit_code"] == BARRACUDA_RACES_EXIT_CODE \
+        or bool(run.get("report", {}).get("races"))
 
 
 def measure(name, executable, tool, make_command, timeout_s, args, scratch):
@@ -195,7 +205,7 @@ def measure(name, executable, tool, make_command, timeout_s, args, scratch):
               + (f"  gpu {run['gpu_ms']:.1f} ms" if "gpu_ms" in run else ""), flush=True)
         if run["status"] != "ok":
             break  # a timeout or failure would only repeat itself and spend the time budget
-    summary = {"runs": runs, "status": runs[-1]["status"]}
+    summary = {"runs": runs, "status": runs[-1]["status"], "race_reports": any(map(reports_races, runs))}
     if summary["status"] == "ok":
         summary["wall_s"] = statistics.median(r["wall_s"] for r in runs)
         summary["gpu_ms"] = statistics.median(r["gpu_ms"] for r in runs)
@@ -237,7 +247,8 @@ def summarise(results, tools):
     if "racecheck" in summary and "barracuda" in summary:
         rc, bc = summary["racecheck"]["per_workload"], summary["barracuda"]["per_workload"]
         summary["barracuda_over_racecheck"] = {
-            name: bc[name]["wall"] / rc[name]["wall"] for name in bc if "wall" in bc[name] and "wall" in rc.get(name, {})}
+            name: bc[name]["wall"] / rc[name]["wall"]
+            for name in bc if "wall" in bc[name] and "wall" in rc.get(name, {})}
     return summary
 
 
@@ -311,7 +322,8 @@ def main(argv):
         for name, executable in workloads.items():
             results[name] = {}
             for tool, (make_command, timeout_s) in tools.items():
-                results[name][tool] = measure(name, executable, tool, make_command, timeout_s, args, Path(scratch))
+                results[name][tool] = measure(name, executable, tool, make_command, timeout_s, args,
+                                              Path(scratch))
                 if tool == "native" and results[name][tool]["status"] != "ok":
                     break  # nothing to compare against
     summary = summarise(results, tools)
@@ -320,12 +332,17 @@ def main(argv):
     stem = f"{today}-{re.sub(r'[^a-z0-9]+', '-', device.lower()).strip('-')}"
     document = {"schema": SCHEMA, "date": today, "device": device, "host": socket.gethostname(),
                 "command": " ".join([Path(sys.argv[0]).name, *argv]), "scale": args.scale,
-                "repetitions": args.repetitions, "tools": list(tools), "harness_seconds": time.perf_counter() - started,
+                "repetitions": args.repetitions, "tools": list(tools),
+                "harness_seconds": time.perf_counter() - started,
                 "results": results, "summary": summary}
     args.out_dir.mkdir(parents=True, exist_ok=True)
     json_path = args.out_dir / f"{stem}.json"
     json_path.write_text(json.dumps(document, indent=1) + "\n")
     print("\n" + markdown_table(results, summary, tools) + "\n")
+    for tool in tools:
+        alarms = [name for name, by_tool in results.items() if by_tool.get(tool, {}).get("race_reports")]
+        if alarms:
+            print(f"run_bench: {tool} reported races on (race-free) {', '.join(alarms)}")
     print(f"run_bench: wrote {json_path} ({document['harness_seconds']:.0f} s)")
     if not args.no_plot:
         plot = draw_plot(summary, args.out_dir / f"{stem}.png")
@@ -335,7 +352,8 @@ def main(argv):
     if all(by_tool["native"]["status"] == "skipped" for by_tool in results.values()):
         print("run_bench: no GPU here, nothing measured", file=sys.stderr)
         return NO_GPU_EXIT_CODE
-    broken = [f"{name} ({tool}: {s['status']})" for name, by_tool in results.items() for tool, s in by_tool.items()
+    broken = [f"{name} ({tool}: {s['status']})"
+              for name, by_tool in results.items() for tool, s in by_tool.items()
               if s["status"] in ("FAIL", "error")]
     if broken:
         print("run_bench: wrong or missing results: " + ", ".join(broken), file=sys.stderr)

@@ -55,7 +55,8 @@ class HarnessEndToEnd(unittest.TestCase):
         self.out = root / "results"
         self.bin.mkdir()
         for name, verdict, sleep in (("fast", "ok", 0.05), ("slowtool", "ok", 0.05), ("wrong", "FAIL", 0)):
-            write_script(self.bin / f"gpubench-{name}", WORKLOAD, name=name, verdict=verdict, sleep=sleep, gpu_ms=12.5)
+            write_script(self.bin / f"gpubench-{name}", WORKLOAD, name=name, verdict=verdict, sleep=sleep,
+                         gpu_ms=12.5)
         write_script(root / "compute-sanitizer", RACECHECK)
         write_script(root / "barracuda", BARRACUDA)
         self.common = ["--bin-dir", str(self.bin), "--out-dir", str(self.out), "--device", "Test GPU 9000",
@@ -82,6 +83,9 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertEqual(fast["native"]["gpu_ms"], 12.5)
         self.assertGreater(fast["native"]["runs"][0]["maxrss_kib"], 0)
         self.assertEqual(fast["racecheck"]["runs"][0]["sanitizer_errors"], 0)
+        self.assertFalse(fast["racecheck"]["race_reports"])
+        self.assertTrue(fast["barracuda"]["race_reports"])  # the stand-in exits 66 and lists a race
+        self.assertFalse(fast["native"]["race_reports"])
         self.assertEqual(fast["barracuda"]["runs"][0]["exit_code"], 66)
         self.assertEqual(fast["barracuda"]["runs"][0]["report"],
                          {"schema_version": 1, "events": 1000, "bytes_per_event": 24, "races": 1})
@@ -121,7 +125,8 @@ class Pieces(unittest.TestCase):
         self.assertEqual(run_bench.parse_run("mine", raw)["gpu_ms"], 7.25)
         self.assertEqual(run_bench.parse_run("absent", raw)["status"], "error")
         self.assertEqual(run_bench.parse_run("mine", {**raw, "timed_out": True})["status"], "timeout")
-        self.assertEqual(run_bench.parse_run("mine", {**raw, "output": "SKIP", "exit_code": 77})["status"], "skipped")
+        skipped = {**raw, "output": "SKIP mine: no CUDA device", "exit_code": 77}
+        self.assertEqual(run_bench.parse_run("mine", skipped)["status"], "skipped")
 
     def test_report_adapter_tolerates_any_input(self):
         with tempfile.TemporaryDirectory() as d:
