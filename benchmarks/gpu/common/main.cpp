@@ -14,7 +14,8 @@
 namespace bench {
 
 int scaled_repetitions(int at_full_scale, const Options& options) {
-  return std::max(1, static_cast<int>(std::lround(at_full_scale * options.scale)));
+  // Clamped so that an absurd --scale cannot overflow the count.
+  return static_cast<int>(std::lround(std::clamp(at_full_scale * options.scale, 1.0, 1e9)));
 }
 
 namespace {
@@ -43,12 +44,14 @@ std::optional<Options> parse_options(int argc, char** argv) {
 int main(int argc, char** argv) {
   const auto options = bench::parse_options(argc, argv);
   if (!options) {
-    std::fprintf(stderr, "usage: %s [--scale S]   (S > 0; 1 = full size)\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--scale S]   (S > 0 multiplies the repetitions; 1 = full size)\n",
+                 argv[0]);
     return bench::kExitError;
   }
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIP %s: no CUDA device\n", bench::workload_name);
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess || devices == 0) {
+    std::printf("SKIP %s: no CUDA device (%s)\n", bench::workload_name, cudaGetErrorName(status));
     return bench::kExitNoGpu;
   }
   try {
