@@ -1,7 +1,6 @@
 // The driver every workload links: `<workload> [--scale S]`. See workload.h for the output contract.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,12 +11,6 @@
 #include "workload.h"
 
 namespace bench {
-
-int scaled_repetitions(int at_full_scale, const Options& options) {
-  // Clamped so that an absurd --scale cannot overflow the count.
-  return static_cast<int>(std::lround(std::clamp(at_full_scale * options.scale, 1.0, 1e9)));
-}
-
 namespace {
 
 constexpr int kExitWrongResult = 1;
