@@ -23,7 +23,7 @@ constexpr int kReduceThreads = 256;
 constexpr float kLearningRate = 0.3f;
 constexpr float kMomentum = 0.3f;
 constexpr float kTarget = 0.1f;
-constexpr int kRepetitionsAtFullScale = 800;
+constexpr int kRepetitionsAtFullScale = 1000;
 
 __host__ __device__ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 

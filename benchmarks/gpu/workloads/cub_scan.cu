@@ -15,7 +15,7 @@
 namespace {
 
 constexpr std::size_t kItems = std::size_t{1} << 26;
-constexpr int kRepetitionsAtFullScale = 600;
+constexpr int kRepetitionsAtFullScale = 800;
 
 }  // namespace
 

@@ -19,7 +19,7 @@ constexpr std::size_t kWords = kBytes / 4;
 constexpr int kBins = 256;
 constexpr int kThreads = 256;
 constexpr int kBlocks = 1024;
-constexpr int kRepetitionsAtFullScale = 800;
+constexpr int kRepetitionsAtFullScale = 1600;
 
 __global__ void histogram_256(const std::uint32_t* words, std::uint32_t* bins) {
   __shared__ std::uint32_t block_bins[kBins];

@@ -17,7 +17,7 @@ namespace {
 constexpr int kGrid = 2048;  // cells per side
 constexpr int kSteps = 20;   // per simulation; even, so the result ends in the first buffer
 constexpr int kTile = 16;
-constexpr int kRepetitionsAtFullScale = 500;
+constexpr int kRepetitionsAtFullScale = 800;
 
 struct Coefficients {
   float lateral_x = 0.10f;

@@ -25,7 +25,7 @@ constexpr int kClusters = 32;
 constexpr int kCentroidFloats = kClusters * kDims;
 constexpr int kIterations = 20;
 constexpr int kThreads = 256;
-constexpr int kRepetitionsAtFullScale = 120;
+constexpr int kRepetitionsAtFullScale = 160;
 
 __host__ __device__ float squared_distance(const float* point, const float* centroid) {
   float sum = 0;

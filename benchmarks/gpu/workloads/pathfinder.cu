@@ -20,7 +20,7 @@ constexpr int kCols = 1 << 18;
 constexpr int kRows = 200;
 constexpr int kBlock = 256;
 constexpr int kPyramid = 20;  // rows per launch
-constexpr int kRepetitionsAtFullScale = 500;
+constexpr int kRepetitionsAtFullScale = 700;
 
 __host__ __device__ int step_cost(int left, int up, int right, int weight) {
   return min(left, min(up, right)) + weight;

@@ -24,7 +24,7 @@ constexpr std::uint32_t kExtraDegree = 8;
 constexpr std::uint32_t kMaxWeight = 100;
 constexpr std::uint32_t kInfinity = 0xffffffffu;
 constexpr int kThreads = 256;
-constexpr int kRepetitionsAtFullScale = 60;
+constexpr int kRepetitionsAtFullScale = 80;
 
 using DeviceAtomic = cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>;
 
