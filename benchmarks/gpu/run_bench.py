@@ -255,13 +255,15 @@ def summarise(results, tools):
 def format_slowdown(entry):
     if entry is None:
         return "-"
-    return f"{entry['wall']:.1f}x" if "wall" in entry else f">{entry['wall_at_least']:.0f}x (timeout)"
+    if "wall" not in entry:
+        return f">{entry['wall_at_least']:.0f}x (timeout)"
+    return f"{entry['wall']:.1f}x (GPU {entry['gpu']:.1f}x)"
 
 
 def markdown_table(results, summary, tools):
     extra = [t for t in tools if t != "native"]
     ratio = summary.get("barracuda_over_racecheck")
-    header = ["workload", "native wall s", "native GPU ms"] + [f"{t} slowdown" for t in extra]
+    header = ["workload", "native wall s", "native GPU ms"] + [f"{t} slowdown (wall, GPU time)" for t in extra]
     if ratio is not None:
         header.append("barracuda/racecheck")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -275,8 +277,8 @@ def markdown_table(results, summary, tools):
         lines.append("| " + " | ".join(row) + " |")
     geo = ["**geometric mean**", "", ""]
     for t in extra:
-        g = summary[t]["geomean_wall"]
-        geo.append(f"**{g:.1f}x** ({summary[t]['measured']} measured)" if g else "-")
+        g, gpu = summary[t]["geomean_wall"], summary[t]["geomean_gpu"]
+        geo.append(f"**{g:.1f}x** (GPU {gpu:.1f}x; {summary[t]['measured']} measured)" if g else "-")
     if ratio is not None:
         g = geometric_mean(list(ratio.values()))
         geo.append(f"**{g:.2f}**" if g else "-")

@@ -110,6 +110,17 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertEqual(len(fast["racecheck"]["runs"]), 1)  # each stand-in run takes > 0.5 s
         self.assertEqual(fast["racecheck"]["status"], "ok")
 
+    def test_table_shows_wall_and_gpu_slowdowns_and_timeouts(self):
+        results = {"a": {"native": {"status": "ok", "wall_s": 2.0, "gpu_ms": 100.0},
+                         "racecheck": {"status": "ok", "wall_s": 8.0, "gpu_ms": 1000.0}},
+                   "b": {"native": {"status": "ok", "wall_s": 2.0, "gpu_ms": 100.0},
+                         "racecheck": {"status": "timeout", "wall_s_at_least": 20}}}
+        tools = ["native", "racecheck"]
+        table = run_bench.markdown_table(results, run_bench.summarise(results, tools), tools).splitlines()
+        self.assertEqual(table[2], "| a | 2.00 | 100.0 | 4.0x (GPU 10.0x) |")
+        self.assertEqual(table[3], "| b | 2.00 | 100.0 | >10x (timeout) |")
+        self.assertEqual(table[4], "| **geometric mean** |  |  | **4.0x** (GPU 10.0x; 1 measured) |")
+
     def test_wrong_native_result_fails_the_run_and_skips_tools(self):
         code, doc = self.run_harness("--workloads", "wrong", "--no-racecheck")
         self.assertEqual(code, 1)
