@@ -9,7 +9,10 @@ cd "$root"
 rm -rf .device-pack
 mkdir -p .device-pack/lib
 mkdir -p .device-pack/build
-tar -C build --exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='*-corpus' -cf - . | tar -C .device-pack/build -xf -
+# The device tool carries 64 MiB at most: leave out objects, CMake's scratch files and the CPU tests' data.
+tar -C build --exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='*-corpus' --exclude='./CMakeFiles' \
+  --exclude='./tests/fatbin' --exclude='./tests/ptx' --exclude='*.ii' \
+  -cf - . | tar -C .device-pack/build -xf -
 # Libraries the GPU machine does not have: TBB (and whatever else ldd resolves outside the system set).
 for bin in .device-pack/build/bin/* .device-pack/build/lib/*.so; do
   [[ -f $bin && -x $bin ]] || continue

@@ -278,11 +278,15 @@ void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
 
 void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
   WarpState& warp = block.warp(h.warp_id);
-  if (block.barrier_pending() && warp.arrived_mask != warp.live_mask) {
+  // Under independent thread scheduling the lanes of a warp exit separately, each group with its own
+  // exit record: only the warp's last lanes end it.
+  if (block.barrier_pending() && (h.active_mask & ~warp.arrived_mask)) {
     diagnostics_.add(DiagnosticKind::kBarrierDivergence, block.pending_barrier_site(), block.id(),
                      "warp " + std::to_string(h.warp_id) + " exited while other threads waited at the barrier");
   }
-  warp.exited = true;
+  warp.live_mask &= ~h.active_mask;
+  warp.arrived_mask &= warp.live_mask;
+  warp.exited = warp.live_mask == 0;
   if (block.barrier_pending() && block.all_arrived()) block.complete_barrier();
   const bool all_exited = [&] {
     for (uint32_t w = 0; w < block.warp_count(); ++w) {

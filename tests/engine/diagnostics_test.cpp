@@ -20,6 +20,19 @@ TEST(Diagnostics, WarpExitingBeforeTheBarrierIsDivergence) {
   EXPECT_TRUE(s.has_diagnostic(DiagnosticKind::kBarrierDivergence, bar));
 }
 
+TEST(Diagnostics, LanesExitingSeparatelyEndTheWarpOnlyTogether) {
+  // Under independent thread scheduling each converged group of lanes logs its own exit record; a lane
+  // still running after the others exited is checked as usual (the store below races with block 1).
+  Scenario s(Dim3{2, 1, 1}, kTwoWarps);
+  s.warp(0, 0).exit(~lane(0));
+  const SiteId late = s.warp(0, 0).store(lane(0), kX);
+  s.warp(0, 0).exit(lane(0));
+  const SiteId other = s.warp(1, 0).store(lane(0), kX);
+  s.run();
+  EXPECT_TRUE(s.race(late, other));
+  EXPECT_EQ(s.stats().malformed_records, 0u);
+}
+
 TEST(Diagnostics, LanesThatNeverArriveAreDivergence) {
   Scenario s(kOneBlock, kTwoWarps);
   const SiteId bar = s.warp(0, 0).barrier(0xFFFF);

@@ -47,7 +47,7 @@ class Generator {
     }
     if (chance(50)) {
       for (WarpPlan& p : plans_) {
-        if (!p.exited) emit(p, RecordOp::kWarpExit, 0, trace.records);
+        if (!p.exited) emit(p, RecordOp::kWarpExit, p.live, trace.records);
       }
     }
     return trace;
@@ -138,7 +138,7 @@ class Generator {
     } else if (roll <= 97) {
       branch(p, out);
     } else {
-      emit(p, RecordOp::kWarpExit, 0, out);
+      emit(p, RecordOp::kWarpExit, p.live, out);
     }
   }
 

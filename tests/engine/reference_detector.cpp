@@ -249,8 +249,10 @@ void ReferenceDetector::apply(const RecordHeader& h) {
       warp.live = warp.path = h.active_mask;
       return;
     case RecordOp::kWarpExit:
-      if (block.pending && warp.arrived != warp.live) divergent_.insert(block.pending_site);
-      warp.exited = true;
+      if (block.pending && (h.active_mask & ~warp.arrived)) divergent_.insert(block.pending_site);
+      warp.live &= ~h.active_mask;
+      warp.arrived &= warp.live;
+      warp.exited = warp.live == 0;
       if (block.pending && std::all_of(block.warps.begin(), block.warps.end(),
                                        [](const Warp& w) { return w.exited || w.arrived == w.live; })) {
         complete_barrier(b);

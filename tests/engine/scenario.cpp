@@ -101,7 +101,7 @@ void WarpScript::branch_if(uint32_t taken, uint32_t before) { control(RecordOp::
 void WarpScript::branch_else(uint32_t other) { control(RecordOp::kBranchElse, other, 0); }
 void WarpScript::branch_fi(uint32_t reunited) { control(RecordOp::kBranchFi, reunited, 0); }
 void WarpScript::entry(uint32_t mask) { control(RecordOp::kWarpEntry, mask, 0); }
-void WarpScript::exit() { control(RecordOp::kWarpExit, 0, 0); }
+void WarpScript::exit(uint32_t mask) { control(RecordOp::kWarpExit, mask, 0); }
 
 Scenario::Scenario(Dim3 grid, Dim3 block, WarpModel model, uint32_t workers)
     : engine_(EngineConfig{workers}), queues_(workers) {

@@ -43,7 +43,8 @@ class WarpScript {
   void branch_else(uint32_t other);
   void branch_fi(uint32_t reunited);
   void entry(uint32_t mask);
-  void exit();
+  // Lanes exit separately under independent thread scheduling: each group logs its own exit record.
+  void exit(uint32_t mask = kAllLanes);
 
  private:
   SiteId memory(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, AccessOptions o);
