@@ -185,6 +185,7 @@ TEST(Parser, TwoWordOpcodes) {
 }
 
 struct BadInput {
+  const char* name;  // the test's name
   const char* text;
   uint32_t line;
   uint32_t column;
@@ -203,20 +204,21 @@ TEST_P(ParserErrors, NameLineAndColumn) {
 INSTANTIATE_TEST_SUITE_P(
     Malformed, ParserErrors,
     ::testing::Values(
-        BadInput{".version 8.0\n.frobnicate 3;\n", 2, 1, "unsupported directive '.frobnicate'"},
-        BadInput{".version 8\n", 1, 10, "MAJOR.MINOR"},
-        BadInput{".entry k()\n{\n\tmov.u32 %r1, 1\n}\n", 4, 1, "expected ';' after the operands of 'mov.u32'"},
-        BadInput{".entry k()\n{\n\tret;\n", 4, 1, "expected '}' to close the body of k"},
-        BadInput{".entry k()\n{\n\tld.u32 %r1, [%rd1+;\n}\n", 3, 20, "an integer offset"},
-        BadInput{".entry k()\n{\n\tadd.u32 %r1, #;\n}\n", 3, 15, "expected an operand"},
-        BadInput{".entry k()\n{\n\t/* open\n", 3, 2, "unterminated comment"},
-        BadInput{".global .u32 x = ;\n", 1, 18, "expected an initializer"},
-        BadInput{".global .align .u32 x;\n", 1, 16, "expected an integer"},
-        BadInput{".entry k()\n{\n\t.reg .b32 %r<5;\n}\n", 3, 16, "'>'"},
-        BadInput{".entry k()\n{\n\t@!;\n}\n", 3, 4, "a predicate register"},
-        BadInput{".file 1 \"unterminated\n", 1, 9, "invalid text"},
-        BadInput{".section .debug_info {\n.b8 1\n", 1, 22, "expected '}'"},
-        BadInput{".address_size 99999999999\n", 1, 15, "out of range"}));
+        BadInput{"UnknownDirective", ".version 8.0\n.frobnicate 3;\n", 2, 1, "unsupported directive '.frobnicate'"},
+        BadInput{"VersionWithoutMinor", ".version 8\n", 1, 10, "MAJOR.MINOR"},
+        BadInput{"MissingSemicolon", ".entry k()\n{\n\tmov.u32 %r1, 1\n}\n", 4, 1, "expected ';' after the operands of 'mov.u32'"},
+        BadInput{"UnclosedBody", ".entry k()\n{\n\tret;\n", 4, 1, "expected '}' to close the body of k"},
+        BadInput{"OffsetWithoutNumber", ".entry k()\n{\n\tld.u32 %r1, [%rd1+;\n}\n", 3, 20, "an integer offset"},
+        BadInput{"BadOperand", ".entry k()\n{\n\tadd.u32 %r1, #;\n}\n", 3, 15, "expected an operand"},
+        BadInput{"UnterminatedComment", ".entry k()\n{\n\t/* open\n", 3, 2, "unterminated comment"},
+        BadInput{"EmptyInitializer", ".global .u32 x = ;\n", 1, 18, "expected an initializer"},
+        BadInput{"AlignWithoutValue", ".global .align .u32 x;\n", 1, 16, "expected an integer"},
+        BadInput{"UnclosedRegisterRange", ".entry k()\n{\n\t.reg .b32 %r<5;\n}\n", 3, 16, "'>'"},
+        BadInput{"GuardWithoutPredicate", ".entry k()\n{\n\t@!;\n}\n", 3, 4, "a predicate register"},
+        BadInput{"UnterminatedString", ".file 1 \"unterminated\n", 1, 9, "invalid text"},
+        BadInput{"UnclosedSection", ".section .debug_info {\n.b8 1\n", 1, 22, "expected '}'"},
+        BadInput{"IntegerOutOfRange", ".address_size 99999999999\n", 1, 15, "out of range"}),
+    [](const ::testing::TestParamInfo<BadInput>& param) { return std::string(param.param.name); });
 
 }  // namespace
 }  // namespace barracuda::ptx
