@@ -184,6 +184,25 @@ TEST(Parser, TwoWordOpcodes) {
   EXPECT_EQ(store.space, StateSpace::SharedCluster);
 }
 
+TEST(Parser, ExtremeImmediates) {
+  auto module = parse_or_fail(kernel_module("\tmov.b64 %rd1, -9223372036854775808;\n\tmov.b64 %rd2, 0xFFFFFFFFFFFFFFFF;"));
+  auto instructions = module->find_function("test")->instructions();
+  EXPECT_EQ(instructions[0]->operands[1].value, INT64_MIN);
+  EXPECT_EQ(instructions[1]->operands[1].value, -1);
+  EXPECT_EQ(to_string(instructions[1]->operands[1]), "0xFFFFFFFFFFFFFFFF");
+}
+
+TEST(RegisterDeclaration, RangesDeclareNumberedRegisters) {
+  RegisterDeclaration declaration{"b32", ScalarType::B32, 1, {{"%r", 10}, {"tmp", 0}}, {}};
+  EXPECT_TRUE(declaration.declares("%r0"));
+  EXPECT_TRUE(declaration.declares("%r9"));
+  EXPECT_TRUE(declaration.declares("tmp"));
+  EXPECT_FALSE(declaration.declares("%r10"));
+  EXPECT_FALSE(declaration.declares("%r01"));
+  EXPECT_FALSE(declaration.declares("%r"));
+  EXPECT_FALSE(declaration.declares("%rd1"));
+}
+
 struct BadInput {
   const char* name;  // the test's name
   const char* text;
