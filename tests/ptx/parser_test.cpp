@@ -161,6 +161,21 @@ TEST(Parser, OlderIsaNamedRegistersAndOpaqueTypes) {
   EXPECT_EQ(std::get<TargetDirective>(*std::next(module->items.begin())).targets.size(), 2u);
 }
 
+TEST(Parser, FunctionAttributesKeepTheirPlace) {
+  auto module = parse_or_fail(
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".weak .func .attribute(.unified(0x12, 0x34)) (.param .b32 r) bar(.param .b32 a)\n{\n\tret;\n}\n"
+      ".visible .func die() .noreturn\n{\n\ttrap;\n}\n");
+  Function& bar = *module->find_function("bar");
+  EXPECT_EQ(bar.linkage, Linkage::Weak);
+  EXPECT_EQ(bar.leading_directives, std::vector<std::string_view>{".attribute(.unified(0x12, 0x34))"});
+  EXPECT_EQ(module->find_function("die")->directives, std::vector<std::string_view>{".noreturn"});
+  std::string printed = to_string(*module);
+  EXPECT_NE(printed.find(".weak .func .attribute(.unified(0x12, 0x34)) (.param .b32 r) bar\n"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find(")\n.noreturn\n{"), std::string::npos) << printed;
+}
+
 TEST(Parser, CommentsStrippedFormAndTrailingNul) {
   std::string text = "/* header */.version 8.0 // trailing\n.target sm_90\n.address_size 64\n"
                      ".visible .entry k()\n{\nret;\n}\n";
