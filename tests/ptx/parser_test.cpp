@@ -94,6 +94,9 @@ TEST_F(FeaturesModule, MemoryInstructionsAreDecoded) {
   EXPECT_EQ(find_instruction(kernel, "st.volatile.global.u32").semantics, MemorySemantics::Volatile);
   EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").semantics, MemorySemantics::SeqCst);
   EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").scope, Scope::Cluster);
+  Instruction& membar = find_instruction(kernel, "membar.gl");
+  EXPECT_EQ(membar.semantics, MemorySemantics::SeqCst);
+  EXPECT_EQ(membar.scope, Scope::Gpu);
 }
 
 TEST_F(FeaturesModule, OperandForms) {
