@@ -1,10 +1,21 @@
 #include "ptx/module.h"
 
+#include <algorithm>
+
 namespace barracuda::ptx {
 
 Module::Module(std::string source) : source_(std::move(source)) {}
 
 std::string_view Module::intern(std::string_view text) { return arena_.emplace_back(text); }
+
+VariableDeclaration& Module::add_variable(VariableDeclaration variable) {
+  for (std::string_view* text : {&variable.attribute, &variable.type_name, &variable.pointer_attributes,
+                                 &variable.name, &variable.array_suffix, &variable.initializer})
+    if (!text->empty()) *text = intern(*text);
+  auto first_function =
+      std::find_if(items.begin(), items.end(), [](const ModuleItem& item) { return std::holds_alternative<Function>(item); });
+  return std::get<VariableDeclaration>(*items.insert(first_function, std::move(variable)));
+}
 
 std::vector<Function*> Module::functions() {
   std::vector<Function*> result;
