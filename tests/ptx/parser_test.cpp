@@ -88,6 +88,8 @@ TEST_F(FeaturesModule, MemoryInstructionsAreDecoded) {
   EXPECT_EQ(load.operands[1].text, "%rd4");
   EXPECT_EQ(load.operands[1].value, -8);
   EXPECT_EQ(load.debug_location, (DebugLocation{1, 12, 5}));
+  EXPECT_EQ(load.outermost_location, (DebugLocation{1, 10, 3}));
+  EXPECT_EQ(find_instruction(kernel, "ld.param.u64").outermost_location, (DebugLocation{1, 10, 3}));
 
   Instruction& cvta = find_instruction(kernel, "cvta.to.global.u64");
   EXPECT_EQ(cvta.opcode, Opcode::Cvta);
@@ -148,6 +150,24 @@ TEST_F(FeaturesModule, GuardsLabelsAndDirectiveStatements) {
   EXPECT_EQ(locs, 2u);
   EXPECT_EQ(tables, 1u);
   EXPECT_EQ(prototypes, 1u);
+}
+
+// nvcc -lineinfo describes nested inlining as a chain of `.loc`s, each inlined at the previous one.
+TEST(Parser, InliningChainsLeadBackToTheUserLine) {
+  auto module = parse_or_fail(kernel_module(
+      "\t.loc 1 11 3\n"
+      "\t.loc 3 81 13, function_name $a, inlined_at 1 11 3\n"
+      "\t.loc 4 166 3, function_name $b, inlined_at 3 81 13\n"
+      "\tatom.add.acq_rel.gpu.s32 %r16, [%rd2], %r17;\n"
+      "\t.loc 1 12 3\n"
+      "\tmov.u32 %r18, 3;\n"
+      "\t.loc 4 166 3, function_name $b, inlined_at 1 12 7\n"
+      "\tmov.u32 %r19, 3;"));
+  auto instructions = module->find_function("test")->instructions();
+  EXPECT_EQ(instructions[0]->debug_location, (DebugLocation{4, 166, 3}));
+  EXPECT_EQ(instructions[0]->outermost_location, (DebugLocation{1, 11, 3}));
+  EXPECT_EQ(instructions[1]->outermost_location, (DebugLocation{1, 12, 3}));
+  EXPECT_EQ(instructions[2]->outermost_location, (DebugLocation{1, 12, 7}));
 }
 
 TEST(Parser, OlderIsaNamedRegistersAndOpaqueTypes) {
