@@ -88,8 +88,8 @@ void BodyParser::parse_directive(const Token& directive) {
     outermost_location_ = outermost(loc);
     body.emplace_back(loc);
   } else if (name == ".local" || name == ".shared" || name == ".param" || name == ".const" || name == ".global") {
-    body.emplace_back(parse_variable(state_, Linkage::None, directive));
-    state_.expect(';', "after the declaration");
+    parse_variable_statement(state_, Linkage::None, directive,
+                             [&](VariableDeclaration variable) { body.emplace_back(std::move(variable)); });
   } else {
     // .pragma and directives this IR does not model: kept verbatim.
     body.emplace_back(Directive{state_.skip_statement(directive), directive.position});

@@ -2,6 +2,7 @@
 
 #include "ptx/parser.h"
 #include "ptx/printer.h"
+#include "ptxas_runner.h"
 #include "test_modules.h"
 
 namespace barracuda::ptx {
@@ -197,6 +198,21 @@ TEST(Parser, FunctionAttributesKeepTheirPlace) {
   EXPECT_NE(printed.find(".weak .func .attribute(.unified(0x12, 0x34)) (.param .b32 r) bar\n"), std::string::npos)
       << printed;
   EXPECT_NE(printed.find(")\n.noreturn\n{"), std::string::npos) << printed;
+}
+
+TEST(Parser, DeclarationsWithSeveralNames) {
+  auto module = parse_or_fail(
+      ".version 8.0\n.target sm_90\n.address_size 64\n.global .align 4 .u32 a, b[2] = {1, 2}, c = 3;\n"
+      ".visible .entry k()\n{\n\t.local .u32 x, y;\n\tret;\n}\n");
+  std::vector<std::string> globals;
+  for (const ModuleItem& item : module->items)
+    if (const auto* variable = std::get_if<VariableDeclaration>(&item))
+      globals.push_back(to_string(Statement{*variable}));
+  EXPECT_EQ(globals, (std::vector<std::string>{".global .align 4 .u32 a;", ".global .align 4 .u32 b[2] = {1, 2};",
+                                               ".global .align 4 .u32 c = 3;"}));
+  EXPECT_EQ(module->find_function("k")->body.size(), 3u);  // x, y, ret
+  auto compiled = testing::run_ptxas(to_string(*module), "sm_90");
+  EXPECT_TRUE(compiled.ok) << compiled.log;
 }
 
 TEST(Parser, CommentsStrippedFormAndTrailingNul) {
