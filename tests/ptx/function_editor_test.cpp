@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ptx/cfg.h"
 #include "ptx/function_editor.h"
 #include "ptx/printer.h"
@@ -69,6 +71,31 @@ TEST(FunctionEditor, InsertedInstructionsAreAcceptedByPtxas) {
   size_t adds = 0;
   for (Instruction* instruction : kernel.instructions()) adds += instruction->mnemonic == "add.u32";
   EXPECT_EQ(adds, stores);
+  expect_ptxas_accepts(*module);
+}
+
+TEST(Module, AddedVariablesPrecedeEveryFunction) {
+  auto module = parse_or_fail(testing::read_input("features.ptx"));
+  std::string name = "barracuda_log";
+  VariableDeclaration log;
+  log.linkage = Linkage::Visible;
+  log.space = StateSpace::Global;
+  log.alignment = 8;
+  log.type_name = "u64";
+  log.type = ScalarType::U64;
+  log.name = name;
+  VariableDeclaration& added = module->add_variable(log);
+  name = "overwritten";  // the module keeps its own copy of the name
+  EXPECT_EQ(added.name, "barracuda_log");
+  auto position = std::find_if(module->items.begin(), module->items.end(),
+                               [&](const ModuleItem& item) { return std::get_if<VariableDeclaration>(&item) == &added; });
+  ASSERT_NE(position, module->items.end());
+  EXPECT_TRUE(std::holds_alternative<Function>(*std::next(position)));
+  Function& kernel = *module->find_function("kernel");
+  FunctionEditor editor(*module, kernel);
+  std::string_view pointer = editor.fresh_register(ScalarType::U64);
+  editor.insert_before(find(kernel, "ret"),
+                       editor.make_instruction("ld.global.u64", {Operand::reg(pointer), Operand::address(added.name)}));
   expect_ptxas_accepts(*module);
 }
 

@@ -2,6 +2,7 @@
 
 #include "ptx/parser.h"
 #include "ptx/printer.h"
+#include "ptxas_runner.h"
 #include "test_modules.h"
 
 namespace barracuda::ptx {
@@ -88,12 +89,17 @@ TEST_F(FeaturesModule, MemoryInstructionsAreDecoded) {
   EXPECT_EQ(load.operands[1].text, "%rd4");
   EXPECT_EQ(load.operands[1].value, -8);
   EXPECT_EQ(load.debug_location, (DebugLocation{1, 12, 5}));
+  EXPECT_EQ(load.outermost_location, (DebugLocation{1, 10, 3}));
+  EXPECT_EQ(find_instruction(kernel, "ld.param.u64").outermost_location, (DebugLocation{1, 10, 3}));
 
   Instruction& cvta = find_instruction(kernel, "cvta.to.global.u64");
   EXPECT_EQ(cvta.opcode, Opcode::Cvta);
   EXPECT_EQ(find_instruction(kernel, "st.volatile.global.u32").semantics, MemorySemantics::Volatile);
   EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").semantics, MemorySemantics::SeqCst);
   EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").scope, Scope::Cluster);
+  Instruction& membar = find_instruction(kernel, "membar.gl");
+  EXPECT_EQ(membar.semantics, MemorySemantics::SeqCst);
+  EXPECT_EQ(membar.scope, Scope::Gpu);
 }
 
 TEST_F(FeaturesModule, OperandForms) {
@@ -147,6 +153,24 @@ TEST_F(FeaturesModule, GuardsLabelsAndDirectiveStatements) {
   EXPECT_EQ(prototypes, 1u);
 }
 
+// nvcc -lineinfo describes nested inlining as a chain of `.loc`s, each inlined at the previous one.
+TEST(Parser, InliningChainsLeadBackToTheUserLine) {
+  auto module = parse_or_fail(kernel_module(
+      "\t.loc 1 11 3\n"
+      "\t.loc 3 81 13, function_name $a, inlined_at 1 11 3\n"
+      "\t.loc 4 166 3, function_name $b, inlined_at 3 81 13\n"
+      "\tatom.add.acq_rel.gpu.s32 %r16, [%rd2], %r17;\n"
+      "\t.loc 1 12 3\n"
+      "\tmov.u32 %r18, 3;\n"
+      "\t.loc 4 166 3, function_name $b, inlined_at 1 12 7\n"
+      "\tmov.u32 %r19, 3;"));
+  auto instructions = module->find_function("test")->instructions();
+  EXPECT_EQ(instructions[0]->debug_location, (DebugLocation{4, 166, 3}));
+  EXPECT_EQ(instructions[0]->outermost_location, (DebugLocation{1, 11, 3}));
+  EXPECT_EQ(instructions[1]->outermost_location, (DebugLocation{1, 12, 3}));
+  EXPECT_EQ(instructions[2]->outermost_location, (DebugLocation{1, 12, 7}));
+}
+
 TEST(Parser, OlderIsaNamedRegistersAndOpaqueTypes) {
   auto module = parse_or_fail(
       ".version 4.3\n.target sm_52, texmode_independent\n.address_size 64\n"
@@ -159,6 +183,36 @@ TEST(Parser, OlderIsaNamedRegistersAndOpaqueTypes) {
   const Instruction& add = *function->instructions()[0];
   EXPECT_EQ(add.operands[0].kind, OperandKind::Symbol);  // parameters are not `.reg` statements
   EXPECT_EQ(std::get<TargetDirective>(*std::next(module->items.begin())).targets.size(), 2u);
+}
+
+TEST(Parser, FunctionAttributesKeepTheirPlace) {
+  auto module = parse_or_fail(
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".weak .func .attribute(.unified(0x12, 0x34)) (.param .b32 r) bar(.param .b32 a)\n{\n\tret;\n}\n"
+      ".visible .func die() .noreturn\n{\n\ttrap;\n}\n");
+  Function& bar = *module->find_function("bar");
+  EXPECT_EQ(bar.linkage, Linkage::Weak);
+  EXPECT_EQ(bar.leading_directives, std::vector<std::string_view>{".attribute(.unified(0x12, 0x34))"});
+  EXPECT_EQ(module->find_function("die")->directives, std::vector<std::string_view>{".noreturn"});
+  std::string printed = to_string(*module);
+  EXPECT_NE(printed.find(".weak .func .attribute(.unified(0x12, 0x34)) (.param .b32 r) bar\n"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find(")\n.noreturn\n{"), std::string::npos) << printed;
+}
+
+TEST(Parser, DeclarationsWithSeveralNames) {
+  auto module = parse_or_fail(
+      ".version 8.0\n.target sm_90\n.address_size 64\n.global .align 4 .u32 a, b[2] = {1, 2}, c = 3;\n"
+      ".visible .entry k()\n{\n\t.local .u32 x, y;\n\tret;\n}\n");
+  std::vector<std::string> globals;
+  for (const ModuleItem& item : module->items)
+    if (const auto* variable = std::get_if<VariableDeclaration>(&item))
+      globals.push_back(to_string(Statement{*variable}));
+  EXPECT_EQ(globals, (std::vector<std::string>{".global .align 4 .u32 a;", ".global .align 4 .u32 b[2] = {1, 2};",
+                                               ".global .align 4 .u32 c = 3;"}));
+  EXPECT_EQ(module->find_function("k")->body.size(), 3u);  // x, y, ret
+  auto compiled = testing::run_ptxas(to_string(*module), "sm_90");
+  EXPECT_TRUE(compiled.ok) << compiled.log;
 }
 
 TEST(Parser, CommentsStrippedFormAndTrailingNul) {
@@ -184,7 +238,27 @@ TEST(Parser, TwoWordOpcodes) {
   EXPECT_EQ(store.space, StateSpace::SharedCluster);
 }
 
+TEST(Parser, ExtremeImmediates) {
+  auto module = parse_or_fail(kernel_module("\tmov.b64 %rd1, -9223372036854775808;\n\tmov.b64 %rd2, 0xFFFFFFFFFFFFFFFF;"));
+  auto instructions = module->find_function("test")->instructions();
+  EXPECT_EQ(instructions[0]->operands[1].value, INT64_MIN);
+  EXPECT_EQ(instructions[1]->operands[1].value, -1);
+  EXPECT_EQ(to_string(instructions[1]->operands[1]), "0xFFFFFFFFFFFFFFFF");
+}
+
+TEST(RegisterDeclaration, RangesDeclareNumberedRegisters) {
+  RegisterDeclaration declaration{"b32", ScalarType::B32, 1, {{"%r", 10}, {"tmp", 0}}, {}};
+  EXPECT_TRUE(declaration.declares("%r0"));
+  EXPECT_TRUE(declaration.declares("%r9"));
+  EXPECT_TRUE(declaration.declares("tmp"));
+  EXPECT_FALSE(declaration.declares("%r10"));
+  EXPECT_FALSE(declaration.declares("%r01"));
+  EXPECT_FALSE(declaration.declares("%r"));
+  EXPECT_FALSE(declaration.declares("%rd1"));
+}
+
 struct BadInput {
+  const char* name;  // the test's name
   const char* text;
   uint32_t line;
   uint32_t column;
@@ -203,20 +277,21 @@ TEST_P(ParserErrors, NameLineAndColumn) {
 INSTANTIATE_TEST_SUITE_P(
     Malformed, ParserErrors,
     ::testing::Values(
-        BadInput{".version 8.0\n.frobnicate 3;\n", 2, 1, "unsupported directive '.frobnicate'"},
-        BadInput{".version 8\n", 1, 10, "MAJOR.MINOR"},
-        BadInput{".entry k()\n{\n\tmov.u32 %r1, 1\n}\n", 4, 1, "expected ';' after the operands of 'mov.u32'"},
-        BadInput{".entry k()\n{\n\tret;\n", 4, 1, "expected '}' to close the body of k"},
-        BadInput{".entry k()\n{\n\tld.u32 %r1, [%rd1+;\n}\n", 3, 20, "an integer offset"},
-        BadInput{".entry k()\n{\n\tadd.u32 %r1, #;\n}\n", 3, 15, "expected an operand"},
-        BadInput{".entry k()\n{\n\t/* open\n", 3, 2, "unterminated comment"},
-        BadInput{".global .u32 x = ;\n", 1, 18, "expected an initializer"},
-        BadInput{".global .align .u32 x;\n", 1, 16, "expected an integer"},
-        BadInput{".entry k()\n{\n\t.reg .b32 %r<5;\n}\n", 3, 16, "'>'"},
-        BadInput{".entry k()\n{\n\t@!;\n}\n", 3, 4, "a predicate register"},
-        BadInput{".file 1 \"unterminated\n", 1, 9, "invalid text"},
-        BadInput{".section .debug_info {\n.b8 1\n", 1, 22, "expected '}'"},
-        BadInput{".address_size 99999999999\n", 1, 15, "out of range"}));
+        BadInput{"UnknownDirective", ".version 8.0\n.frobnicate 3;\n", 2, 1, "unsupported directive '.frobnicate'"},
+        BadInput{"VersionWithoutMinor", ".version 8\n", 1, 10, "MAJOR.MINOR"},
+        BadInput{"MissingSemicolon", ".entry k()\n{\n\tmov.u32 %r1, 1\n}\n", 4, 1, "expected ';' after the operands of 'mov.u32'"},
+        BadInput{"UnclosedBody", ".entry k()\n{\n\tret;\n", 4, 1, "expected '}' to close the body of k"},
+        BadInput{"OffsetWithoutNumber", ".entry k()\n{\n\tld.u32 %r1, [%rd1+;\n}\n", 3, 20, "an integer offset"},
+        BadInput{"BadOperand", ".entry k()\n{\n\tadd.u32 %r1, #;\n}\n", 3, 15, "expected an operand"},
+        BadInput{"UnterminatedComment", ".entry k()\n{\n\t/* open\n", 3, 2, "unterminated comment"},
+        BadInput{"EmptyInitializer", ".global .u32 x = ;\n", 1, 18, "expected an initializer"},
+        BadInput{"AlignWithoutValue", ".global .align .u32 x;\n", 1, 16, "expected an integer"},
+        BadInput{"UnclosedRegisterRange", ".entry k()\n{\n\t.reg .b32 %r<5;\n}\n", 3, 16, "'>'"},
+        BadInput{"GuardWithoutPredicate", ".entry k()\n{\n\t@!;\n}\n", 3, 4, "a predicate register"},
+        BadInput{"UnterminatedString", ".file 1 \"unterminated\n", 1, 9, "invalid text"},
+        BadInput{"UnclosedSection", ".section .debug_info {\n.b8 1\n", 1, 22, "expected '}'"},
+        BadInput{"IntegerOutOfRange", ".address_size 99999999999\n", 1, 15, "out of range"}),
+    [](const ::testing::TestParamInfo<BadInput>& param) { return std::string(param.param.name); });
 
 }  // namespace
 }  // namespace barracuda::ptx
