@@ -147,8 +147,9 @@ SharedClock BlockState::snapshot(uint32_t local, const SharedClock& knowledge) c
     ranges.push_back({warp_first, warp_first + kWarpSize, w.converged});
   }
   ranges.push_back({first_thread_ + local, first_thread_ + local + 1, threads_[local].clock});
-  if (knowledge) ranges.insert(ranges.end(), knowledge->ranges().begin(), knowledge->ranges().end());
-  return std::make_shared<const RangeClock>(std::move(ranges));
+  RangeClock own(std::move(ranges));
+  if (!knowledge) return std::make_shared<const RangeClock>(std::move(own));
+  return std::make_shared<const RangeClock>(RangeClock::merged(own, *knowledge));
 }
 
 void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync) {
