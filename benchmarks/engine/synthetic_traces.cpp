@@ -64,12 +64,14 @@ uint64_t thread_index(uint32_t blocks, uint32_t round, uint32_t block, uint32_t 
 
 }  // namespace
 
-SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+namespace {
+
+SyntheticTrace streaming(uint32_t blocks, uint32_t queues, uint32_t rounds, bool reuse) {
   TraceBuilder t(blocks, queues);
   for (uint32_t b = 0; b < blocks; ++b) {
     for (uint32_t r = 0; r < rounds; ++r) {
       for (uint32_t w = 0; w < kWarpsPerBlock; ++w) {
-        const uint64_t i = thread_index(blocks, r, b, w);
+        const uint64_t i = thread_index(blocks, reuse ? 0 : r, b, w);
         t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * 4, 4);
         t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * 4, 4);
       }
@@ -77,6 +79,16 @@ SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds) {
     t.exit_all_warps(b);
   }
   return t.take();
+}
+
+}  // namespace
+
+SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  return streaming(blocks, queues, rounds, false);
+}
+
+SyntheticTrace coalesced_reuse(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  return streaming(blocks, queues, rounds, true);
 }
 
 SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds) {

@@ -17,6 +17,9 @@ struct SyntheticTrace {
 
 // Every thread reads a[i] and writes b[i] for its own i, `rounds` times over fresh elements.
 SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// The same, but every round revisits the same elements: shadow memory is already allocated, so this
+// measures the checking itself.
+SyntheticTrace coalesced_reuse(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Lane i touches base + i * 128 (a 4 KiB footprint per warp access).
 SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Every thread reads one global location, then bumps one counter atomically.
