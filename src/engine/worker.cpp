@@ -108,7 +108,10 @@ BlockState* Worker::block_for(const RecordHeader& h) {
   if (h.block_id >= launch.block_count()) return malformed(h, "block id outside the grid"), nullptr;
   if (h.warp_id >= launch.warps_per_block()) return malformed(h, "warp id outside the block"), nullptr;
   auto& slot = blocks_[h.block_id];
-  if (!slot) slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), barriers_);
+  if (!slot) {
+    slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), barriers_);
+    stats_.peak_resident_blocks = std::max<uint64_t>(stats_.peak_resident_blocks, blocks_.size());
+  }
   BlockState& block = *slot;
   const WarpState& warp = block.warp(h.warp_id);
   if (warp.exited) return malformed(h, "record after the warp's exit record"), nullptr;
@@ -185,6 +188,7 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
   const MemorySemantics sem = record_semantics(h);
   const bool release_sem = record.kind.write && releases(sem);
   const bool acquire_sem = record.kind.read && acquires(sem);
+  const bool legacy_rmw = record.kind.read && record.kind.write && sem == MemorySemantics::kLegacy;
   const MemoryScope scope = record.kind.memory_scope();
   ConflictChecker checker(shared_.launch, block, races_, record);
   PageCursor cursor(record.space == MemorySpace::kCluster ? shared_.cluster : shared_.global);
@@ -195,7 +199,8 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
     ThreadState& thread = block.thread(local);
     // Stamped before a release moves the clock on: whoever acquires this release knows this access.
     checker.begin_lane(local, thread.clock);
-    if (release_sem || (record.kind.write && thread.release_pending)) {
+    const bool completes_fence = record.kind.write && thread.release_pending;
+    if (release_sem || completes_fence) {
       // A release qualifier, or the write completing a fence's release pattern.
       const MemoryScope release_scope =
           release_sem ? scope : record.kind.strong ? narrower(scope, thread.release_scope) : thread.release_scope;
@@ -208,7 +213,9 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
       thread.has_last_read = true;
       thread.last_read_address = address;
       thread.last_read_scope = record.kind.strong ? scope : MemoryScope::kSystem;
-      if (acquire_sem) block.acquire(local, address, scope, shared_.sync);
+      // A legacy RMW after a fence also acquires: the "last block" idiom of the CUDA programming
+      // guide (__threadfence(); atomicInc(); __syncthreads(); read every block's result) needs it.
+      if (acquire_sem || (completes_fence && legacy_rmw)) block.acquire(local, address, scope, shared_.sync);
     }
   }
 }

@@ -174,6 +174,23 @@ TEST(SyncRaces, GridBarrierOrdersEveryBlock) {
   EXPECT_TRUE(s.races().empty()) << s.races().size();
 }
 
+// The CUDA programming guide's __threadfence() example: each block writes its result, fences and
+// bumps a counter; the block that sees the last count reads every result after __syncthreads().
+TEST(SyncRaces, ThreadFenceReductionLastBlock) {
+  Scenario s(Dim3{3, 1, 1}, kTwoWarps);
+  for (uint32_t b = 0; b < 3; ++b) {
+    s.warp(b, 0).store(lane(0), kData + b * 4);
+    s.warp(b, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+    s.warp(b, 0).atomic(lane(0), kFlag);  // atomicInc(&count)
+    s.warp(b, 0).barrier();
+    s.warp(b, 1).barrier();
+  }
+  s.warp(2, 1).load(lane(0), kData, 0, {.size_log2 = 3});  // the last block reads results 0 and 1
+  s.warp(2, 1).load(lane(1), kData + 8, 0);
+  s.run();
+  EXPECT_TRUE(s.races().empty()) << s.races().size();
+}
+
 TEST(SyncRaces, AcquireReleaseAtomicsChainLockHolders) {
   Scenario s(Dim3{3, 1, 1}, kTwoWarps);
   const AccessOptions acq_rel{.sem = MemorySemantics::kAcqRel, .scope = MemoryScope::kGpu};
