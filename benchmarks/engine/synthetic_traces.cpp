@@ -62,62 +62,47 @@ uint64_t thread_index(uint32_t blocks, uint32_t round, uint32_t block, uint32_t 
   return (uint64_t{round} * blocks + block) * kWarpsPerBlock * kWarpSize + warp * kWarpSize;
 }
 
-}  // namespace
-
-namespace {
-
-SyntheticTrace streaming(uint32_t blocks, uint32_t queues, uint32_t rounds, bool reuse) {
+// Runs `step(builder, block, round, warp)` for every warp of every block, `rounds` times per
+// block, then lets the block's warps exit.
+template <typename WarpStep>
+SyntheticTrace every_warp(uint32_t blocks, uint32_t queues, uint32_t rounds, WarpStep step) {
   TraceBuilder t(blocks, queues);
   for (uint32_t b = 0; b < blocks; ++b) {
     for (uint32_t r = 0; r < rounds; ++r) {
-      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) {
-        const uint64_t i = thread_index(blocks, reuse ? 0 : r, b, w);
-        t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * 4, 4);
-        t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * 4, 4);
-      }
+      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) step(t, b, r, w);
     }
     t.exit_all_warps(b);
   }
   return t.take();
+}
+
+SyntheticTrace streaming(uint32_t blocks, uint32_t queues, uint32_t rounds, bool reuse, int32_t stride) {
+  return every_warp(blocks, queues, rounds, [&](TraceBuilder& t, uint32_t b, uint32_t r, uint32_t w) {
+    const uint64_t i = thread_index(blocks, reuse ? 0 : r, b, w);
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * stride, stride);
+    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * stride, stride);
+  });
 }
 
 }  // namespace
 
 SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds) {
-  return streaming(blocks, queues, rounds, false);
+  return streaming(blocks, queues, rounds, false, 4);
 }
 
 SyntheticTrace coalesced_reuse(uint32_t blocks, uint32_t queues, uint32_t rounds) {
-  return streaming(blocks, queues, rounds, true);
+  return streaming(blocks, queues, rounds, true, 4);
 }
 
 SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds) {
-  TraceBuilder t(blocks, queues);
-  for (uint32_t b = 0; b < blocks; ++b) {
-    for (uint32_t r = 0; r < rounds; ++r) {
-      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) {
-        const uint64_t i = thread_index(blocks, r, b, w);
-        t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * 128, 128);
-        t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * 128, 128);
-      }
-    }
-    t.exit_all_warps(b);
-  }
-  return t.take();
+  return streaming(blocks, queues, rounds, false, 128);
 }
 
 SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds) {
-  TraceBuilder t(blocks, queues);
-  for (uint32_t b = 0; b < blocks; ++b) {
-    for (uint32_t r = 0; r < rounds; ++r) {
-      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) {
-        t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA, 0);
-        t.memory(b, w, RecordOp::kAtomic, ~0u, kArrayB, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
-      }
-    }
-    t.exit_all_warps(b);
-  }
-  return t.take();
+  return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t, uint32_t w) {
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA, 0);
+    t.memory(b, w, RecordOp::kAtomic, ~0u, kArrayB, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+  });
 }
 
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {
@@ -137,21 +122,14 @@ SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) 
 }
 
 SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {
-  TraceBuilder t(blocks, queues);
-  for (uint32_t b = 0; b < blocks; ++b) {
-    for (uint32_t r = 0; r < rounds; ++r) {
-      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) {
-        t.memory(b, w, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
-        t.fence(b, w, 1u);
-        t.memory(b, w, RecordOp::kLoad, 1u, kArrayA, 0);
-        t.memory(b, w, RecordOp::kStore, 1u, kArrayA, 0);
-        t.fence(b, w, 1u);
-        t.memory(b, w, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
-      }
-    }
-    t.exit_all_warps(b);
-  }
-  return t.take();
+  return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t, uint32_t w) {
+    t.memory(b, w, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+    t.fence(b, w, 1u);
+    t.memory(b, w, RecordOp::kLoad, 1u, kArrayA, 0);
+    t.memory(b, w, RecordOp::kStore, 1u, kArrayA, 0);
+    t.fence(b, w, 1u);
+    t.memory(b, w, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+  });
 }
 
 }  // namespace barracuda::engine::bench

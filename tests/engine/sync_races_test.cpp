@@ -102,29 +102,26 @@ TEST(SyncRaces, LegacyMessagePassingWithFences) {
   }
 }
 
-TEST(SyncRaces, BlockScopedFencesBetweenBlocksGiveAScopedRace) {
-  Scenario s(kTwoBlocks, kTwoWarps);
-  const SiteId w = s.warp(0, 0).store(lane(0), kData);
-  s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
-  s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
-  s.warp(1, 0).load(lane(0), kFlag, 4, kVolatile);
-  s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
-  const SiteId r = s.warp(1, 0).load(lane(0), kData);
-  s.run();
-  ASSERT_TRUE(s.race(w, r));
-  EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kScoped);
-}
-
-TEST(SyncRaces, BlockScopedFencesWorkInsideTheBlock) {
-  Scenario s(kTwoBlocks, kTwoWarps);
-  const SiteId w = s.warp(0, 0).store(lane(0), kData);
-  s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
-  s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
-  s.warp(0, 1).load(lane(0), kFlag, 4, kVolatile);
-  s.warp(0, 1).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
-  const SiteId r = s.warp(0, 1).load(lane(0), kData);
-  s.run();
-  EXPECT_FALSE(s.race(w, r));
+// __threadfence_block() message passing: fine between warps of one block; between blocks the
+// scope is too narrow, and the race says so.
+TEST(SyncRaces, BlockScopedFencesOrderOnlyTheirBlock) {
+  for (uint32_t reader_block : {0u, 1u}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId w = s.warp(0, 0).store(lane(0), kData);
+    s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+    s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+    auto reader = s.warp(reader_block, 1);
+    reader.load(lane(0), kFlag, 4, kVolatile);
+    reader.fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+    const SiteId r = reader.load(lane(0), kData);
+    s.run();
+    if (reader_block == 0) {
+      EXPECT_FALSE(s.race(w, r));
+    } else {
+      ASSERT_TRUE(s.race(w, r));
+      EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kScoped);
+    }
+  }
 }
 
 // Paper figure 7 style: a spin lock (atomicCAS + fence ... fence + atomicExch) around a counter.
