@@ -35,7 +35,7 @@ void run_trace(benchmark::State& state, TraceFactory factory, uint32_t blocks, u
 
 void BM_Coalesced(benchmark::State& s) { run_trace(s, coalesced, 512, 8); }
 void BM_CoalescedReuse(benchmark::State& s) { run_trace(s, coalesced_reuse, 512, 8); }
-void BM_Strided(benchmark::State& s) { run_trace(s, strided, 128, 4); }
+void BM_Strided(benchmark::State& s) { run_trace(s, strided, 512, 8); }
 void BM_OneLocation(benchmark::State& s) { run_trace(s, one_location, 64, 4); }
 void BM_BarrierHeavy(benchmark::State& s) { run_trace(s, barrier_heavy, 256, 16); }
 void BM_LockHeavy(benchmark::State& s) { run_trace(s, lock_heavy, 64, 4); }

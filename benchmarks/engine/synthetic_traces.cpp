@@ -76,26 +76,33 @@ SyntheticTrace every_warp(uint32_t blocks, uint32_t queues, uint32_t rounds, War
   return t.take();
 }
 
-SyntheticTrace streaming(uint32_t blocks, uint32_t queues, uint32_t rounds, bool reuse, int32_t stride) {
+SyntheticTrace streaming(uint32_t blocks, uint32_t queues, uint32_t rounds, bool reuse) {
   return every_warp(blocks, queues, rounds, [&](TraceBuilder& t, uint32_t b, uint32_t r, uint32_t w) {
     const uint64_t i = thread_index(blocks, reuse ? 0 : r, b, w);
-    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * stride, stride);
-    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * stride, stride);
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * 4, 4);
+    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * 4, 4);
   });
 }
 
 }  // namespace
 
 SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds) {
-  return streaming(blocks, queues, rounds, false, 4);
+  return streaming(blocks, queues, rounds, false);
 }
 
 SyntheticTrace coalesced_reuse(uint32_t blocks, uint32_t queues, uint32_t rounds) {
-  return streaming(blocks, queues, rounds, true, 4);
+  return streaming(blocks, queues, rounds, true);
 }
 
 SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds) {
-  return streaming(blocks, queues, rounds, false, 128);
+  // Column walks over a 32x32 tile of words per block: warp w of round r takes column
+  // (8r + w) % 32, so every word is touched once per 32 warp-rounds, none coalesced.
+  return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t r, uint32_t w) {
+    const uint64_t column = (r * kWarpsPerBlock + w) % kWarpSize * 4;
+    const uint64_t tile = uint64_t{b} * kWarpSize * kWarpSize * 4;
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + tile + column, kWarpSize * 4);
+    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + tile + column, kWarpSize * 4);
+  });
 }
 
 SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds) {

@@ -20,7 +20,7 @@ SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // The same, but every round revisits the same elements: shadow memory is already allocated, so this
 // measures the checking itself.
 SyntheticTrace coalesced_reuse(uint32_t blocks, uint32_t queues, uint32_t rounds);
-// Lane i touches base + i * 128 (a 4 KiB footprint per warp access).
+// Uncoalesced: lane i touches row i of a column of a 32x32 word tile (128-byte stride).
 SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Every thread reads one global location, then bumps one counter atomically.
 SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds);

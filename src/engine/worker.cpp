@@ -225,7 +225,9 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
   const bool shared = record.space == MemorySpace::kShared;
   if (record.size == 4 && (address & 3) == 0 && !shared) {
     checker.set_word(address);
-    apply_whole_word_access(cursor.cell(address / 4), checker.stamp(), checker);
+    ShadowCell& cell = cursor.cell(address / 4);
+    apply_whole_word_access(cell, checker.stamp(), checker);
+    cursor.note_owner(cell);
     return;
   }
   const uint64_t last = address + record.size - 1;
@@ -239,6 +241,7 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
     checker.set_word(word * 4);
     ShadowCell& cell = shared ? block.shared_word(word) : cursor.cell(word);
     apply_word_access(cell, mask, checker.stamp(), checker);
+    if (!shared) cursor.note_owner(cell);
   }
 }
 
