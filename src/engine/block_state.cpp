@@ -37,7 +37,10 @@ void BlockState::mark_useful_barrier(Clock clock) {
   // The barrier that ordered an event at `clock` is the first one whose floor covers it.
   auto it = std::lower_bound(completed_.begin(), completed_.end(), clock,
                              [](const CompletedBarrier& b, Clock c) { return b.floor < c; });
-  if (it != completed_.end()) barriers_.useful.insert(raw(it->site));
+  if (it != completed_.end() && !it->useful) {
+    it->useful = true;
+    barriers_.useful.insert(raw(it->site));
+  }
 }
 
 bool BlockState::knows(uint32_t local, ThreadId other, Clock clock) {
@@ -121,7 +124,7 @@ void BlockState::complete_barrier() {
     joined = join(joined, t.knowledge);
   }
   floor_ = latest;
-  completed_.push_back({latest, site});
+  completed_.push_back({latest, site, false});
   barriers_.executed.insert(raw(site));
   for (ThreadState& t : threads_) {
     t.clock = next(latest);

@@ -96,6 +96,7 @@ class BlockState {
   struct CompletedBarrier {
     Clock floor;
     SiteId site;
+    bool useful;  // already reported to BarrierLog::useful
   };
 
   BlockId id_;

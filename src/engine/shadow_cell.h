@@ -10,7 +10,10 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <new>
 #include <vector>
+
+#include <tbb/scalable_allocator.h>
 
 #include "engine/access.h"
 
@@ -48,12 +51,23 @@ static_assert(sizeof(ShadowCell) == 16 && offsetof(ShadowCell, site) == 8 && off
                   offsetof(ShadowCell, state) == 14,
               "shadow cell layout documented above");
 
-struct LocationHistory {
-  std::optional<Stamp> write;
-  std::vector<Stamp> reads;  // sorted by thread, one per thread
+// Out-of-line cell contents come and go at the rate of shared reads: TBB's scalable allocator
+// (thread-local free lists) instead of malloc, which workers would contend on.
+template <typename T>
+struct ScalablyAllocated {
+  static void* operator new(size_t bytes) {
+    if (void* p = scalable_malloc(bytes)) return p;
+    throw std::bad_alloc();
+  }
+  static void operator delete(void* p) { scalable_free(p); }
 };
 
-struct SplitWord {
+struct LocationHistory : ScalablyAllocated<LocationHistory> {
+  std::optional<Stamp> write;
+  std::vector<Stamp, tbb::scalable_allocator<Stamp>> reads;  // sorted by thread, one per thread
+};
+
+struct SplitWord : ScalablyAllocated<SplitWord> {
   ShadowCell bytes[4];
 };
 
