@@ -16,6 +16,7 @@ BlockState::BlockState(const LaunchInfo& launch, BlockId id, BarrierLog& barrier
       first_thread_(raw(id) * launch.padded_threads_per_block()),
       threads_per_block_(launch.padded_threads_per_block()),
       block_threads_(static_cast<uint32_t>(launch.block.volume())),
+      shared_words_hint_((launch.shared_bytes + 3) / 4),
       barriers_(barriers),
       threads_(threads_per_block_),
       warps_(launch.warps_per_block()) {
@@ -180,7 +181,9 @@ void BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, co
 }
 
 ShadowCell& BlockState::shared_word(uint64_t word) {
-  if (word >= shared_.size()) shared_.resize(word + 1);
+  // Sized for the launch's shared memory at the first shared access (blocks that never touch
+  // shared memory pay nothing); grows if the launch under-declared it.
+  if (word >= shared_.size()) shared_.resize(std::max<uint64_t>(word + 1, shared_words_hint_));
   return shared_[word];
 }
 

@@ -104,6 +104,7 @@ class BlockState {
   uint32_t first_thread_;
   uint32_t threads_per_block_;
   uint32_t block_threads_;  // real threads (the last warp may be partial)
+  uint32_t shared_words_hint_;  // LaunchInfo::shared_bytes in words
   BarrierLog& barriers_;
   std::vector<ThreadState> threads_;
   std::vector<WarpState> warps_;

@@ -87,7 +87,7 @@ TEST(SyncRaces, MessagePassingWithReleaseAcquire) {
   }
 }
 
-// Paper figure 1 style: legacy message passing, __threadfence() + volatile flag.
+// The BARRACUDA paper's message-passing idiom (reconstructed): __threadfence() + volatile flag.
 TEST(SyncRaces, LegacyMessagePassingWithFences) {
   for (bool fences : {true, false}) {
     Scenario s(kTwoBlocks, kTwoWarps);
@@ -124,7 +124,7 @@ TEST(SyncRaces, BlockScopedFencesOrderOnlyTheirBlock) {
   }
 }
 
-// Paper figure 7 style: a spin lock (atomicCAS + fence ... fence + atomicExch) around a counter.
+// The paper's lock idiom (reconstructed): atomicCAS + fence ... fence + atomicExch around a counter.
 TEST(SyncRaces, SpinLockProtectsCriticalSection) {
   for (bool fences : {true, false}) {
     Scenario s(Dim3{3, 1, 1}, kTwoWarps);
