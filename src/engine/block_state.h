@@ -58,7 +58,6 @@ class BlockState {
   ~BlockState();
 
   BlockId id() const { return id_; }
-  uint32_t cluster() const { return cluster_; }
   ThreadId thread_id(uint32_t local) const { return static_cast<ThreadId>(first_thread_ + local); }
   bool contains(ThreadId t) const { return raw(t) - first_thread_ < threads_per_block_; }
   ThreadState& thread(uint32_t local) { return threads_[local]; }

@@ -47,7 +47,6 @@ class PagedShadow {
   ShadowPage& page(uint64_t page_index);
   // Drops every page; callers guarantee no worker is using the shadow.
   void clear() { pages_.clear(); }
-  size_t page_count() const { return pages_.size(); }
 
  private:
   tbb::concurrent_unordered_map<uint64_t, std::unique_ptr<ShadowPage>> pages_;
