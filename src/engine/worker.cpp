@@ -107,6 +107,8 @@ BlockState* Worker::block_for(const RecordHeader& h) {
   if (h.launch_id != launch.launch_id) return malformed(h, "launch id of another launch"), nullptr;
   if (h.block_id >= launch.block_count()) return malformed(h, "block id outside the grid"), nullptr;
   if (h.warp_id >= launch.warps_per_block()) return malformed(h, "warp id outside the block"), nullptr;
+  if (finished_blocks_.size() != launch.block_count()) finished_blocks_.assign(launch.block_count(), false);
+  if (finished_blocks_[h.block_id]) return malformed(h, "record after every warp of its block exited"), nullptr;
   auto& slot = blocks_[h.block_id];
   if (!slot) {
     slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), barriers_);
@@ -294,7 +296,10 @@ void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
     }
     return true;
   }();
-  if (all_exited) blocks_.erase(raw(block.id()));
+  if (all_exited) {
+    finished_blocks_[raw(block.id())] = true;
+    blocks_.erase(raw(block.id()));
+  }
 }
 
 void Worker::settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes) {
@@ -313,6 +318,7 @@ void Worker::finish_launch() {
     if (block->barrier_pending()) complete_divergent(*block, "the launch ended while threads waited at the barrier");
   }
   blocks_.clear();
+  finished_blocks_.clear();
 }
 
 }  // namespace barracuda::engine

@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <vector>
 
 #include "barracuda/record.h"
 #include "engine/block_state.h"
@@ -58,6 +59,7 @@ class Worker {
 
   LaunchShared& shared_;
   std::unordered_map<uint32_t, std::unique_ptr<BlockState>> blocks_;
+  std::vector<bool> finished_blocks_;  // blocks whose warps all exited (their state is freed)
   RaceLog races_;
   DiagnosticLog diagnostics_;
   BarrierLog barriers_;
