@@ -16,6 +16,7 @@ BlockState::BlockState(const LaunchInfo& launch, BlockId id, BarrierLog& barrier
       first_thread_(raw(id) * launch.padded_threads_per_block()),
       threads_per_block_(launch.padded_threads_per_block()),
       block_threads_(static_cast<uint32_t>(launch.block.volume())),
+      shared_words_hint_((launch.shared_bytes + 3) / 4),
       barriers_(barriers),
       threads_(threads_per_block_),
       warps_(launch.warps_per_block()) {
@@ -37,7 +38,10 @@ void BlockState::mark_useful_barrier(Clock clock) {
   // The barrier that ordered an event at `clock` is the first one whose floor covers it.
   auto it = std::lower_bound(completed_.begin(), completed_.end(), clock,
                              [](const CompletedBarrier& b, Clock c) { return b.floor < c; });
-  if (it != completed_.end()) barriers_.useful.insert(raw(it->site));
+  if (it != completed_.end() && !it->useful) {
+    it->useful = true;
+    barriers_.useful.insert(raw(it->site));
+  }
 }
 
 bool BlockState::knows(uint32_t local, ThreadId other, Clock clock) {
@@ -121,7 +125,7 @@ void BlockState::complete_barrier() {
     joined = join(joined, t.knowledge);
   }
   floor_ = latest;
-  completed_.push_back({latest, site});
+  completed_.push_back({latest, site, false});
   barriers_.executed.insert(raw(site));
   for (ThreadState& t : threads_) {
     t.clock = next(latest);
@@ -147,8 +151,9 @@ SharedClock BlockState::snapshot(uint32_t local, const SharedClock& knowledge) c
     ranges.push_back({warp_first, warp_first + kWarpSize, w.converged});
   }
   ranges.push_back({first_thread_ + local, first_thread_ + local + 1, threads_[local].clock});
-  if (knowledge) ranges.insert(ranges.end(), knowledge->ranges().begin(), knowledge->ranges().end());
-  return std::make_shared<const RangeClock>(std::move(ranges));
+  RangeClock own(std::move(ranges));
+  if (!knowledge) return std::make_shared<const RangeClock>(std::move(own));
+  return std::make_shared<const RangeClock>(RangeClock::merged(own, *knowledge));
 }
 
 void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync) {
@@ -176,7 +181,9 @@ void BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, co
 }
 
 ShadowCell& BlockState::shared_word(uint64_t word) {
-  if (word >= shared_.size()) shared_.resize(word + 1);
+  // Sized for the launch's shared memory at the first shared access (blocks that never touch
+  // shared memory pay nothing); grows if the launch under-declared it.
+  if (word >= shared_.size()) shared_.resize(std::max<uint64_t>(word + 1, shared_words_hint_));
   return shared_[word];
 }
 

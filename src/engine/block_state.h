@@ -58,7 +58,6 @@ class BlockState {
   ~BlockState();
 
   BlockId id() const { return id_; }
-  uint32_t cluster() const { return cluster_; }
   ThreadId thread_id(uint32_t local) const { return static_cast<ThreadId>(first_thread_ + local); }
   bool contains(ThreadId t) const { return raw(t) - first_thread_ < threads_per_block_; }
   ThreadState& thread(uint32_t local) { return threads_[local]; }
@@ -96,6 +95,7 @@ class BlockState {
   struct CompletedBarrier {
     Clock floor;
     SiteId site;
+    bool useful;  // already reported to BarrierLog::useful
   };
 
   BlockId id_;
@@ -103,6 +103,7 @@ class BlockState {
   uint32_t first_thread_;
   uint32_t threads_per_block_;
   uint32_t block_threads_;  // real threads (the last warp may be partial)
+  uint32_t shared_words_hint_;  // LaunchInfo::shared_bytes in words
   BarrierLog& barriers_;
   std::vector<ThreadState> threads_;
   std::vector<WarpState> warps_;

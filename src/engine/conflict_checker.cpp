@@ -27,7 +27,7 @@ bool ConflictChecker::covers(MemoryScope scope, ThreadId a, ThreadId b) const {
 RaceClass ConflictChecker::classify(const Stamp& earlier) const {
   if (!block_.contains(earlier.thread)) return RaceClass::kInterBlock;
   const uint32_t other = raw(earlier.thread) - raw(block_.thread_id(0));
-  if (other / kWarpSize != access_.local / kWarpSize) return RaceClass::kInterWarp;
+  if (other / kWarpSize != local_ / kWarpSize) return RaceClass::kInterWarp;
   if (launch_.warp_model == WarpModel::kIndependent) return RaceClass::kIntraWarp;
   // Lockstep: lanes of one instruction race "intra-warp"; otherwise the two accesses sit on two
   // paths of a divergent branch.
@@ -36,18 +36,18 @@ RaceClass ConflictChecker::classify(const Stamp& earlier) const {
 
 bool ConflictChecker::same_instruction(const Stamp& earlier) const {
   // Lanes of this record already applied left exactly this stamp (same site, same clock).
-  if (!block_.contains(earlier.thread) || earlier.site != access_.stamp.site) return false;
+  if (!block_.contains(earlier.thread) || earlier.site != stamp_.site) return false;
   const uint32_t other = raw(earlier.thread) - raw(block_.thread_id(0));
   const uint32_t lane = other % kWarpSize;
-  return other / kWarpSize == access_.local / kWarpSize && (record_lanes_done_ >> lane & 1u) &&
+  return other / kWarpSize == local_ / kWarpSize && (record_lanes_done_ >> lane & 1u) &&
          record_clocks_[lane] == earlier.clock;
 }
 
 void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
-  const Stamp& current = access_.stamp;
+  const Stamp& current = stamp_;
   // Lanes of one store that wrote the same value to one address: no observable race.
-  if ((access_.flags & kFlagSameValue) && earlier.kind.write && current.kind.write && same_instruction(earlier)) return;
-  if (block_.knows(access_.local, earlier.thread, earlier.clock)) return;
+  if ((record_.flags & kFlagSameValue) && earlier.kind.write && current.kind.write && same_instruction(earlier)) return;
+  if (block_.knows(local_, earlier.thread, earlier.clock)) return;
   bool scoped;
   if (earlier.kind.strong && current.kind.strong) {
     // Morally strong: each access's scope includes the other thread. Such pairs never race.
@@ -57,19 +57,19 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
     }
     scoped = true;
   } else {
-    scoped = block_.knows_ignoring_scopes(access_.local, earlier.thread, earlier.clock);
+    scoped = block_.knows_ignoring_scopes(local_, earlier.thread, earlier.clock);
   }
   Race race;
   race.race_class = scoped ? RaceClass::kScoped : classify(earlier);
   race.hazard = hazard_of(earlier.kind, current.kind);
-  race.space = access_.space;
+  race.space = record_.space;
   race.first_site = earlier.site;
   race.second_site = current.site;
   const uint32_t per_block = launch_.padded_threads_per_block();
   race.first_thread = {block_of(earlier.thread), raw(earlier.thread) % per_block};
-  race.second_thread = {block_.id(), access_.local};
-  race.address = access_.word_address + byte;
-  race.size = access_.size;
+  race.second_thread = {block_.id(), local_};
+  race.address = word_address_ + byte;
+  race.size = record_.size;
   races_.add(race);
 }
 

@@ -8,26 +8,38 @@
 
 namespace barracuda::engine {
 
-struct CurrentAccess {
-  uint32_t local = 0;        // thread index within the block
-  Stamp stamp;
+// What every lane of one memory record shares.
+struct RecordAccess {
+  SiteId site{};
+  AccessKind kind{};
   MemorySpace space{};
-  uint64_t word_address = 0;  // the 4-byte word being checked
-  uint8_t flags = 0;          // RecordHeader::flags
-  uint32_t size = 0;         // bytes of the whole lane access
+  uint8_t flags = 0;  // RecordHeader::flags
+  uint32_t size = 0;  // bytes per lane
 };
 
 class ConflictChecker final : public ConflictSink {
  public:
-  ConflictChecker(const LaunchInfo& launch, BlockState& block, RaceLog& races)
-      : launch_(launch), block_(block), races_(races) {}
+  ConflictChecker(const LaunchInfo& launch, BlockState& block, RaceLog& races, const RecordAccess& record)
+      : launch_(launch), block_(block), races_(races), record_(record) {
+    stamp_.site = record.site;
+    stamp_.kind = record.kind;
+  }
 
-  void set_access(const CurrentAccess& access) { access_ = access; }
-  CurrentAccess& access() { return access_; }
+  // Starts checking the access of thread `local` (index in the block), stamped with `clock`.
+  void begin_lane(uint32_t local, Clock clock) {
+    // Field by field: only these two change per lane (and a whole-struct copy of the 14-byte
+    // stamp costs a store-forwarding stall on every lane).
+    local_ = local;
+    stamp_.thread = block_.thread_id(local);
+    stamp_.clock = clock;
+  }
+  // The 4-byte word whose cell is checked next.
+  void set_word(uint64_t word_address) { word_address_ = word_address; }
+  const Stamp& stamp() const { return stamp_; }
   // The current lane is done: later lanes of the record recognise its stamp as "this instruction".
   void lane_done() {
-    const uint32_t lane = access_.local % kWarpSize;
-    record_clocks_[lane] = access_.stamp.clock;
+    const uint32_t lane = local_ % kWarpSize;
+    record_clocks_[lane] = stamp_.clock;
     record_lanes_done_ |= 1u << lane;
   }
   void conflict(const Stamp& earlier, uint32_t byte) override;
@@ -42,7 +54,10 @@ class ConflictChecker final : public ConflictSink {
   const LaunchInfo& launch_;
   BlockState& block_;
   RaceLog& races_;
-  CurrentAccess access_;
+  const RecordAccess& record_;
+  uint32_t local_ = 0;
+  Stamp stamp_;
+  uint64_t word_address_ = 0;
   std::array<Clock, kWarpSize> record_clocks_{};  // stamp clocks of the record's lanes done so far
   uint32_t record_lanes_done_ = 0;
 };

@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -39,6 +40,7 @@ void Engine::end_launch() {
     }
   }
   const std::string& kernel = shared_->launch.kernel;
+  uint64_t peak_blocks = 0;
   diagnostics_.merge(std::move(redundant), kernel);
   for (auto& worker : workers_) {
     races_.merge(std::move(worker->races()), kernel);
@@ -49,9 +51,11 @@ void Engine::end_launch() {
     stats_.ignored_accesses += s.ignored_accesses;
     stats_.malformed_records += s.malformed_records;
     stats_.unsupported_records += s.unsupported_records;
+    peak_blocks += s.peak_resident_blocks;
     worker->reset_stats();
   }
   stats_.dynamic_races = races_.dynamic_count();
+  stats_.peak_resident_blocks = std::max(stats_.peak_resident_blocks, peak_blocks);
   shared_->global.clear();
   shared_->cluster.clear();
   shared_->sync.clear();

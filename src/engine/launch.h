@@ -42,7 +42,6 @@ struct LaunchInfo {
 
 struct EngineConfig {
   uint32_t workers = 1;  // one per GPU queue; each block's records must always reach the same worker
-  uint32_t max_diagnostic_messages = 100;  // malformed-record messages kept per launch (all are counted)
 };
 
 }  // namespace barracuda::engine

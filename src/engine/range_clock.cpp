@@ -1,9 +1,12 @@
 #include "engine/range_clock.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace barracuda::engine {
 namespace {
+
+constexpr uint32_t kEnd = std::numeric_limits<uint32_t>::max();  // past every thread id
 
 // Sweeps the range boundaries in order and keeps, between consecutive boundaries, the largest
 // clock of the ranges covering that stretch.
@@ -55,17 +58,47 @@ Clock RangeClock::at(ThreadId thread) const {
 }
 
 bool RangeClock::covers(const RangeClock& other) const {
+  // Both lists are sorted and disjoint: one forward walk over each.
+  size_t i = 0;
   for (const ClockRange& r : other.ranges_) {
-    // Walk this clock's ranges over [r.first, r.end); any gap or smaller clock means "no".
     uint32_t pos = r.first;
-    auto it = std::partition_point(ranges_.begin(), ranges_.end(), [pos](const ClockRange& x) { return x.end <= pos; });
     while (pos < r.end) {
-      if (it == ranges_.end() || it->first > pos || it->clock < r.clock) return false;
-      pos = it->end;
-      ++it;
+      while (i < ranges_.size() && ranges_[i].end <= pos) ++i;
+      if (i == ranges_.size() || ranges_[i].first > pos || ranges_[i].clock < r.clock) return false;
+      pos = ranges_[i].end;
     }
   }
   return true;
+}
+
+RangeClock RangeClock::merged(const RangeClock& a, const RangeClock& b) {
+  // Linear sweep over two sorted, disjoint lists, emitting the pointwise maximum.
+  RangeClock out;
+  out.ranges_.reserve(a.ranges_.size() + b.ranges_.size());
+  const auto& x = a.ranges_;
+  const auto& y = b.ranges_;
+  size_t i = 0, j = 0;
+  uint32_t pos = 0;
+  while (i < x.size() || j < y.size()) {
+    if (i < x.size() && x[i].end <= pos) { ++i; continue; }
+    if (j < y.size() && y[j].end <= pos) { ++j; continue; }
+    const uint32_t x_lo = i < x.size() ? std::max(x[i].first, pos) : kEnd;
+    const uint32_t y_lo = j < y.size() ? std::max(y[j].first, pos) : kEnd;
+    const uint32_t lo = std::min(x_lo, y_lo);
+    const bool in_x = x_lo == lo, in_y = y_lo == lo;
+    uint32_t hi = kEnd;
+    if (i < x.size()) hi = std::min(hi, in_x ? x[i].end : x_lo);
+    if (j < y.size()) hi = std::min(hi, in_y ? y[j].end : y_lo);
+    const Clock clock = std::max(in_x ? x[i].clock : Clock{}, in_y ? y[j].clock : Clock{});
+    auto& o = out.ranges_;
+    if (!o.empty() && o.back().end == lo && o.back().clock == clock) {
+      o.back().end = hi;
+    } else {
+      o.push_back({lo, hi, clock});
+    }
+    pos = hi;
+  }
+  return out;
 }
 
 SharedClock join(const SharedClock& a, const SharedClock& b) {
@@ -73,9 +106,7 @@ SharedClock join(const SharedClock& a, const SharedClock& b) {
   if (!a || a->empty()) return b;
   if (a->covers(*b)) return a;
   if (b->covers(*a)) return b;
-  std::vector<ClockRange> all(a->ranges().begin(), a->ranges().end());
-  all.insert(all.end(), b->ranges().begin(), b->ranges().end());
-  return std::make_shared<const RangeClock>(std::move(all));
+  return std::make_shared<const RangeClock>(RangeClock::merged(*a, *b));
 }
 
 }  // namespace barracuda::engine

@@ -28,6 +28,8 @@ class RangeClock {
   bool empty() const { return ranges_.empty(); }
   // True when every entry of `other` is <= the entry here (joining it would change nothing).
   bool covers(const RangeClock& other) const;
+  // Pointwise maximum, in time linear in both sizes.
+  static RangeClock merged(const RangeClock& a, const RangeClock& b);
 
  private:
   std::vector<ClockRange> ranges_;  // sorted by first, disjoint, adjacent equal clocks merged

@@ -10,13 +10,6 @@ Stamp inline_stamp(const ShadowCell& cell) {
           static_cast<Clock>(static_cast<uint32_t>(cell.payload >> 32)), cell.site, cell.kind};
 }
 
-void set_inline(ShadowCell& cell, const Stamp& s) {
-  cell.payload = uint64_t{raw(s.thread)} | (uint64_t{raw(s.clock)} << 32);
-  cell.site = s.site;
-  cell.kind = s.kind;
-  cell.state = s.kind.write ? CellState::kWrite : CellState::kRead;
-}
-
 template <typename T>
 T* owned(const ShadowCell& cell) {
   return reinterpret_cast<T*>(static_cast<uintptr_t>(cell.payload));
@@ -63,14 +56,14 @@ void reset_cell(ShadowCell& cell) {
 void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uint32_t byte) {
   switch (cell.state) {
     case CellState::kEmpty:
-      set_inline(cell, access);
+      cell.hold(access);
       return;
     case CellState::kWrite:
     case CellState::kRead: {
       const Stamp earlier = inline_stamp(cell);
       check(earlier, access, sink, byte);
       if (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread)) {
-        set_inline(cell, access);
+        cell.hold(access);
         return;
       }
       auto history = std::make_unique<LocationHistory>();
@@ -93,7 +86,7 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uin
       }
       for (const Stamp& read : history->reads) check(read, access, sink, byte);
       reset_cell(cell);
-      set_inline(cell, access);
+      cell.hold(access);
       return;
     }
     case CellState::kSplit:

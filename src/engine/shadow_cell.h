@@ -10,7 +10,10 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <new>
 #include <vector>
+
+#include <tbb/scalable_allocator.h>
 
 #include "engine/access.h"
 
@@ -35,17 +38,36 @@ struct ShadowCell {
   AccessKind kind{};
   CellState state = CellState::kEmpty;
   uint8_t unused = 0;
+
+  // Makes `s` the cell's only access (the caller has freed whatever the cell owned).
+  void hold(const Stamp& s) {
+    payload = uint64_t{raw(s.thread)} | (uint64_t{raw(s.clock)} << 32);
+    site = s.site;
+    kind = s.kind;
+    state = s.kind.write ? CellState::kWrite : CellState::kRead;
+  }
 };
 static_assert(sizeof(ShadowCell) == 16 && offsetof(ShadowCell, site) == 8 && offsetof(ShadowCell, kind) == 12 &&
                   offsetof(ShadowCell, state) == 14,
               "shadow cell layout documented above");
 
-struct LocationHistory {
-  std::optional<Stamp> write;
-  std::vector<Stamp> reads;  // sorted by thread, one per thread
+// Out-of-line cell contents come and go at the rate of shared reads: TBB's scalable allocator
+// (thread-local free lists) instead of malloc, which workers would contend on.
+template <typename T>
+struct ScalablyAllocated {
+  static void* operator new(size_t bytes) {
+    if (void* p = scalable_malloc(bytes)) return p;
+    throw std::bad_alloc();
+  }
+  static void operator delete(void* p) { scalable_free(p); }
 };
 
-struct SplitWord {
+struct LocationHistory : ScalablyAllocated<LocationHistory> {
+  std::optional<Stamp> write;
+  std::vector<Stamp, tbb::scalable_allocator<Stamp>> reads;  // sorted by thread, one per thread
+};
+
+struct SplitWord : ScalablyAllocated<SplitWord> {
   ShadowCell bytes[4];
 };
 
@@ -64,6 +86,19 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uin
 // Checks `access` on the bytes of a word cell selected by `byte_mask` (bit i = byte i). A partial
 // mask splits the word so that disjoint byte accesses never conflict.
 void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access, ConflictSink& sink);
+// apply_word_access for a whole word, with the first touch of a word inlined (the common case of
+// streaming kernels).
+// Also inlined: a thread revisiting a word it alone touched last (a write replaces its own access,
+// a read its own read) needs no check.
+inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink) {
+  const bool own_inline = (cell.state == CellState::kWrite || cell.state == CellState::kRead) &&
+                          static_cast<uint32_t>(cell.payload) == raw(access.thread);
+  if (cell.state == CellState::kEmpty || (own_inline && (access.kind.write || cell.state == CellState::kRead))) {
+    cell.hold(access);
+  } else {
+    apply_word_access(cell, 0xF, access, sink);
+  }
+}
 // Frees what a cell owns and empties it.
 void reset_cell(ShadowCell& cell);
 

@@ -107,8 +107,13 @@ BlockState* Worker::block_for(const RecordHeader& h) {
   if (h.launch_id != launch.launch_id) return malformed(h, "launch id of another launch"), nullptr;
   if (h.block_id >= launch.block_count()) return malformed(h, "block id outside the grid"), nullptr;
   if (h.warp_id >= launch.warps_per_block()) return malformed(h, "warp id outside the block"), nullptr;
+  if (finished_blocks_.size() != launch.block_count()) finished_blocks_.assign(launch.block_count(), false);
+  if (finished_blocks_[h.block_id]) return malformed(h, "record after every warp of its block exited"), nullptr;
   auto& slot = blocks_[h.block_id];
-  if (!slot) slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), barriers_);
+  if (!slot) {
+    slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), barriers_);
+    stats_.peak_resident_blocks = std::max<uint64_t>(stats_.peak_resident_blocks, blocks_.size());
+  }
   BlockState& block = *slot;
   const WarpState& warp = block.warp(h.warp_id);
   if (warp.exited) return malformed(h, "record after the warp's exit record"), nullptr;
@@ -175,59 +180,59 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
 
 void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block) {
   const uint32_t lanes = static_cast<uint32_t>(std::popcount(h.active_mask));
-  if (record_space(h) == MemorySpace::kOther) {
+  const RecordAccess record{static_cast<SiteId>(h.site_id), kind_of(h), record_space(h), h.flags,
+                            record_access_bytes(h)};
+  if (record.space == MemorySpace::kOther) {
     stats_.ignored_accesses += lanes;
     return;
   }
   stats_.thread_accesses += lanes;
-  ConflictChecker checker(shared_.launch, block, races_);
-  PageCursor cursor(record_space(h) == MemorySpace::kCluster ? shared_.cluster : shared_.global);
+  const MemorySemantics sem = record_semantics(h);
+  const bool release_sem = record.kind.write && releases(sem);
+  const bool acquire_sem = record.kind.read && acquires(sem);
+  const bool legacy_rmw = record.kind.read && record.kind.write && sem == MemorySemantics::kLegacy;
+  const MemoryScope scope = record.kind.memory_scope();
+  ConflictChecker checker(shared_.launch, block, races_, record);
+  PageCursor cursor(record.space == MemorySpace::kCluster ? shared_.cluster : shared_.global);
   for (uint32_t m = h.active_mask; m; m &= m - 1) {
     const uint32_t lane = std::countr_zero(m);
-    apply_lane(h, block, checker, cursor, lane, lane_address(h, payload, lane));
-  }
-}
-
-void Worker::apply_lane(const RecordHeader& h, BlockState& block, ConflictChecker& checker, PageCursor& cursor,
-                        uint32_t lane, uint64_t address) {
-  const uint32_t local = h.warp_id * kWarpSize + lane;
-  ThreadState& thread = block.thread(local);
-  const AccessKind kind = kind_of(h);
-  const MemorySemantics sem = record_semantics(h);
-  const MemoryScope scope = kind.memory_scope();
-  const uint32_t size = record_access_bytes(h);
-  CurrentAccess access;
-  access.local = local;
-  // Stamped before a release moves the clock on: whoever acquires this release knows this access.
-  access.stamp = {block.thread_id(local), thread.clock, static_cast<SiteId>(h.site_id), kind};
-  access.space = record_space(h);
-  access.size = size;
-  access.flags = h.flags;
-  checker.set_access(access);
-  if (kind.write) {
-    if (releases(sem)) {
-      block.release(local, address, scope, shared_.sync);
-      thread.release_pending = false;
-    } else if (thread.release_pending) {
-      block.release(local, address, kind.strong ? narrower(scope, thread.release_scope) : thread.release_scope,
-                    shared_.sync);
+    const uint32_t local = h.warp_id * kWarpSize + lane;
+    const uint64_t address = lane_address(h, payload, lane);
+    ThreadState& thread = block.thread(local);
+    // Stamped before a release moves the clock on: whoever acquires this release knows this access.
+    checker.begin_lane(local, thread.clock);
+    const bool completes_fence = record.kind.write && thread.release_pending;
+    if (release_sem || completes_fence) {
+      // A release qualifier, or the write completing a fence's release pattern.
+      const MemoryScope release_scope =
+          release_sem ? scope : record.kind.strong ? narrower(scope, thread.release_scope) : thread.release_scope;
+      block.release(local, address, release_scope, shared_.sync);
       thread.release_pending = false;
     }
-  }
-  check_bytes(block, checker, cursor, address, size);
-  checker.lane_done();
-  if (kind.read) {
-    thread.has_last_read = true;
-    thread.last_read_address = address;
-    thread.last_read_scope = kind.strong ? scope : MemoryScope::kSystem;
-    if (acquires(sem)) block.acquire(local, address, scope, shared_.sync);
+    check_bytes(block, checker, cursor, address, record);
+    checker.lane_done();
+    if (record.kind.read) {
+      thread.has_last_read = true;
+      thread.last_read_address = address;
+      thread.last_read_scope = record.kind.strong ? scope : MemoryScope::kSystem;
+      // A legacy RMW after a fence also acquires: the "last block" idiom of the CUDA programming
+      // guide (__threadfence(); atomicInc(); __syncthreads(); read every block's result) needs it.
+      if (acquire_sem || (completes_fence && legacy_rmw)) block.acquire(local, address, scope, shared_.sync);
+    }
   }
 }
 
 void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
-                         uint32_t size) {
-  const uint64_t last = address + size - 1;
-  const bool shared = checker.access().space == MemorySpace::kShared;
+                         const RecordAccess& record) {
+  const bool shared = record.space == MemorySpace::kShared;
+  if (record.size == 4 && (address & 3) == 0 && !shared) {
+    checker.set_word(address);
+    ShadowCell& cell = cursor.cell(address / 4);
+    apply_whole_word_access(cell, checker.stamp(), checker);
+    cursor.note_owner(cell);
+    return;
+  }
+  const uint64_t last = address + record.size - 1;
   if (last < address || (shared && last >= kMaxSharedBytes)) {
     ++stats_.malformed_records;
     return;
@@ -235,9 +240,10 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
   for (uint64_t word = address / 4; word <= last / 4; ++word) {
     const uint64_t lo = std::max(address, word * 4), hi = std::min(last, word * 4 + 3);
     const uint32_t mask = ((1u << (hi - lo + 1)) - 1) << (lo - word * 4);
-    checker.access().word_address = word * 4;
+    checker.set_word(word * 4);
     ShadowCell& cell = shared ? block.shared_word(word) : cursor.cell(word);
-    apply_word_access(cell, mask, checker.access().stamp, checker);
+    apply_word_access(cell, mask, checker.stamp(), checker);
+    if (!shared) cursor.note_owner(cell);
   }
 }
 
@@ -294,7 +300,10 @@ void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
     }
     return true;
   }();
-  if (all_exited) blocks_.erase(raw(block.id()));
+  if (all_exited) {
+    finished_blocks_[raw(block.id())] = true;
+    blocks_.erase(raw(block.id()));
+  }
 }
 
 void Worker::settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes) {
@@ -313,6 +322,7 @@ void Worker::finish_launch() {
     if (block->barrier_pending()) complete_divergent(*block, "the launch ended while threads waited at the barrier");
   }
   blocks_.clear();
+  finished_blocks_.clear();
 }
 
 }  // namespace barracuda::engine

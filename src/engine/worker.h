@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <vector>
 
 #include "barracuda/record.h"
 #include "engine/block_state.h"
@@ -15,6 +16,7 @@
 namespace barracuda::engine {
 
 class ConflictChecker;
+struct RecordAccess;
 
 // State shared by all workers during one launch.
 struct LaunchShared {
@@ -43,9 +45,8 @@ class Worker {
  private:
   void apply(const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block);
-  void apply_lane(const RecordHeader& h, BlockState& block, ConflictChecker& checker, PageCursor& cursor,
-                  uint32_t lane, uint64_t address);
-  void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address, uint32_t size);
+  void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
+                   const RecordAccess& record);
   void apply_fence(const RecordHeader& h, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
   void apply_exit(const RecordHeader& h, BlockState& block);
@@ -58,6 +59,7 @@ class Worker {
 
   LaunchShared& shared_;
   std::unordered_map<uint32_t, std::unique_ptr<BlockState>> blocks_;
+  std::vector<bool> finished_blocks_;  // blocks whose warps all exited (their state is freed)
   RaceLog races_;
   DiagnosticLog diagnostics_;
   BarrierLog barriers_;

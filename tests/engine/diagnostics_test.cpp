@@ -75,6 +75,15 @@ TEST(Diagnostics, BarrierOrderingNothingIsRedundant) {
   EXPECT_TRUE(s.races().empty());
 }
 
+TEST(Diagnostics, RecordsAfterTheBlockExitedAreMalformed) {
+  Scenario s(kOneBlock, Dim3{32, 1, 1});
+  s.warp(0, 0).exit();
+  s.warp(0, 0).store(lane(0), kX);
+  s.run();
+  EXPECT_EQ(s.stats().malformed_records, 1u);
+  EXPECT_EQ(s.stats().thread_accesses, 0u);
+}
+
 TEST(Diagnostics, MalformedRecordsAreSkippedAndCounted) {
   Scenario s(kOneBlock, kTwoWarps);
   s.warp(0, 0).store(lane(0), kX);

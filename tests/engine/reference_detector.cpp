@@ -169,6 +169,8 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   cur.scope = sem == MemorySemantics::kVolatile ? MemoryScope::kSystem : record_scope(h);
   const bool releasing = sem == MemorySemantics::kRelease || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
   const bool acquiring = sem == MemorySemantics::kAcquire || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
+  const bool completes_fence = cur.write && thread.pending_release.has_value();
+  const bool legacy_rmw = cur.read && cur.write && sem == MemorySemantics::kLegacy;
   if (cur.write) {
     if (releasing) {
       release(t, address, cur.scope);
@@ -194,7 +196,7 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   }
   if (cur.read) {
     thread.last_read = std::pair{address, cur.strong ? cur.scope : MemoryScope::kSystem};
-    if (acquiring) acquire(t, address, cur.scope);
+    if (acquiring || (completes_fence && legacy_rmw)) acquire(t, address, cur.scope);
   }
 }
 

@@ -6,22 +6,31 @@
 
 namespace barracuda::engine::test {
 
-SiteId WarpScript::memory(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {
+RecordHeader WarpScript::header(RecordOp op, uint32_t mask) const {
   RecordHeader h{};
   h.op = static_cast<uint8_t>(op);
-  h.space_sem = pack_space_sem(o.space, o.sem, o.scope);
-  h.size_mode = pack_size_mode(o.size_log2, AddressMode::kAffine);
-  h.flags = o.flags;
   h.active_mask = mask;
-  const SiteId site = s_.next_site();
-  h.site_id = raw(site);
   h.block_id = block_;
   h.warp_id = static_cast<uint16_t>(warp_);
   h.launch_id = s_.launch_.launch_id;
+  return h;
+}
+
+SiteId WarpScript::emit(RecordHeader h, const std::vector<RecordHeader>& payload) {
+  const SiteId site = s_.next_site();
+  h.site_id = raw(site);
+  s_.append(block_, h, payload);
+  return site;
+}
+
+SiteId WarpScript::memory(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {
+  RecordHeader h = header(op, mask);
+  h.space_sem = pack_space_sem(o.space, o.sem, o.scope);
+  h.size_mode = pack_size_mode(o.size_log2, AddressMode::kAffine);
+  h.flags = o.flags;
   h.stride = stride;
   h.base = base;
-  s_.append(block_, h);
-  return site;
+  return emit(h);
 }
 
 SiteId WarpScript::load(uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {
@@ -60,36 +69,20 @@ SiteId WarpScript::access(RecordOp op, uint32_t mask, const std::vector<uint64_t
       std::memcpy(bytes + i * sizeof(uint64_t), &addresses[i], sizeof(uint64_t));
     }
   }
-  RecordHeader h{};
-  h.op = static_cast<uint8_t>(op);
+  RecordHeader h = header(op, mask);
   h.space_sem = pack_space_sem(o.space, o.sem, o.scope);
   h.size_mode = pack_size_mode(o.size_log2, mode);
   h.flags = o.flags;
-  h.active_mask = mask;
-  const SiteId site = s_.next_site();
-  h.site_id = raw(site);
-  h.block_id = block_;
-  h.warp_id = static_cast<uint16_t>(warp_);
-  h.launch_id = s_.launch_.launch_id;
   h.base = fits ? base : 0;
-  s_.append(block_, h, payload);
-  return site;
+  return emit(h, payload);
 }
 
 SiteId WarpScript::control(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, uint8_t space_sem) {
-  RecordHeader h{};
-  h.op = static_cast<uint8_t>(op);
+  RecordHeader h = header(op, mask);
   h.space_sem = space_sem;
-  h.active_mask = mask;
-  const SiteId site = s_.next_site();
-  h.site_id = raw(site);
-  h.block_id = block_;
-  h.warp_id = static_cast<uint16_t>(warp_);
-  h.launch_id = s_.launch_.launch_id;
   h.stride = stride;
   h.base = base;
-  s_.append(block_, h);
-  return site;
+  return emit(h);
 }
 
 SiteId WarpScript::fence(MemorySemantics sem, MemoryScope scope, uint32_t mask) {

@@ -47,6 +47,9 @@ class WarpScript {
   void exit(uint32_t mask = kAllLanes);
 
  private:
+  RecordHeader header(RecordOp op, uint32_t mask) const;
+  // Gives the record the next site id and appends it (and its payload) to the block's queue.
+  SiteId emit(RecordHeader h, const std::vector<RecordHeader>& payload = {});
   SiteId memory(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, AccessOptions o);
   SiteId control(RecordOp op, uint32_t mask, uint64_t base, int32_t stride = 0, uint8_t space_sem = 0);
 

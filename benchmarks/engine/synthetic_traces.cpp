@@ -1,0 +1,142 @@
+#include "synthetic_traces.h"
+
+#include <bit>
+
+namespace barracuda::engine::bench {
+namespace {
+
+constexpr uint32_t kWarpsPerBlock = 8;  // 256 threads per block
+constexpr uint64_t kArrayA = 0x7f00'0000'0000ull;
+constexpr uint64_t kArrayB = 0x7f10'0000'0000ull;
+constexpr uint64_t kLock = 0x7f20'0000'0000ull;
+
+class TraceBuilder {
+ public:
+  TraceBuilder(uint32_t blocks, uint32_t queues) {
+    trace_.launch.launch_id = 1;
+    trace_.launch.kernel = "synthetic";
+    trace_.launch.grid = {blocks, 1, 1};
+    trace_.launch.block = {kWarpsPerBlock * kWarpSize, 1, 1};
+    trace_.queues.resize(queues);
+  }
+
+  void memory(uint32_t block, uint32_t warp, RecordOp op, uint32_t mask, uint64_t base, int32_t stride,
+              MemorySpace space = MemorySpace::kGlobal, MemorySemantics sem = MemorySemantics::kWeak) {
+    RecordHeader& h = add(block, warp, op, mask);
+    h.space_sem = pack_space_sem(space, sem, MemoryScope::kGpu);
+    h.size_mode = pack_size_mode(2, AddressMode::kAffine);
+    h.base = base;
+    h.stride = stride;
+    trace_.thread_accesses += static_cast<uint64_t>(std::popcount(mask));
+  }
+  void fence(uint32_t block, uint32_t warp, uint32_t mask) {
+    add(block, warp, RecordOp::kFence, mask).space_sem =
+        pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kLegacy, MemoryScope::kGpu);
+  }
+  void barrier_all_warps(uint32_t block) {
+    for (uint32_t w = 0; w < kWarpsPerBlock; ++w) add(block, w, RecordOp::kBarrier, ~0u);
+  }
+  void exit_all_warps(uint32_t block) {
+    for (uint32_t w = 0; w < kWarpsPerBlock; ++w) add(block, w, RecordOp::kWarpExit, 0);
+  }
+  SyntheticTrace take() { return std::move(trace_); }
+
+ private:
+  RecordHeader& add(uint32_t block, uint32_t warp, RecordOp op, uint32_t mask) {
+    RecordHeader h{};
+    h.op = static_cast<uint8_t>(op);
+    h.active_mask = mask;
+    h.site_id = static_cast<uint32_t>(op) * 16 + 1;
+    h.block_id = block;
+    h.warp_id = static_cast<uint16_t>(warp);
+    h.launch_id = 1;
+    auto& queue = trace_.queues[block % trace_.queues.size()];
+    queue.push_back(h);
+    return queue.back();
+  }
+
+  SyntheticTrace trace_;
+};
+
+uint64_t thread_index(uint32_t blocks, uint32_t round, uint32_t block, uint32_t warp) {
+  return (uint64_t{round} * blocks + block) * kWarpsPerBlock * kWarpSize + warp * kWarpSize;
+}
+
+// Runs `step(builder, block, round, warp)` for every warp of every block, `rounds` times per
+// block, then lets the block's warps exit.
+template <typename WarpStep>
+SyntheticTrace every_warp(uint32_t blocks, uint32_t queues, uint32_t rounds, WarpStep step) {
+  TraceBuilder t(blocks, queues);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    for (uint32_t r = 0; r < rounds; ++r) {
+      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) step(t, b, r, w);
+    }
+    t.exit_all_warps(b);
+  }
+  return t.take();
+}
+
+SyntheticTrace streaming(uint32_t blocks, uint32_t queues, uint32_t rounds, bool reuse) {
+  return every_warp(blocks, queues, rounds, [&](TraceBuilder& t, uint32_t b, uint32_t r, uint32_t w) {
+    const uint64_t i = thread_index(blocks, reuse ? 0 : r, b, w);
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * 4, 4);
+    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * 4, 4);
+  });
+}
+
+}  // namespace
+
+SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  return streaming(blocks, queues, rounds, false);
+}
+
+SyntheticTrace coalesced_reuse(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  return streaming(blocks, queues, rounds, true);
+}
+
+SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  // Column walks over a 32x32 tile of words per block: warp w of round r takes column
+  // (8r + w) % 32, so every word is touched once per 32 warp-rounds, none coalesced.
+  return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t r, uint32_t w) {
+    const uint64_t column = (r * kWarpsPerBlock + w) % kWarpSize * 4;
+    const uint64_t tile = uint64_t{b} * kWarpSize * kWarpSize * 4;
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + tile + column, kWarpSize * 4);
+    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + tile + column, kWarpSize * 4);
+  });
+}
+
+SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t, uint32_t w) {
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA, 0);
+    t.memory(b, w, RecordOp::kAtomic, ~0u, kArrayB, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+  });
+}
+
+SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  TraceBuilder t(blocks, queues);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    for (uint32_t r = 0; r < rounds; ++r) {
+      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) t.memory(b, w, RecordOp::kStore, ~0u, w * 128, 4, MemorySpace::kShared);
+      t.barrier_all_warps(b);
+      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) {
+        t.memory(b, w, RecordOp::kLoad, ~0u, ((w + 1) % kWarpsPerBlock) * 128, 4, MemorySpace::kShared);
+      }
+      t.barrier_all_warps(b);
+    }
+    t.exit_all_warps(b);
+  }
+  return t.take();
+}
+
+SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t, uint32_t w) {
+    t.memory(b, w, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+    t.fence(b, w, 1u);
+    t.memory(b, w, RecordOp::kLoad, 1u, kArrayA, 0);
+    t.memory(b, w, RecordOp::kStore, 1u, kArrayA, 0);
+    t.fence(b, w, 1u);
+    t.memory(b, w, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+  });
+}
+
+}  // namespace barracuda::engine::bench

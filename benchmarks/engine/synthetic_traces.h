@@ -1,0 +1,33 @@
+#pragma once
+// Synthetic record streams shaped like common GPU kernels, for the engine benchmarks. Each trace
+// is split into per-worker queues the way the GPU side pins blocks to queues (block % queues).
+#include <cstdint>
+#include <vector>
+
+#include "barracuda/record.h"
+#include "engine/launch.h"
+
+namespace barracuda::engine::bench {
+
+struct SyntheticTrace {
+  LaunchInfo launch;
+  std::vector<std::vector<RecordHeader>> queues;
+  uint64_t thread_accesses = 0;
+};
+
+// Every thread reads a[i] and writes b[i] for its own i, `rounds` times over fresh elements.
+SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// The same, but every round revisits the same elements: shadow memory is already allocated, so this
+// measures the checking itself.
+SyntheticTrace coalesced_reuse(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Uncoalesced: lane i touches row i of a column of a 32x32 word tile (128-byte stride).
+SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Every thread reads one global location, then bumps one counter atomically.
+SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Shared-memory stencil: write own element, barrier, read the neighbour's, barrier.
+SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Lane 0 of each warp takes a global spin lock (atomicCAS + fence), updates a counter, releases
+// it (fence + atomicExch).
+SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
+
+}  // namespace barracuda::engine::bench
