@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "device/runtime_link.h"
 #include "gpu_queue_harness.h"
 #include "runtime_probe_ptx.h"
 #include "runtime_probe_sites.h"
@@ -96,21 +95,7 @@ void check_flood(const WarpRecords& records, uint32_t blocks, uint32_t warps_per
   }
 }
 
-int run() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::puts("no CUDA device: skipped");
-    return testing::kSkippedExitCode;
-  }
-  cudaDeviceProp properties;
-  check_cuda(cudaGetDeviceProperties(&properties, 0), "device properties");
-  LinkedCubin linked =
-      link_with_device_runtime({{"runtime_probe", runtime_probe_ptx()}},
-                               "sm_" + std::to_string(properties.major * 10 + properties.minor));
-  check(!linked.cubin.empty(), linked.error_log);
-  const std::vector<char>& cubin = linked.cubin;
-  cudaLibrary_t library;
-  check_cuda(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "load cubin");
+void run(cudaLibrary_t library) {
   cudaStream_t stream;
   check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "kernel stream");
   uint64_t* data = nullptr;
@@ -146,18 +131,12 @@ int run() {
   }
   cudaFree(data);
   cudaStreamDestroy(stream);
-  cudaLibraryUnload(library);
-  return 0;
 }
 
 }  // namespace
 }  // namespace barracuda
 
 int main() {
-  try {
-    return barracuda::run();
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "device_runtime_gpu_test: %s\n", error.what());
-    return 1;
-  }
+  return barracuda::testing::run_gpu_test("device_runtime_gpu_test", {{"runtime_probe", barracuda::runtime_probe_ptx()}},
+                                          barracuda::run);
 }

@@ -1,6 +1,7 @@
 #include "gpu_queue_harness.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -84,6 +85,31 @@ bool DeviceArena::drain_queue(uint32_t queue, WarpRecords& records) {
     records[{header.block_id, header.warp_id}].push_back({header, record->lane_addresses()});
   }
   return false;
+}
+
+int run_gpu_test(const char* name, const std::vector<PtxModule>& modules,
+                 const std::function<void(cudaLibrary_t)>& body) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("%s: no CUDA device, skipped\n", name);
+    return kSkippedExitCode;
+  }
+  try {
+    cudaDeviceProp properties;
+    check_cuda(cudaGetDeviceProperties(&properties, 0), "device properties");
+    LinkedCubin linked =
+        link_with_device_runtime(modules, "sm_" + std::to_string(properties.major * 10 + properties.minor));
+    check(!linked.cubin.empty(), linked.error_log);
+    cudaLibrary_t library;
+    check_cuda(cudaLibraryLoadData(&library, linked.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+               "load the linked cubin");
+    body(library);
+    cudaLibraryUnload(library);
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s: %s\n", name, error.what());
+    return 1;
+  }
 }
 
 const DecodedRecord& find_site(const std::vector<DecodedRecord>& warp, uint32_t site) {

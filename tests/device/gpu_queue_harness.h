@@ -4,11 +4,13 @@
 // will. Used by the GPU tests of the device runtime and of the instrumentation passes.
 #include <cuda_runtime.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "device/runtime_link.h"
 #include "runtime/queue_arena.h"
 #include "runtime/queue_record.h"
 
@@ -49,6 +51,12 @@ class DeviceArena {
   cudaStream_t copy_stream_ = nullptr;
   std::vector<uint64_t> read_heads_;
 };
+
+// A GPU test's main: exits 77 without a GPU; otherwise links `modules` with the device runtime for
+// the GPU's architecture, loads the result, runs `body` on it and returns 0, or prints the first
+// failure as "`name`: ..." and returns 1.
+int run_gpu_test(const char* name, const std::vector<PtxModule>& modules,
+                 const std::function<void(cudaLibrary_t)>& body);
 
 // The first record of `warp` logged at `site`; throws when there is none.
 const DecodedRecord& find_site(const std::vector<DecodedRecord>& warp, uint32_t site);

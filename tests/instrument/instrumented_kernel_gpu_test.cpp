@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "device/runtime_link.h"
 #include "gpu_queue_harness.h"
 #include "instrumented_kernels_ptx.h"
 #include "ptx/parser.h"
@@ -119,35 +118,17 @@ void check_divergent_store(cudaLibrary_t library, const ptx::passes::SiteTable& 
   std::puts("divergent_store: results unchanged, records as expected");
 }
 
-int run() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::puts("no CUDA device: skipped");
-    return testing::kSkippedExitCode;
-  }
-  cudaDeviceProp properties;
-  check_cuda(cudaGetDeviceProperties(&properties, 0), "device properties");
-  InstrumentedModule module = instrument_kernels();
-  LinkedCubin linked = link_with_device_runtime({{"instrumented_kernels", module.ptx}},
-                                                "sm_" + std::to_string(properties.major * 10 + properties.minor));
-  check(!linked.cubin.empty(), linked.error_log);
-  cudaLibrary_t library;
-  check_cuda(cudaLibraryLoadData(&library, linked.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "load");
-  check_store_coalesced(library, module.sites);
-  check_shared_reverse(library, module.sites);
-  check_divergent_store(library, module.sites);
-  cudaLibraryUnload(library);
-  return 0;
+void run(cudaLibrary_t library, const ptx::passes::SiteTable& sites) {
+  check_store_coalesced(library, sites);
+  check_shared_reverse(library, sites);
+  check_divergent_store(library, sites);
 }
 
 }  // namespace
 }  // namespace barracuda
 
 int main() {
-  try {
-    return barracuda::run();
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "instrumented_kernel_gpu_test: %s\n", error.what());
-    return 1;
-  }
+  barracuda::InstrumentedModule module = barracuda::instrument_kernels();
+  return barracuda::testing::run_gpu_test("instrumented_kernel_gpu_test", {{"instrumented_kernels", module.ptx}},
+                                          [&](cudaLibrary_t library) { barracuda::run(library, module.sites); });
 }
