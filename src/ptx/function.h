@@ -11,6 +11,8 @@ namespace barracuda::ptx {
 struct Function {
   Linkage linkage = Linkage::None;
   bool is_entry = false;  // .entry (kernel) vs .func
+  // Directives between `.func` and the signature, verbatim: ".attribute(.unified(0x12, 0x34))"
+  std::vector<std::string_view> leading_directives;
   std::string_view name;
   bool has_return_list = false;                 // `.func (...) name`: returns may still be empty
   std::vector<VariableDeclaration> returns;     // .func return parameters

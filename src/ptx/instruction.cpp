@@ -44,6 +44,7 @@ void decode_mnemonic(Instruction& instruction) {
   instruction.vector_width = 1;
   instruction.type_count = 0;
   instruction.type_list = {};
+  if (instruction.opcode == Opcode::Membar) instruction.semantics = MemorySemantics::SeqCst;
   int spaces_seen = 0;
   for_each_modifier(instruction.mnemonic, [&](std::string_view word) {
     if (auto space = state_space_from_modifier(word)) {
@@ -52,6 +53,8 @@ void decode_mnemonic(Instruction& instruction) {
       instruction.semantics = *semantics;
     } else if (auto scope = scope_from_modifier(word)) {
       instruction.scope = *scope;
+    } else if (word == "gl" && instruction.opcode == Opcode::Membar) {
+      instruction.scope = Scope::Gpu;
     } else if (auto width = vector_width_of(word)) {
       instruction.vector_width = *width;
     } else if (auto type = scalar_type_from_modifier(word)) {

@@ -33,7 +33,7 @@ struct Instruction {
   // Decoded from `mnemonic` (decode_mnemonic fills them in; the parser always calls it).
   Opcode opcode = Opcode::Other;
   StateSpace space = StateSpace::Generic;         // first space modifier (destination for cp.*)
-  StateSpace second_space = StateSpace::Generic;  // second space modifier (source for cp.*, cvta.to)
+  StateSpace second_space = StateSpace::Generic;  // second space modifier (the source of cp.*)
   MemorySemantics semantics = MemorySemantics::None;
   Scope scope = Scope::None;
   uint8_t vector_width = 1;  // .v2/.v4/.v8 -> 2/4/8
@@ -49,7 +49,8 @@ struct Instruction {
   std::vector<std::string_view> modifiers() const;
 };
 
-// Sets every decoded field of `instruction` from its mnemonic.
+// Sets every decoded field of `instruction` from its mnemonic. `membar.{cta,gl,sys}` decodes as
+// what the ISA defines it to be: semantics SeqCst with scope Cta/Gpu/Sys (like fence.sc).
 void decode_mnemonic(Instruction& instruction);
 
 }  // namespace barracuda::ptx

@@ -1,12 +1,21 @@
 #include "ptx/module.h"
 
-#include <charconv>
+#include <algorithm>
 
 namespace barracuda::ptx {
 
 Module::Module(std::string source) : source_(std::move(source)) {}
 
 std::string_view Module::intern(std::string_view text) { return arena_.emplace_back(text); }
+
+VariableDeclaration& Module::add_variable(VariableDeclaration variable) {
+  for (std::string_view* text : {&variable.attribute, &variable.type_name, &variable.pointer_attributes,
+                                 &variable.name, &variable.array_suffix, &variable.initializer})
+    if (!text->empty()) *text = intern(*text);
+  auto first_function =
+      std::find_if(items.begin(), items.end(), [](const ModuleItem& item) { return std::holds_alternative<Function>(item); });
+  return std::get<VariableDeclaration>(*items.insert(first_function, std::move(variable)));
+}
 
 std::vector<Function*> Module::functions() {
   std::vector<Function*> result;
@@ -33,30 +42,6 @@ std::vector<Function*> Module::definitions() {
   for (Function* function : functions())
     if (function->is_definition) result.push_back(function);
   return result;
-}
-
-std::vector<Instruction*> Function::instructions() {
-  std::vector<Instruction*> result;
-  for (Statement& statement : body)
-    if (auto* instruction = std::get_if<Instruction>(&statement)) result.push_back(instruction);
-  return result;
-}
-
-bool RegisterDeclaration::declares(std::string_view reg) const {
-  for (const Name& declared : names) {
-    if (declared.range == 0) {
-      if (declared.name == reg) return true;
-      continue;
-    }
-    if (!reg.starts_with(declared.name)) continue;
-    std::string_view digits = reg.substr(declared.name.size());
-    uint32_t number = 0;
-    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
-    bool canonical = !digits.empty() && (digits.size() == 1 || digits[0] != '0');
-    if (error == std::errc{} && end == digits.data() + digits.size() && canonical && number < declared.range)
-      return true;
-  }
-  return false;
 }
 
 }  // namespace barracuda::ptx

@@ -55,6 +55,10 @@ class Module {
   // Copies `text` into memory owned by the module (for names and mnemonics a pass creates).
   std::string_view intern(std::string_view text);
 
+  // Adds a module-scope declaration (e.g. a `.global` the instrumentation reads its log buffer
+  // from) before the first function, so every function can use it. Interns the names it holds.
+  VariableDeclaration& add_variable(VariableDeclaration variable);
+
   std::vector<Function*> functions();
   std::vector<const Function*> functions() const;
   Function* find_function(std::string_view name);

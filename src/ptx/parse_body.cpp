@@ -6,6 +6,9 @@
 namespace barracuda::ptx::detail {
 namespace {
 
+// Two's-complement negation that is defined for INT64_MIN too (-0x8000000000000000 is valid PTX).
+int64_t negate(int64_t value) { return static_cast<int64_t>(0 - static_cast<uint64_t>(value)); }
+
 class BodyParser {
  public:
   BodyParser(ParserState& state, Function& function) : state_(state), function_(function) {}
@@ -197,7 +200,7 @@ Operand BodyParser::parse_primary() {
         Token number = state_.next();
         if (number.kind == TokenKind::Float) return {OperandKind::Float, false, state_.text_since(token), 0, {}, false};
         if (number.kind != TokenKind::Integer) state_.fail(number, "expected a number after '-'");
-        return {OperandKind::Integer, false, state_.text_since(token), -state_.parse_integer(number), {}, false};
+        return {OperandKind::Integer, false, state_.text_since(token), negate(state_.parse_integer(number)), {}, false};
       }
       if (token.is('[')) return parse_address(token);
       if (token.is('{')) return parse_list(OperandKind::Vector, '}');
@@ -214,7 +217,7 @@ int64_t BodyParser::parse_signed_offset() {
   if (state_.accept('-')) negative = !negative;
   else state_.accept('+');
   int64_t magnitude = state_.parse_integer(state_.expect(TokenKind::Integer, "an integer offset"));
-  return negative ? -magnitude : magnitude;
+  return negative ? negate(magnitude) : magnitude;
 }
 
 Operand BodyParser::parse_address(const Token& open) {

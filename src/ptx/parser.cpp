@@ -71,8 +71,8 @@ Function parse_function(ParserState& state, Linkage linkage, const Token& kind) 
   function.linkage = linkage;
   function.is_entry = kind.text == ".entry";
   function.position = kind.position;
-  while (state.peek().is_directive(".attribute") || state.peek().is_directive(".noreturn"))
-    function.directives.push_back(parse_function_directive(state));
+  while (state.peek().is_directive(".attribute"))
+    function.leading_directives.push_back(parse_function_directive(state));
   if (state.peek().is('(')) {
     function.has_return_list = true;
     function.returns = parse_parameter_list(state);

@@ -120,6 +120,7 @@ void print_parameters(std::ostream& out, const std::vector<VariableDeclaration>&
 void print_function(std::ostream& out, const Function& function) {
   if (function.linkage != Linkage::None) out << to_string(function.linkage) << ' ';
   out << (function.is_entry ? ".entry " : ".func ");
+  for (std::string_view directive : function.leading_directives) out << directive << ' ';
   if (function.has_return_list) {
     print_parameters(out, function.returns, false);
     out << ' ';

@@ -94,6 +94,9 @@ TEST_F(FeaturesModule, MemoryInstructionsAreDecoded) {
   EXPECT_EQ(find_instruction(kernel, "st.volatile.global.u32").semantics, MemorySemantics::Volatile);
   EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").semantics, MemorySemantics::SeqCst);
   EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").scope, Scope::Cluster);
+  Instruction& membar = find_instruction(kernel, "membar.gl");
+  EXPECT_EQ(membar.semantics, MemorySemantics::SeqCst);
+  EXPECT_EQ(membar.scope, Scope::Gpu);
 }
 
 TEST_F(FeaturesModule, OperandForms) {
@@ -161,6 +164,21 @@ TEST(Parser, OlderIsaNamedRegistersAndOpaqueTypes) {
   EXPECT_EQ(std::get<TargetDirective>(*std::next(module->items.begin())).targets.size(), 2u);
 }
 
+TEST(Parser, FunctionAttributesKeepTheirPlace) {
+  auto module = parse_or_fail(
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".weak .func .attribute(.unified(0x12, 0x34)) (.param .b32 r) bar(.param .b32 a)\n{\n\tret;\n}\n"
+      ".visible .func die() .noreturn\n{\n\ttrap;\n}\n");
+  Function& bar = *module->find_function("bar");
+  EXPECT_EQ(bar.linkage, Linkage::Weak);
+  EXPECT_EQ(bar.leading_directives, std::vector<std::string_view>{".attribute(.unified(0x12, 0x34))"});
+  EXPECT_EQ(module->find_function("die")->directives, std::vector<std::string_view>{".noreturn"});
+  std::string printed = to_string(*module);
+  EXPECT_NE(printed.find(".weak .func .attribute(.unified(0x12, 0x34)) (.param .b32 r) bar\n"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find(")\n.noreturn\n{"), std::string::npos) << printed;
+}
+
 TEST(Parser, CommentsStrippedFormAndTrailingNul) {
   std::string text = "/* header */.version 8.0 // trailing\n.target sm_90\n.address_size 64\n"
                      ".visible .entry k()\n{\nret;\n}\n";
@@ -184,7 +202,27 @@ TEST(Parser, TwoWordOpcodes) {
   EXPECT_EQ(store.space, StateSpace::SharedCluster);
 }
 
+TEST(Parser, ExtremeImmediates) {
+  auto module = parse_or_fail(kernel_module("\tmov.b64 %rd1, -9223372036854775808;\n\tmov.b64 %rd2, 0xFFFFFFFFFFFFFFFF;"));
+  auto instructions = module->find_function("test")->instructions();
+  EXPECT_EQ(instructions[0]->operands[1].value, INT64_MIN);
+  EXPECT_EQ(instructions[1]->operands[1].value, -1);
+  EXPECT_EQ(to_string(instructions[1]->operands[1]), "0xFFFFFFFFFFFFFFFF");
+}
+
+TEST(RegisterDeclaration, RangesDeclareNumberedRegisters) {
+  RegisterDeclaration declaration{"b32", ScalarType::B32, 1, {{"%r", 10}, {"tmp", 0}}, {}};
+  EXPECT_TRUE(declaration.declares("%r0"));
+  EXPECT_TRUE(declaration.declares("%r9"));
+  EXPECT_TRUE(declaration.declares("tmp"));
+  EXPECT_FALSE(declaration.declares("%r10"));
+  EXPECT_FALSE(declaration.declares("%r01"));
+  EXPECT_FALSE(declaration.declares("%r"));
+  EXPECT_FALSE(declaration.declares("%rd1"));
+}
+
 struct BadInput {
+  const char* name;  // the test's name
   const char* text;
   uint32_t line;
   uint32_t column;
@@ -203,20 +241,21 @@ TEST_P(ParserErrors, NameLineAndColumn) {
 INSTANTIATE_TEST_SUITE_P(
     Malformed, ParserErrors,
     ::testing::Values(
-        BadInput{".version 8.0\n.frobnicate 3;\n", 2, 1, "unsupported directive '.frobnicate'"},
-        BadInput{".version 8\n", 1, 10, "MAJOR.MINOR"},
-        BadInput{".entry k()\n{\n\tmov.u32 %r1, 1\n}\n", 4, 1, "expected ';' after the operands of 'mov.u32'"},
-        BadInput{".entry k()\n{\n\tret;\n", 4, 1, "expected '}' to close the body of k"},
-        BadInput{".entry k()\n{\n\tld.u32 %r1, [%rd1+;\n}\n", 3, 20, "an integer offset"},
-        BadInput{".entry k()\n{\n\tadd.u32 %r1, #;\n}\n", 3, 15, "expected an operand"},
-        BadInput{".entry k()\n{\n\t/* open\n", 3, 2, "unterminated comment"},
-        BadInput{".global .u32 x = ;\n", 1, 18, "expected an initializer"},
-        BadInput{".global .align .u32 x;\n", 1, 16, "expected an integer"},
-        BadInput{".entry k()\n{\n\t.reg .b32 %r<5;\n}\n", 3, 16, "'>'"},
-        BadInput{".entry k()\n{\n\t@!;\n}\n", 3, 4, "a predicate register"},
-        BadInput{".file 1 \"unterminated\n", 1, 9, "invalid text"},
-        BadInput{".section .debug_info {\n.b8 1\n", 1, 22, "expected '}'"},
-        BadInput{".address_size 99999999999\n", 1, 15, "out of range"}));
+        BadInput{"UnknownDirective", ".version 8.0\n.frobnicate 3;\n", 2, 1, "unsupported directive '.frobnicate'"},
+        BadInput{"VersionWithoutMinor", ".version 8\n", 1, 10, "MAJOR.MINOR"},
+        BadInput{"MissingSemicolon", ".entry k()\n{\n\tmov.u32 %r1, 1\n}\n", 4, 1, "expected ';' after the operands of 'mov.u32'"},
+        BadInput{"UnclosedBody", ".entry k()\n{\n\tret;\n", 4, 1, "expected '}' to close the body of k"},
+        BadInput{"OffsetWithoutNumber", ".entry k()\n{\n\tld.u32 %r1, [%rd1+;\n}\n", 3, 20, "an integer offset"},
+        BadInput{"BadOperand", ".entry k()\n{\n\tadd.u32 %r1, #;\n}\n", 3, 15, "expected an operand"},
+        BadInput{"UnterminatedComment", ".entry k()\n{\n\t/* open\n", 3, 2, "unterminated comment"},
+        BadInput{"EmptyInitializer", ".global .u32 x = ;\n", 1, 18, "expected an initializer"},
+        BadInput{"AlignWithoutValue", ".global .align .u32 x;\n", 1, 16, "expected an integer"},
+        BadInput{"UnclosedRegisterRange", ".entry k()\n{\n\t.reg .b32 %r<5;\n}\n", 3, 16, "'>'"},
+        BadInput{"GuardWithoutPredicate", ".entry k()\n{\n\t@!;\n}\n", 3, 4, "a predicate register"},
+        BadInput{"UnterminatedString", ".file 1 \"unterminated\n", 1, 9, "invalid text"},
+        BadInput{"UnclosedSection", ".section .debug_info {\n.b8 1\n", 1, 22, "expected '}'"},
+        BadInput{"IntegerOutOfRange", ".address_size 99999999999\n", 1, 15, "out of range"}),
+    [](const ::testing::TestParamInfo<BadInput>& param) { return std::string(param.param.name); });
 
 }  // namespace
 }  // namespace barracuda::ptx

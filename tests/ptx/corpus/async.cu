@@ -4,6 +4,7 @@
 #include <cuda/barrier>
 #include <cuda/pipeline>
 #include <cuda_pipeline.h>
+#include <cudaTypedefs.h>
 namespace cg = cooperative_groups;
 
 // Block-scope __shared__ barriers and pipeline states are initialised by one thread, as CUDA's samples do.
@@ -77,4 +78,32 @@ __global__ void bulk_copy(const int4* in, int4* out) {
     asm volatile("cp.async.bulk.commit_group;");
     asm volatile("cp.async.bulk.wait_group.read 0;");
   }
+}
+
+// Asynchronous-proxy instructions nvcc only emits from inline PTX: remote stores and reductions into
+// a peer block's shared memory, tensor-map bulk copies, launch dependencies, elect.
+__global__ void __cluster_dims__(2, 1, 1) async_proxy(const __grid_constant__ CUtensorMap map, int* out) {
+  __shared__ alignas(128) int tile[32 * 32];
+  __shared__ alignas(8) unsigned long long mbar;
+  unsigned local_tile = static_cast<unsigned>(__cvta_generic_to_shared(tile));
+  unsigned local_bar = static_cast<unsigned>(__cvta_generic_to_shared(&mbar));
+  unsigned remote_tile, remote_bar, peer = 1 - (blockIdx.x & 1);
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_tile) : "r"(local_tile), "r"(peer));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_bar) : "r"(local_bar), "r"(peer));
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%0], %1, [%2];"
+               ::"r"(remote_tile + threadIdx.x * 4), "r"(threadIdx.x), "r"(remote_bar) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%0], %1, [%2];"
+               ::"r"(remote_tile), "r"(1), "r"(remote_bar) : "memory");
+  unsigned is_leader = 0;
+  asm volatile("{\n\t.reg .pred leader;\n\telect.sync _|leader, 0xffffffff;\n\tselp.u32 %0, 1, 0, leader;\n\t}"
+               : "=r"(is_leader));
+  if (is_leader && threadIdx.x < 32) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+        ::"r"(local_tile), "l"(&map), "r"(0), "r"(0), "r"(local_bar) : "memory");
+  }
+  asm volatile("fence.proxy.async.global;");
+  asm volatile("griddepcontrol.wait;");
+  asm volatile("griddepcontrol.launch_dependents;");
+  out[threadIdx.x] = tile[threadIdx.x];
 }
