@@ -138,5 +138,5 @@ void run(cudaLibrary_t library) {
 
 int main() {
   return barracuda::testing::run_gpu_test("device_runtime_gpu_test", {{"runtime_probe", barracuda::runtime_probe_ptx()}},
-                                          barracuda::run);
+                                          barracuda::testing::RuntimeLinking::kSeparateModule, barracuda::run);
 }

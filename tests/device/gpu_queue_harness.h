@@ -52,10 +52,13 @@ class DeviceArena {
   std::vector<uint64_t> read_heads_;
 };
 
-// A GPU test's main: exits 77 without a GPU; otherwise links `modules` with the device runtime for
-// the GPU's architecture, loads the result, runs `body` on it and returns 0, or prints the first
+// How the runtime gets into the cubin: as a separate PTX module, or already merged into `modules`.
+enum class RuntimeLinking { kSeparateModule, kMerged };
+
+// A GPU test's main: exits 77 without a GPU; otherwise links `modules` (and the runtime) for the
+// GPU's architecture, loads the result, runs `body` on it and returns 0, or prints the first
 // failure as "`name`: ..." and returns 1.
-int run_gpu_test(const char* name, const std::vector<PtxModule>& modules,
+int run_gpu_test(const char* name, const std::vector<PtxModule>& modules, RuntimeLinking linking,
                  const std::function<void(cudaLibrary_t)>& body);
 
 // The first record of `warp` logged at `site`; throws when there is none.

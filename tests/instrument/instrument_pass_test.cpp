@@ -5,7 +5,9 @@
 #include "barracuda/queue.h"
 #include "device/runtime_link.h"
 #include "ptx/parser.h"
+#include "device/runtime_ptx.h"
 #include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
 
 namespace barracuda::ptx::passes {
@@ -219,6 +221,26 @@ TEST(InstrumentPass, RuntimeDeclarationsAreAddedOnce) {
   EXPECT_EQ(parsed.module->functions().size(), functions);
   ASSERT_NE(parsed.module->find_function("__barracuda_log_access"), nullptr);
   EXPECT_EQ(parsed.module->find_function("__barracuda_log_access")->parameters.size(), 4u);
+}
+
+TEST(InstrumentPass, MergedRuntimeReplacesThePrototypesAndCompilesAsOneModule) {
+  ParseResult parsed = parse(kernel("st.global.u32 [%rd1], %r1;\nret;"));
+  ASSERT_TRUE(parsed);
+  instrument_module(*parsed.module, {});
+  ParseResult runtime = parse(std::string(device_runtime_ptx()));
+  ASSERT_TRUE(runtime) << runtime.error.to_string();
+  merge_device_runtime(*parsed.module, *runtime.module);
+  const Function* log_access = parsed.module->find_function("__barracuda_log_access");
+  ASSERT_NE(log_access, nullptr);
+  EXPECT_TRUE(log_access->is_definition);
+  for (const Function* function : parsed.module->functions()) {
+    EXPECT_FALSE(function->name.starts_with("__barracuda_") && !function->is_definition) << function->name;
+  }
+  std::string text = to_string(*parsed.module);
+  EXPECT_NE(text.find(".version 9.0"), std::string::npos);  // raised from the kernel's 8.0
+  LinkedCubin linked = link_ptx_modules({{"merged", text}}, "sm_90");
+  EXPECT_TRUE(linked.error_log.empty()) << linked.error_log;
+  EXPECT_FALSE(linked.cubin.empty());
 }
 
 }  // namespace

@@ -1,16 +1,18 @@
 // GPU test of the whole device path (label gpu; exits 77 where no GPU is present): nvcc-compiled
-// kernels (instrumented_kernels.cu) are instrumented by instrument_module, linked with the device
-// runtime, run, and their queues drained; the kernels' own results must be unchanged and the
+// kernels (instrumented_kernels.cu) are instrumented by instrument_module, merged with the device
+// runtime (runtime_merge.h), linked, run, and their queues drained; the kernels' own results must be unchanged and the
 // records must name the right sites, spaces, strides and masks.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "device/runtime_ptx.h"
 #include "gpu_queue_harness.h"
 #include "instrumented_kernels_ptx.h"
 #include "ptx/parser.h"
 #include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
 
 namespace barracuda {
@@ -31,6 +33,10 @@ InstrumentedModule instrument_kernels() {
   ptx::ParseResult parsed = ptx::parse(std::string(instrumented_kernels_ptx()));
   check(static_cast<bool>(parsed), "kernels parse: " + parsed.error.to_string());
   ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, {});
+  // Merged, the way the shim compiles a module: one program for ptxas, fewer registers.
+  static const ptx::ParseResult runtime = ptx::parse(std::string(device_runtime_ptx()));
+  check(static_cast<bool>(runtime), "runtime parses: " + runtime.error.to_string());
+  ptx::passes::merge_device_runtime(*parsed.module, *runtime.module);
   return {ptx::to_string(*parsed.module), std::move(result.sites)};
 }
 
@@ -130,5 +136,6 @@ void run(cudaLibrary_t library, const ptx::passes::SiteTable& sites) {
 int main() {
   barracuda::InstrumentedModule module = barracuda::instrument_kernels();
   return barracuda::testing::run_gpu_test("instrumented_kernel_gpu_test", {{"instrumented_kernels", module.ptx}},
+                                          barracuda::testing::RuntimeLinking::kMerged,
                                           [&](cudaLibrary_t library) { barracuda::run(library, module.sites); });
 }
