@@ -1,9 +1,9 @@
 #pragma once
 // Puts the device runtime's definitions into an instrumented module, in place of the `.extern`
 // prototypes instrument_module declared, so ptxas compiles runtime and kernels as one program.
-// Compiled apart (nvJitLink of two relocatable modules), __barracuda_log_access costs every kernel
-// about 91 registers on sm_90 through the call ABI; compiled together, the test kernel of
-// docs/device.md needs 46 in all.
+// Compiled apart (nvJitLink of two relocatable modules), __barracuda_log_access needs about 91
+// registers on sm_90, and so does every kernel calling it; compiled together as one program (ptxas
+// without -c, or the driver JIT), the instrumented test kernels need 39-44 (docs/device.md).
 #include "ptx/module.h"
 
 namespace barracuda::ptx::passes {
