@@ -1,7 +1,8 @@
 #pragma once
-// The control-flow graph of one function. Blocks start at the first statement, at every label
-// that is a branch target (or any label) and after every branch/ret/exit; edges come from bra,
-// brx.idx label tables, fall-through, and guarded ret/exit (which may fall through).
+// The control-flow graph of one function. Blocks start at the first statement, at every label of
+// code (not at the labels of .branchtargets tables or .callprototype declarations) and after every
+// bra/brx/ret/exit/trap. Edges come from bra targets, brx.idx label tables and fall-through; a
+// guarded ret/exit/trap both exits the function and falls through. `call` does not end a block.
 #include <cstdint>
 #include <span>
 #include <string_view>

@@ -28,6 +28,10 @@ struct Instruction {
   Guard guard;
   std::vector<Operand> operands;
   DebugLocation debug_location;  // from the closest preceding `.loc` in the function
+  // Where the code was written by the user: the end of the `.loc ... inlined_at` chain that starts at
+  // `debug_location` (each inlined_at names an earlier `.loc`). Equal to debug_location when the
+  // instruction was not inlined.
+  DebugLocation outermost_location;
   SourcePosition position;       // where the instruction starts in the PTX text
 
   // Decoded from `mnemonic` (decode_mnemonic fills them in; the parser always calls it).

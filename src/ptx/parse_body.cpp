@@ -1,5 +1,6 @@
 // Function-body grammar: statements, instructions and operands.
 #include <algorithm>
+#include <unordered_map>
 
 #include "ptx/parser_state.h"
 
@@ -8,6 +9,12 @@ namespace {
 
 // Two's-complement negation that is defined for INT64_MIN too (-0x8000000000000000 is valid PTX).
 int64_t negate(int64_t value) { return static_cast<int64_t>(0 - static_cast<uint64_t>(value)); }
+
+struct DebugLocationHash {
+  size_t operator()(const DebugLocation& l) const {
+    return std::hash<uint64_t>{}((uint64_t{l.file} << 48) ^ (uint64_t{l.line} << 16) ^ l.column);
+  }
+};
 
 class BodyParser {
  public:
@@ -27,9 +34,14 @@ class BodyParser {
   int64_t parse_signed_offset();
   bool is_named_register(std::string_view name) const;
 
+  DebugLocation outermost(const LocDirective& loc);
+
   ParserState& state_;
   Function& function_;
   DebugLocation location_;
+  DebugLocation outermost_location_;
+  // The inlined_at of the latest `.loc` at each location, for walking inlining chains.
+  std::unordered_map<DebugLocation, DebugLocation, DebugLocationHash> call_sites_;
   // Registers declared without a '%' (e.g. `temp_param_reg`): operands with these names are registers.
   std::vector<std::string_view> named_registers_;
 };
@@ -73,10 +85,11 @@ void BodyParser::parse_directive(const Token& directive) {
   } else if (name == ".loc") {
     LocDirective loc = parse_loc(directive);
     location_ = loc.location;
+    outermost_location_ = outermost(loc);
     body.emplace_back(loc);
   } else if (name == ".local" || name == ".shared" || name == ".param" || name == ".const" || name == ".global") {
-    body.emplace_back(parse_variable(state_, Linkage::None, directive));
-    state_.expect(';', "after the declaration");
+    parse_variable_statement(state_, Linkage::None, directive,
+                             [&](VariableDeclaration variable) { body.emplace_back(std::move(variable)); });
   } else {
     // .pragma and directives this IR does not model: kept verbatim.
     body.emplace_back(Directive{state_.skip_statement(directive), directive.position});
@@ -148,11 +161,28 @@ LocDirective BodyParser::parse_loc(const Token& first) {
   return loc;
 }
 
+DebugLocation BodyParser::outermost(const LocDirective& loc) {
+  if (!loc.inlined_at.known()) {
+    call_sites_.erase(loc.location);
+    return loc.location;
+  }
+  call_sites_[loc.location] = loc.inlined_at;
+  DebugLocation site = loc.inlined_at;
+  // Bounded: malformed input may make the chain circular.
+  for (int depth = 0; depth < 256; ++depth) {
+    auto caller = call_sites_.find(site);
+    if (caller == call_sites_.end()) break;
+    site = caller->second;
+  }
+  return site;
+}
+
 Instruction BodyParser::parse_instruction(const Token& first, Guard guard) {
   Instruction instruction;
   instruction.guard = guard;
   instruction.position = first.position;
   instruction.debug_location = location_;
+  instruction.outermost_location = outermost_location_;
   instruction.mnemonic = guard.present() ? state_.expect(TokenKind::Identifier, "an instruction").text : first.text;
   decode_mnemonic(instruction);
   if (!state_.peek().is(';')) {

@@ -41,6 +41,13 @@ std::string_view parse_initializer(ParserState& state) {
   return state.text_since(first);
 }
 
+// `name[dims] = initializer` after the qualifiers.
+void parse_declarator(ParserState& state, VariableDeclaration& variable) {
+  variable.name = state.expect(TokenKind::Identifier, "a variable name").text;
+  variable.array_suffix = parse_array_suffix(state);
+  if (state.accept('=')) variable.initializer = parse_initializer(state);
+}
+
 }  // namespace
 
 VariableDeclaration parse_variable(ParserState& state, Linkage linkage, const Token& space_token) {
@@ -71,10 +78,23 @@ VariableDeclaration parse_variable(ParserState& state, Linkage linkage, const To
     }
   }
   if (variable.type_name.empty()) state.fail(state.peek(), "expected a type in the declaration");
-  variable.name = state.expect(TokenKind::Identifier, "a variable name").text;
-  variable.array_suffix = parse_array_suffix(state);
-  if (state.accept('=')) variable.initializer = parse_initializer(state);
+  parse_declarator(state, variable);
   return variable;
+}
+
+void parse_variable_statement(ParserState& state, Linkage linkage, const Token& space_token,
+                              const std::function<void(VariableDeclaration)>& add) {
+  VariableDeclaration first = parse_variable(state, linkage, space_token);
+  VariableDeclaration shared_qualifiers = first;
+  add(std::move(first));
+  while (state.accept(',')) {
+    VariableDeclaration next = shared_qualifiers;
+    next.position = state.peek().position;
+    next.array_suffix = next.initializer = {};
+    parse_declarator(state, next);
+    add(std::move(next));
+  }
+  state.expect(';', "after the declaration");
 }
 
 }  // namespace barracuda::ptx::detail

@@ -111,8 +111,8 @@ void parse_item(ParserState& state, std::list<ModuleItem>& items) {
     if (declaration.text == ".entry" || declaration.text == ".func") {
       items.emplace_back(parse_function(state, linkage, declaration));
     } else if (is_variable_space(declaration.text)) {
-      items.emplace_back(detail::parse_variable(state, linkage, declaration));
-      state.expect(';', "after the declaration");
+      detail::parse_variable_statement(state, linkage, declaration,
+                                       [&](VariableDeclaration variable) { items.emplace_back(std::move(variable)); });
     } else {
       state.fail(declaration, "unsupported directive '" + std::string(declaration.text) + "' at module scope");
     }

@@ -2,6 +2,7 @@
 // Internal to the parser: the token cursor shared by the module-level and function-body grammars.
 // Parse errors unwind to parse() as a ParseFailure exception and never cross the public API.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -47,6 +48,10 @@ class ParserState {
 
 // One declaration `[linkage] .space attributes... name[dims] [= init]`, stopping before ; , or ).
 VariableDeclaration parse_variable(ParserState& state, Linkage linkage, const Token& space_token);
+// A declaration statement through its ';'. `.global .u32 a, b = 3;` declares two variables with the
+// same qualifiers: `add` receives each one.
+void parse_variable_statement(ParserState& state, Linkage linkage, const Token& space_token,
+                              const std::function<void(VariableDeclaration)>& add);
 // A function body from the token after its opening '{' through the closing '}'.
 void parse_body(ParserState& state, Function& function);
 

@@ -99,6 +99,32 @@ TEST(PtxCorpus, ParseSpeed) {
               code[0].size() / 1e6, seconds);
 }
 
+// With -lineinfo every kernel is in the .cu file, so every instruction's inlining chain must lead
+// back to a line of that file (line 0, "no particular line", excepted).
+TEST(PtxCorpus, InliningChainsEndInTheKernelSource) {
+  for (std::string name : {"atomics", "warp", "async"}) {
+    SCOPED_TRACE(name);
+    ParseResult parsed = parse(read_file(fs::path(BARRACUDA_PTX_CORPUS_DIR) / (name + ".ptx")));
+    ASSERT_TRUE(parsed) << parsed.error.to_string();
+    uint32_t source = 0;
+    for (const ModuleItem& item : parsed.module->items)
+      if (const auto* file = std::get_if<FileDirective>(&item); file && file->path.ends_with("/" + name + ".cu\""))
+        source = file->index;
+    ASSERT_NE(source, 0u);
+    size_t located = 0, inlined = 0;
+    for (Function* function : parsed.module->definitions())
+      for (const Instruction* instruction : function->instructions()) {
+        if (!instruction->debug_location.known() || instruction->debug_location.line == 0) continue;
+        ++located;
+        inlined += instruction->debug_location.file != source;
+        EXPECT_EQ(instruction->outermost_location.file, source)
+            << instruction->mnemonic << " at PTX line " << instruction->position.line;
+      }
+    EXPECT_GT(inlined, 0u) << "no inlined code: the test would prove nothing";
+    std::printf("%s: %zu located instructions, %zu inlined from headers\n", name.c_str(), located, inlined);
+  }
+}
+
 // The PTX inside an uncompressed fat binary is the comment- and indentation-stripped, NUL-terminated
 // form; it must parse to the same module as the PTX nvcc writes with -ptx.
 TEST(PtxCorpus, StrippedFatbinFormParsesLikeThePtxFile) {

@@ -2,6 +2,7 @@
 
 #include "ptx/parser.h"
 #include "ptx/printer.h"
+#include "ptxas_runner.h"
 #include "test_modules.h"
 
 namespace barracuda::ptx {
@@ -88,6 +89,8 @@ TEST_F(FeaturesModule, MemoryInstructionsAreDecoded) {
   EXPECT_EQ(load.operands[1].text, "%rd4");
   EXPECT_EQ(load.operands[1].value, -8);
   EXPECT_EQ(load.debug_location, (DebugLocation{1, 12, 5}));
+  EXPECT_EQ(load.outermost_location, (DebugLocation{1, 10, 3}));
+  EXPECT_EQ(find_instruction(kernel, "ld.param.u64").outermost_location, (DebugLocation{1, 10, 3}));
 
   Instruction& cvta = find_instruction(kernel, "cvta.to.global.u64");
   EXPECT_EQ(cvta.opcode, Opcode::Cvta);
@@ -150,6 +153,24 @@ TEST_F(FeaturesModule, GuardsLabelsAndDirectiveStatements) {
   EXPECT_EQ(prototypes, 1u);
 }
 
+// nvcc -lineinfo describes nested inlining as a chain of `.loc`s, each inlined at the previous one.
+TEST(Parser, InliningChainsLeadBackToTheUserLine) {
+  auto module = parse_or_fail(kernel_module(
+      "\t.loc 1 11 3\n"
+      "\t.loc 3 81 13, function_name $a, inlined_at 1 11 3\n"
+      "\t.loc 4 166 3, function_name $b, inlined_at 3 81 13\n"
+      "\tatom.add.acq_rel.gpu.s32 %r16, [%rd2], %r17;\n"
+      "\t.loc 1 12 3\n"
+      "\tmov.u32 %r18, 3;\n"
+      "\t.loc 4 166 3, function_name $b, inlined_at 1 12 7\n"
+      "\tmov.u32 %r19, 3;"));
+  auto instructions = module->find_function("test")->instructions();
+  EXPECT_EQ(instructions[0]->debug_location, (DebugLocation{4, 166, 3}));
+  EXPECT_EQ(instructions[0]->outermost_location, (DebugLocation{1, 11, 3}));
+  EXPECT_EQ(instructions[1]->outermost_location, (DebugLocation{1, 12, 3}));
+  EXPECT_EQ(instructions[2]->outermost_location, (DebugLocation{1, 12, 7}));
+}
+
 TEST(Parser, OlderIsaNamedRegistersAndOpaqueTypes) {
   auto module = parse_or_fail(
       ".version 4.3\n.target sm_52, texmode_independent\n.address_size 64\n"
@@ -177,6 +198,21 @@ TEST(Parser, FunctionAttributesKeepTheirPlace) {
   EXPECT_NE(printed.find(".weak .func .attribute(.unified(0x12, 0x34)) (.param .b32 r) bar\n"), std::string::npos)
       << printed;
   EXPECT_NE(printed.find(")\n.noreturn\n{"), std::string::npos) << printed;
+}
+
+TEST(Parser, DeclarationsWithSeveralNames) {
+  auto module = parse_or_fail(
+      ".version 8.0\n.target sm_90\n.address_size 64\n.global .align 4 .u32 a, b[2] = {1, 2}, c = 3;\n"
+      ".visible .entry k()\n{\n\t.local .u32 x, y;\n\tret;\n}\n");
+  std::vector<std::string> globals;
+  for (const ModuleItem& item : module->items)
+    if (const auto* variable = std::get_if<VariableDeclaration>(&item))
+      globals.push_back(to_string(Statement{*variable}));
+  EXPECT_EQ(globals, (std::vector<std::string>{".global .align 4 .u32 a;", ".global .align 4 .u32 b[2] = {1, 2};",
+                                               ".global .align 4 .u32 c = 3;"}));
+  EXPECT_EQ(module->find_function("k")->body.size(), 3u);  // x, y, ret
+  auto compiled = testing::run_ptxas(to_string(*module), "sm_90");
+  EXPECT_TRUE(compiled.ok) << compiled.log;
 }
 
 TEST(Parser, CommentsStrippedFormAndTrailingNul) {
