@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "barracuda/queue.h"
@@ -120,7 +121,38 @@ TEST(InstrumentPass, GlobalStoreLogsAddressSiteAccessInfoAndStoredValue) {
   EXPECT_EQ(site.source_file, "/src/kernel.cu");
   EXPECT_EQ(site.source_line, 12u);
   EXPECT_EQ(site.source_column, 7u);
+  EXPECT_TRUE(site.inlined_file.empty());
   EXPECT_EQ(site.instruction, "st.global.f32 [%rd1+4], %f1;");
+}
+
+TEST(InstrumentPass, InlinedAccessIsAttributedToTheUsersLine) {
+  ParseResult parsed = parse(R"(.version 8.0
+.target sm_90
+.address_size 64
+.file 1 "/src/kernel.cu"
+.file 2 "/usr/include/cuda/atomic"
+.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [p];
+.loc 1 20 3
+mov.u32 %r1, 1;
+.loc 2 300 9, function_name $L__info_string0, inlined_at 1 20 3
+atom.relaxed.gpu.global.add.u32 %r2, [%rd1], %r1;
+ret;
+}
+)");
+  ASSERT_TRUE(parsed) << parsed.error.to_string();
+  InstrumentResult result = instrument_module(*parsed.module, {});
+  const Site* access = nullptr;
+  for (const Site& site : result.sites.sites()) access = site.kind == SiteKind::Access ? &site : access;
+  ASSERT_NE(access, nullptr);
+  EXPECT_EQ(access->source_file, "/src/kernel.cu");
+  EXPECT_EQ(access->source_line, 20u);
+  EXPECT_EQ(access->inlined_file, "/usr/include/cuda/atomic");
+  EXPECT_EQ(access->inlined_line, 300u);
+  EXPECT_EQ(to_json(result.sites)["sites"][static_cast<size_t>(access->id)]["inlined"]["line"], 300);
 }
 
 TEST(InstrumentPass, MemoryModelQualifiersAndDefaultsReachTheRecord) {
