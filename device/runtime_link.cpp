@@ -80,14 +80,18 @@ LinkedCubin link_once(const std::vector<PtxModule>& inputs, std::string_view tar
 
 }  // namespace
 
+LinkedCubin link_ptx_modules(const std::vector<PtxModule>& modules, std::string_view target) {
+  LinkedCubin linked = link_once(modules, target, 0);
+  if (linked.cubin.empty()) {
+    if (uint32_t limit = lowest_register_limit(linked.error_log)) linked = link_once(modules, target, limit);
+  }
+  return linked;
+}
+
 LinkedCubin link_with_device_runtime(const std::vector<PtxModule>& modules, std::string_view target) {
   std::vector<PtxModule> inputs = modules;
   inputs.push_back({"barracuda device runtime", device_runtime_ptx()});
-  LinkedCubin linked = link_once(inputs, target, 0);
-  if (linked.cubin.empty()) {
-    if (uint32_t limit = lowest_register_limit(linked.error_log)) linked = link_once(inputs, target, limit);
-  }
-  return linked;
+  return link_ptx_modules(inputs, target);
 }
 
 }  // namespace barracuda

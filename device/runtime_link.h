@@ -22,5 +22,7 @@ struct PtxModule {
 };
 // `arch` is the target architecture ("sm_90", "sm_90a"). Each module is named in error messages.
 LinkedCubin link_with_device_runtime(const std::vector<PtxModule>& modules, std::string_view arch);
+// The same without adding the runtime: for modules that already contain it (runtime_merge.h).
+LinkedCubin link_ptx_modules(const std::vector<PtxModule>& modules, std::string_view arch);
 
 }  // namespace barracuda

@@ -1,5 +1,6 @@
-// `barracuda instrument FILE.ptx -o OUT.ptx [--sites SITES.json] [--first-site N] [--no-branches] [--stats]`:
-// instruments a PTX module for the device logging runtime (link OUT.ptx with it: nvJitLink, -rdc).
+// `barracuda instrument FILE.ptx -o OUT.ptx [--sites SITES.json] [--first-site N] [--no-branches]
+// [--with-runtime] [--stats]`: instruments a PTX module for the device logging runtime (link OUT.ptx with
+// it, or include it with --with-runtime).
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -7,7 +8,10 @@
 
 #include "cli/commands.h"
 #include "cli/ptx_input.h"
+#include "ptx/parser.h"
+#include "device/runtime_ptx.h"
 #include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
 
 namespace barracuda::cli {
@@ -19,6 +23,7 @@ struct InstrumentCommandOptions {
   std::string sites;
   uint32_t first_site = 0;
   bool no_branches = false;
+  bool with_runtime = false;
   bool stats = false;
 };
 
@@ -47,6 +52,16 @@ int run_instrument(const InstrumentCommandOptions& options) {
       ptx::passes::instrument_module(*module, {options.first_site, !options.no_branches});
   if (options.stats) print_statistics(result.statistics);
   if (!options.sites.empty() && !write_file(options.sites, to_json(result.sites).dump(1) + "\n")) return 1;
+  // Declared here: once merged, the module points into the runtime's text until it is printed.
+  ptx::ParseResult runtime;
+  if (options.with_runtime) {
+    runtime = ptx::parse(std::string(device_runtime_ptx()));
+    if (!runtime) {
+      std::cerr << "device runtime PTX:" << runtime.error.to_string() << '\n';
+      return 1;
+    }
+    ptx::passes::merge_device_runtime(*module, *runtime.module);
+  }
   if (options.output.empty()) {
     ptx::print(std::cout, *module);
     return 0;
@@ -64,6 +79,9 @@ void add_instrument_command(CLI::App& app, CommandResult& result) {
   command->add_option("--sites", options->sites, "Write the site table (JSON) here");
   command->add_option("--first-site", options->first_site, "First site id of this module");
   command->add_flag("--no-branches", options->no_branches, "Do not log branches (independent-thread warp model only)");
+  command->add_flag("--with-runtime", options->with_runtime,
+                    "Include the device runtime's definitions: a self-contained module ptxas or the driver compiles "
+                    "as one program");
   command->add_flag("--stats", options->stats, "Print instrumentation statistics");
   command->callback([options, &result] { result.exit_code = run_instrument(*options); });
 }

@@ -36,7 +36,7 @@ DrainResult drain_queue(std::span<const QueueSlot> ring, QueueSnapshot snapshot,
       break;
     }
     uint32_t slots = record_slots(record_address_mode(header));
-    if (position + slots > snapshot.commit_index) {
+    if (slots > snapshot.commit_index - position) {  // not position + slots: positions may be near 2^64
       result.error = "record at " + position_text(position) + " needs " + std::to_string(slots) +
                      " slots but the commit index is " + std::to_string(snapshot.commit_index);
       break;

@@ -2,20 +2,12 @@
 // kernels' PTX with the embedded runtime PTX through nvJitLink (as the shim will), loads the cubin,
 // points __barracuda_queues at a device arena, launches, drains the queues concurrently with the
 // host protocol code (runtime/queue_drain.h) and checks every record against what the probe logged.
-#include <cuda_runtime.h>
-
 #include <chrono>
 #include <cstdio>
-#include <cstring>
-#include <map>
 #include <stdexcept>
 #include <string>
-#include <utility>
-#include <vector>
 
-#include "device/runtime_link.h"
-#include "runtime/queue_arena.h"
-#include "runtime/queue_drain.h"
+#include "gpu_queue_harness.h"
 #include "runtime_probe_ptx.h"
 #include "runtime_probe_sites.h"
 
@@ -23,117 +15,14 @@ namespace barracuda {
 namespace {
 
 using probe::ProbeSite;
-using runtime::QueueSlot;
-using runtime::RecordCursor;
-using runtime::RecordView;
-
-constexpr int kSkipped = 77;
-
-void check_cuda(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
-}
-
-void check(bool condition, const std::string& what) {
-  if (!condition) throw std::runtime_error("check failed: " + what);
-}
-
-struct DecodedRecord {
-  RecordHeader header;
-  runtime::LaneAddresses addresses;
-};
-// Records of each warp in the order it logged them, keyed by (block, warp).
-using WarpRecords = std::map<std::pair<uint32_t, uint32_t>, std::vector<DecodedRecord>>;
-
-class DeviceArena {
- public:
-  DeviceArena(cudaLibrary_t library, const runtime::QueueArenaShape& shape) : shape_(shape) {
-    auto image = runtime::make_arena_image(shape);
-    bytes_ = image.size();
-    check_cuda(cudaMalloc(&device_, bytes_), "cudaMalloc arena");
-    check_cuda(cudaMemcpy(device_, image.data(), bytes_, cudaMemcpyHostToDevice), "upload arena");
-    void* symbol = nullptr;
-    size_t symbol_bytes = 0;
-    check_cuda(cudaLibraryGetGlobal(&symbol, &symbol_bytes, library, BARRACUDA_QUEUES_SYMBOL), "find queue symbol");
-    check(symbol_bytes == sizeof(void*), "__barracuda_queues is a pointer");
-    check_cuda(cudaMemcpy(symbol, &device_, sizeof(device_), cudaMemcpyHostToDevice), "set queue symbol");
-    check_cuda(cudaMallocHost(&host_, bytes_), "cudaMallocHost");
-    check_cuda(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "copy stream");
-    read_heads_.assign(shape.queue_count, 0);
-  }
-  ~DeviceArena() {
-    cudaStreamDestroy(copy_stream_);
-    cudaFreeHost(host_);
-    cudaFree(device_);
-  }
-
-  // Drains every queue while a launch of `threads` threads runs, until all of them have exited and
-  // every record they committed is read. Returns the records per warp.
-  WarpRecords drain_launch(uint64_t threads) {
-    WarpRecords records;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    for (;;) {
-      check(std::chrono::steady_clock::now() < deadline, "launch completes within 60 s");
-      // Order matters (barracuda/queue.h): threads_exited first, then the commit indices.
-      copy_to_host(0, sizeof(QueueArenaHeader));
-      uint64_t exited = header().threads_exited;
-      copy_to_host(arena_control_offset(0), shape_.queue_count * sizeof(QueueControl));
-      bool all_drained = true;
-      for (uint32_t queue = 0; queue < shape_.queue_count; ++queue) all_drained &= drain_queue(queue, records);
-      if (exited == threads && all_drained) return records;
-    }
-  }
-
- private:
-  QueueArenaHeader header() const {
-    QueueArenaHeader header;
-    std::memcpy(&header, host_, sizeof(header));
-    return header;
-  }
-  void copy_to_host(uint64_t offset, uint64_t bytes) {
-    check_cuda(cudaMemcpyAsync(static_cast<char*>(host_) + offset, static_cast<char*>(device_) + offset, bytes,
-                               cudaMemcpyDeviceToHost, copy_stream_),
-               "copy from arena");
-    check_cuda(cudaStreamSynchronize(copy_stream_), "copy from arena");
-  }
-  // Returns whether the queue was already empty at its snapshot.
-  bool drain_queue(uint32_t queue, WarpRecords& records) {
-    QueueControl control;
-    std::memcpy(&control, static_cast<char*>(host_) + arena_control_offset(queue), sizeof(control));
-    if (control.commit_index == read_heads_[queue]) return true;
-    uint64_t ring_offset = arena_ring_offset(shape_.queue_count, shape_.capacity, queue);
-    copy_to_host(ring_offset, shape_.capacity * kSlotBytes);
-    std::span ring(reinterpret_cast<const QueueSlot*>(static_cast<char*>(host_) + ring_offset), shape_.capacity);
-    std::vector<QueueSlot> out;
-    auto result = runtime::drain_queue(ring, {read_heads_[queue], control.commit_index}, out);
-    check(!result.error, "queue " + std::to_string(queue) + ": " + result.error.value_or(""));
-    read_heads_[queue] = result.read_head;
-    uint64_t read_head_address = reinterpret_cast<uint64_t>(device_) + arena_control_offset(queue) +
-                                 offsetof(QueueControl, read_head);
-    check_cuda(cudaMemcpyAsync(reinterpret_cast<void*>(read_head_address), &read_heads_[queue], sizeof(uint64_t),
-                               cudaMemcpyHostToDevice, copy_stream_),
-               "store read head");
-    check_cuda(cudaStreamSynchronize(copy_stream_), "store read head");
-    RecordCursor cursor(out);
-    while (auto record = cursor.next()) {
-      const RecordHeader& header = record->header();
-      records[{header.block_id, header.warp_id}].push_back({header, record->lane_addresses()});
-    }
-    return false;
-  }
-
-  runtime::QueueArenaShape shape_;
-  uint64_t bytes_ = 0;
-  void* device_ = nullptr;
-  void* host_ = nullptr;
-  cudaStream_t copy_stream_ = nullptr;
-  std::vector<uint64_t> read_heads_;
-};
+using testing::check;
+using testing::check_cuda;
+using testing::DecodedRecord;
+using testing::DeviceArena;
+using testing::WarpRecords;
 
 const DecodedRecord& find_site(const std::vector<DecodedRecord>& warp, ProbeSite site) {
-  for (const auto& record : warp) {
-    if (record.header.site_id == static_cast<uint32_t>(site)) return record;
-  }
-  throw std::runtime_error("no record for probe site " + std::to_string(static_cast<uint32_t>(site)));
+  return testing::find_site(warp, static_cast<uint32_t>(site));
 }
 
 void check_access(const DecodedRecord& record, RecordOp op, MemorySpace space, AddressMode mode, uint32_t mask,
@@ -206,21 +95,7 @@ void check_flood(const WarpRecords& records, uint32_t blocks, uint32_t warps_per
   }
 }
 
-int run() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::puts("no CUDA device: skipped");
-    return kSkipped;
-  }
-  cudaDeviceProp properties;
-  check_cuda(cudaGetDeviceProperties(&properties, 0), "device properties");
-  LinkedCubin linked =
-      link_with_device_runtime({{"runtime_probe", runtime_probe_ptx()}},
-                               "sm_" + std::to_string(properties.major * 10 + properties.minor));
-  check(!linked.cubin.empty(), linked.error_log);
-  const std::vector<char>& cubin = linked.cubin;
-  cudaLibrary_t library;
-  check_cuda(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "load cubin");
+void run(cudaLibrary_t library) {
   cudaStream_t stream;
   check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "kernel stream");
   uint64_t* data = nullptr;
@@ -256,18 +131,12 @@ int run() {
   }
   cudaFree(data);
   cudaStreamDestroy(stream);
-  cudaLibraryUnload(library);
-  return 0;
 }
 
 }  // namespace
 }  // namespace barracuda
 
 int main() {
-  try {
-    return barracuda::run();
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "device_runtime_gpu_test: %s\n", error.what());
-    return 1;
-  }
+  return barracuda::testing::run_gpu_test("device_runtime_gpu_test", {{"runtime_probe", barracuda::runtime_probe_ptx()}},
+                                          barracuda::testing::RuntimeLinking::kSeparateModule, barracuda::run);
 }

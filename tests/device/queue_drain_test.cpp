@@ -164,6 +164,20 @@ TEST(QueueDrain, CommitIndexInsideARecordIsReportedNotRead) {
   EXPECT_EQ(*result.error, "record at queue position 3 needs 5 slots but the commit index is 6");
 }
 
+TEST(QueueDrain, PositionsNearTheTopOfTheCounterDoNotWrapIntoEndlessReading) {
+  std::vector<QueueSlot> ring(16);
+  RecordHeader header{};
+  header.op = static_cast<uint8_t>(RecordOp::kLoad);
+  header.size_mode = pack_size_mode(2, AddressMode::kFull64);
+  for (QueueSlot& slot : ring) std::memcpy(&slot, &header, sizeof(header));
+  std::vector<QueueSlot> out;
+  const uint64_t top = ~uint64_t{0};
+  DrainResult result = drain_queue(ring, {top - 4, top}, out);  // a 9-slot record, 4 committed slots
+  EXPECT_EQ(result.records, 0u);
+  EXPECT_EQ(result.read_head, top - 4);
+  EXPECT_TRUE(result.error);
+}
+
 TEST(QueueDrain, GarbageHeaderStopsTheDrainAtItsPosition) {
   std::vector<QueueSlot> ring(16);
   RecordHeader header{};

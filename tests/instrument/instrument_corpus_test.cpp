@@ -1,5 +1,5 @@
-// Every module of the PTX corpus (tests/ptx, compiled by nvcc at build time) is instrumented,
-// printed, re-parsed, and linked with the device runtime by nvJitLink for its own target.
+// Every module of the PTX corpus (tests/ptx, compiled by nvcc at build time) is instrumented, merged
+// with the device runtime, printed, re-parsed, and compiled by nvJitLink for its own target.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,7 +9,9 @@
 
 #include "device/runtime_link.h"
 #include "ptx/parser.h"
+#include "device/runtime_ptx.h"
 #include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
 
 namespace barracuda::ptx::passes {
@@ -43,12 +45,14 @@ TEST_P(InstrumentCorpus, InstrumentedModuleLinksWithTheDeviceRuntime) {
   ASSERT_TRUE(parsed) << parsed.error.to_string();
   InstrumentResult result = instrument_module(*parsed.module, {});
   const InstrumentStatistics& statistics = result.statistics;
+  static const ParseResult runtime = parse(std::string(device_runtime_ptx()));
+  ASSERT_TRUE(runtime) << runtime.error.to_string();
+  merge_device_runtime(*parsed.module, *runtime.module);
   std::string instrumented = to_string(*parsed.module);
 
   ParseResult reparsed = parse(instrumented);
   ASSERT_TRUE(reparsed) << "instrumented PTX does not parse: " << reparsed.error.to_string();
-  LinkedCubin linked = link_with_device_runtime({{GetParam().filename().string(), instrumented}},
-                                                target_of(*parsed.module));
+  LinkedCubin linked = link_ptx_modules({{GetParam().filename().string(), instrumented}}, target_of(*parsed.module));
   ASSERT_TRUE(linked.error_log.empty()) << linked.error_log;
   EXPECT_FALSE(linked.cubin.empty());
 

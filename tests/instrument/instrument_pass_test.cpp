@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "barracuda/queue.h"
 #include "device/runtime_link.h"
 #include "ptx/parser.h"
+#include "device/runtime_ptx.h"
 #include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
 
 namespace barracuda::ptx::passes {
@@ -118,7 +121,38 @@ TEST(InstrumentPass, GlobalStoreLogsAddressSiteAccessInfoAndStoredValue) {
   EXPECT_EQ(site.source_file, "/src/kernel.cu");
   EXPECT_EQ(site.source_line, 12u);
   EXPECT_EQ(site.source_column, 7u);
+  EXPECT_TRUE(site.inlined_file.empty());
   EXPECT_EQ(site.instruction, "st.global.f32 [%rd1+4], %f1;");
+}
+
+TEST(InstrumentPass, InlinedAccessIsAttributedToTheUsersLine) {
+  ParseResult parsed = parse(R"(.version 8.0
+.target sm_90
+.address_size 64
+.file 1 "/src/kernel.cu"
+.file 2 "/usr/include/cuda/atomic"
+.visible .entry k(.param .u64 p)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [p];
+.loc 1 20 3
+mov.u32 %r1, 1;
+.loc 2 300 9, function_name $L__info_string0, inlined_at 1 20 3
+atom.relaxed.gpu.global.add.u32 %r2, [%rd1], %r1;
+ret;
+}
+)");
+  ASSERT_TRUE(parsed) << parsed.error.to_string();
+  InstrumentResult result = instrument_module(*parsed.module, {});
+  const Site* access = nullptr;
+  for (const Site& site : result.sites.sites()) access = site.kind == SiteKind::Access ? &site : access;
+  ASSERT_NE(access, nullptr);
+  EXPECT_EQ(access->source_file, "/src/kernel.cu");
+  EXPECT_EQ(access->source_line, 20u);
+  EXPECT_EQ(access->inlined_file, "/usr/include/cuda/atomic");
+  EXPECT_EQ(access->inlined_line, 300u);
+  EXPECT_EQ(to_json(result.sites)["sites"][static_cast<size_t>(access->id)]["inlined"]["line"], 300);
 }
 
 TEST(InstrumentPass, MemoryModelQualifiersAndDefaultsReachTheRecord) {
@@ -219,6 +253,26 @@ TEST(InstrumentPass, RuntimeDeclarationsAreAddedOnce) {
   EXPECT_EQ(parsed.module->functions().size(), functions);
   ASSERT_NE(parsed.module->find_function("__barracuda_log_access"), nullptr);
   EXPECT_EQ(parsed.module->find_function("__barracuda_log_access")->parameters.size(), 4u);
+}
+
+TEST(InstrumentPass, MergedRuntimeReplacesThePrototypesAndCompilesAsOneModule) {
+  ParseResult parsed = parse(kernel("st.global.u32 [%rd1], %r1;\nret;"));
+  ASSERT_TRUE(parsed);
+  instrument_module(*parsed.module, {});
+  ParseResult runtime = parse(std::string(device_runtime_ptx()));
+  ASSERT_TRUE(runtime) << runtime.error.to_string();
+  merge_device_runtime(*parsed.module, *runtime.module);
+  const Function* log_access = parsed.module->find_function("__barracuda_log_access");
+  ASSERT_NE(log_access, nullptr);
+  EXPECT_TRUE(log_access->is_definition);
+  for (const Function* function : parsed.module->functions()) {
+    EXPECT_FALSE(function->name.starts_with("__barracuda_") && !function->is_definition) << function->name;
+  }
+  std::string text = to_string(*parsed.module);
+  EXPECT_NE(text.find(".version 9.0"), std::string::npos);  // raised from the kernel's 8.0
+  LinkedCubin linked = link_ptx_modules({{"merged", text}}, "sm_90");
+  EXPECT_TRUE(linked.error_log.empty()) << linked.error_log;
+  EXPECT_FALSE(linked.cubin.empty());
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ struct InstrumentStatistics {
   uint64_t reconvergences = 0;   // reconvergence points logged
   uint64_t kernel_exits = 0;     // ret/exit instructions of kernels logged
   uint64_t kernels = 0;
-  uint64_t skipped_memory = 0;   // local/param/const accesses and forms the runtime cannot log
+  uint64_t skipped_memory = 0;   // local/param/const accesses (cannot race) and forms not logged
   // Fraction of the original instructions that now log an event.
   double instrumented_fraction() const;
 };

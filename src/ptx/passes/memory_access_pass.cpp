@@ -87,7 +87,10 @@ class AccessLogger {
     std::optional<AccessShape> shape = access_shape(instruction);
     if (!shape) return;
     std::optional<MemorySpace> space = record_space(instruction.space);
-    if (!space) return;
+    if (!space) {
+      ++context_.statistics.skipped_memory;
+      return;
+    }
     bool is_atomic = shape->op == RecordOp::kAtomic || shape->op == RecordOp::kReduction;
     std::optional<uint32_t> size = size_log2(bit_width(instruction.type()) * instruction.vector_width / 8);
     if (!size || instruction.operands.size() <= shape->address_operand ||

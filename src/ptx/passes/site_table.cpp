@@ -36,27 +36,41 @@ uint32_t SiteTable::add(SiteKind kind, const Function& function, const Instructi
   site.function = std::string(function.name);
   site.instruction = to_string(Statement{instruction});
   site.ptx_line = instruction.position.line;
-  const DebugLocation& location = instruction.debug_location;
-  if (location.known() && location.file < file_paths_.size()) {
-    site.source_file = file_paths_[location.file];
-    site.source_line = location.line;
-    site.source_column = location.column;
+  const DebugLocation& user = instruction.outermost_location;
+  if (user.known()) {
+    site.source_file = file_path(user.file);
+    site.source_line = user.line;
+    site.source_column = user.column;
+  }
+  const DebugLocation& inner = instruction.debug_location;
+  if (inner.known() && inner != user) {
+    site.inlined_file = file_path(inner.file);
+    site.inlined_line = inner.line;
+    site.inlined_column = inner.column;
   }
   sites_.push_back(std::move(site));
   return sites_.back().id;
 }
 
+std::string_view SiteTable::file_path(uint32_t index) const {
+  return index < file_paths_.size() ? std::string_view(file_paths_[index]) : std::string_view();
+}
+
 nlohmann::json to_json(const SiteTable& table) {
   nlohmann::json sites = nlohmann::json::array();
   for (const Site& site : table.sites()) {
-    sites.push_back({{"id", site.id},
-                     {"kind", to_string(site.kind)},
-                     {"function", site.function},
-                     {"instruction", site.instruction},
-                     {"ptx_line", site.ptx_line},
-                     {"file", site.source_file},
-                     {"line", site.source_line},
-                     {"column", site.source_column}});
+    nlohmann::json entry = {{"id", site.id},
+                            {"kind", to_string(site.kind)},
+                            {"function", site.function},
+                            {"instruction", site.instruction},
+                            {"ptx_line", site.ptx_line},
+                            {"file", site.source_file},
+                            {"line", site.source_line},
+                            {"column", site.source_column}};
+    if (!site.inlined_file.empty()) {
+      entry["inlined"] = {{"file", site.inlined_file}, {"line", site.inlined_line}, {"column", site.inlined_column}};
+    }
+    sites.push_back(std::move(entry));
   }
   return {{"first_id", table.first_id()}, {"sites", std::move(sites)}};
 }

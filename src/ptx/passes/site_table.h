@@ -21,9 +21,15 @@ struct Site {
   std::string function;     // kernel or device function containing the instruction
   std::string instruction;  // the PTX instruction as printed, e.g. "st.global.u32 [%rd4], %r3"
   uint32_t ptx_line = 0;    // line in the PTX text given to the instrumenter (0: none)
-  std::string source_file;  // from .loc/.file; empty without line information
+  // The user's line: the end of the .loc inlined_at chain (empty file without line information).
+  std::string source_file;
   uint32_t source_line = 0;
   uint32_t source_column = 0;
+  // Where the instruction itself was written when it was inlined there (e.g. a libcu++ header);
+  // empty file when not inlined.
+  std::string inlined_file;
+  uint32_t inlined_line = 0;
+  uint32_t inlined_column = 0;
 };
 
 class SiteTable {
@@ -38,12 +44,16 @@ class SiteTable {
   uint32_t first_id() const { return first_id_; }
 
  private:
-  std::vector<std::string> file_paths_;  // .file index -> path without quotes
+  // .file index -> path without quotes ("" for an unknown index).
+  std::string_view file_path(uint32_t index) const;
+
+  std::vector<std::string> file_paths_;
   std::vector<Site> sites_;
   uint32_t first_id_;
 };
 
-// {"first_id": N, "sites": [{"id", "kind", "function", "instruction", "ptx_line", "file", "line", "column"}]}
+// {"first_id": N, "sites": [{"id", "kind", "function", "instruction", "ptx_line", "file", "line", "column",
+//                            "inlined": {"file", "line", "column"} (only for inlined instructions)}]}
 nlohmann::json to_json(const SiteTable& table);
 
 }  // namespace barracuda::ptx::passes

@@ -14,12 +14,6 @@ struct SyncEvent {
   std::optional<Operand> count;    // -> RecordHeader::stride
 };
 
-MemoryScope membar_scope(const Instruction& instruction) {
-  if (instruction.has_modifier("cta")) return MemoryScope::kCta;
-  if (instruction.has_modifier("sys")) return MemoryScope::kSystem;
-  return MemoryScope::kGpu;  // membar.gl
-}
-
 MemoryScope fence_scope(Scope scope) {
   switch (scope) {
     case Scope::Cta: return MemoryScope::kCta;
@@ -52,9 +46,9 @@ std::optional<SyncEvent> sync_event(const Instruction& instruction) {
     return pack_space_sem(MemorySpace::kGlobal, barracuda::MemorySemantics::kLegacy, scope);
   };
   switch (instruction.opcode) {
-    case Opcode::Membar:
+    case Opcode::Membar:  // the parser decodes membar.{cta,gl,sys} scopes
       if (instruction.has_modifier("proxy")) return std::nullopt;
-      return SyncEvent{RecordOp::kFence, legacy_fence(membar_scope(instruction)), std::nullopt, std::nullopt};
+      return SyncEvent{RecordOp::kFence, legacy_fence(fence_scope(instruction.scope)), std::nullopt, std::nullopt};
     case Opcode::Fence: {
       // Proxy and mbarrier-init fences order other proxies, not generic accesses between threads.
       bool sc = instruction.has_modifier("sc");

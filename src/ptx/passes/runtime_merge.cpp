@@ -1,0 +1,49 @@
+#include "ptx/passes/runtime_merge.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace barracuda::ptx::passes {
+namespace {
+
+bool is_runtime_prototype(const ModuleItem& item, const Module& runtime) {
+  const auto* function = std::get_if<Function>(&item);
+  if (function == nullptr || function->is_definition) return false;
+  const auto definitions = runtime.functions();
+  return std::any_of(definitions.begin(), definitions.end(), [&](const Function* definition) {
+    return definition->is_definition && definition->name == function->name;
+  });
+}
+
+VersionDirective version_of(const Module& module) {
+  for (const ModuleItem& item : module.items) {
+    if (const auto* version = std::get_if<VersionDirective>(&item)) return *version;
+  }
+  return {};
+}
+
+}  // namespace
+
+void merge_device_runtime(Module& module, const Module& runtime) {
+  VersionDirective needed = version_of(runtime);
+  for (ModuleItem& item : module.items) {
+    auto* version = std::get_if<VersionDirective>(&item);
+    if (version && std::tie(version->major, version->minor) < std::tie(needed.major, needed.minor)) *version = needed;
+  }
+  // The definitions go where the first prototype was (before any use; else before the first
+  // function), and the prototypes go away.
+  auto position = std::find_if(module.items.begin(), module.items.end(),
+                               [&](const ModuleItem& item) { return is_runtime_prototype(item, runtime); });
+  if (position == module.items.end()) {
+    position = std::find_if(module.items.begin(), module.items.end(),
+                            [](const ModuleItem& item) { return std::holds_alternative<Function>(item); });
+  }
+  for (const ModuleItem& item : runtime.items) {
+    if (std::holds_alternative<Function>(item) || std::holds_alternative<VariableDeclaration>(item)) {
+      module.items.insert(position, item);
+    }
+  }
+  module.items.remove_if([&](const ModuleItem& item) { return is_runtime_prototype(item, runtime); });
+}
+
+}  // namespace barracuda::ptx::passes

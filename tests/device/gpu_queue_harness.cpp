@@ -1,0 +1,123 @@
+#include "gpu_queue_harness.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "barracuda/queue.h"
+#include "runtime/queue_drain.h"
+
+namespace barracuda::testing {
+
+void check_cuda(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
+}
+
+void check(bool condition, const std::string& what) {
+  if (!condition) throw std::runtime_error("check failed: " + what);
+}
+
+DeviceArena::DeviceArena(cudaLibrary_t library, const runtime::QueueArenaShape& shape) : shape_(shape) {
+  auto image = runtime::make_arena_image(shape);
+  bytes_ = image.size();
+  check_cuda(cudaMalloc(&device_, bytes_), "cudaMalloc arena");
+  check_cuda(cudaMemcpy(device_, image.data(), bytes_, cudaMemcpyHostToDevice), "upload arena");
+  void* symbol = nullptr;
+  size_t symbol_bytes = 0;
+  check_cuda(cudaLibraryGetGlobal(&symbol, &symbol_bytes, library, BARRACUDA_QUEUES_SYMBOL), "find queue symbol");
+  check(symbol_bytes == sizeof(void*), "__barracuda_queues is a pointer");
+  check_cuda(cudaMemcpy(symbol, &device_, sizeof(device_), cudaMemcpyHostToDevice), "set queue symbol");
+  check_cuda(cudaMallocHost(&host_, bytes_), "cudaMallocHost");
+  check_cuda(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "copy stream");
+  read_heads_.assign(shape.queue_count, 0);
+}
+
+DeviceArena::~DeviceArena() {
+  cudaStreamDestroy(copy_stream_);
+  cudaFreeHost(host_);
+  cudaFree(device_);
+}
+
+WarpRecords DeviceArena::drain_launch(uint64_t threads) {
+  WarpRecords records;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    check(std::chrono::steady_clock::now() < deadline, "launch completes within 60 s");
+    // Order matters (barracuda/queue.h): threads_exited first, then the commit indices.
+    copy_to_host(0, sizeof(QueueArenaHeader));
+    QueueArenaHeader header;
+    std::memcpy(&header, host_, sizeof(header));
+    copy_to_host(arena_control_offset(0), shape_.queue_count * sizeof(QueueControl));
+    bool all_drained = true;
+    for (uint32_t queue = 0; queue < shape_.queue_count; ++queue) all_drained &= drain_queue(queue, records);
+    if (header.threads_exited == threads && all_drained) return records;
+  }
+}
+
+void DeviceArena::copy_to_host(uint64_t offset, uint64_t bytes) {
+  check_cuda(cudaMemcpyAsync(static_cast<char*>(host_) + offset, static_cast<char*>(device_) + offset, bytes,
+                             cudaMemcpyDeviceToHost, copy_stream_),
+             "copy from arena");
+  check_cuda(cudaStreamSynchronize(copy_stream_), "copy from arena");
+}
+
+// Returns whether the queue was already empty at its snapshot.
+bool DeviceArena::drain_queue(uint32_t queue, WarpRecords& records) {
+  QueueControl control;
+  std::memcpy(&control, static_cast<char*>(host_) + arena_control_offset(queue), sizeof(control));
+  if (control.commit_index == read_heads_[queue]) return true;
+  uint64_t ring_offset = arena_ring_offset(shape_.queue_count, shape_.capacity, queue);
+  copy_to_host(ring_offset, shape_.capacity * kSlotBytes);
+  std::span ring(reinterpret_cast<const runtime::QueueSlot*>(static_cast<char*>(host_) + ring_offset),
+                 shape_.capacity);
+  std::vector<runtime::QueueSlot> out;
+  auto result = runtime::drain_queue(ring, {read_heads_[queue], control.commit_index}, out);
+  check(!result.error, "queue " + std::to_string(queue) + ": " + result.error.value_or(""));
+  read_heads_[queue] = result.read_head;
+  char* read_head = static_cast<char*>(device_) + arena_control_offset(queue) + offsetof(QueueControl, read_head);
+  check_cuda(cudaMemcpyAsync(read_head, &read_heads_[queue], sizeof(uint64_t), cudaMemcpyHostToDevice, copy_stream_),
+             "store read head");
+  check_cuda(cudaStreamSynchronize(copy_stream_), "store read head");
+  runtime::RecordCursor cursor(out);
+  while (auto record = cursor.next()) {
+    const RecordHeader& header = record->header();
+    records[{header.block_id, header.warp_id}].push_back({header, record->lane_addresses()});
+  }
+  return false;
+}
+
+int run_gpu_test(const char* name, const std::vector<PtxModule>& modules, RuntimeLinking linking,
+                 const std::function<void(cudaLibrary_t)>& body) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("%s: no CUDA device, skipped\n", name);
+    return kSkippedExitCode;
+  }
+  try {
+    cudaDeviceProp properties;
+    check_cuda(cudaGetDeviceProperties(&properties, 0), "device properties");
+    std::string arch = "sm_" + std::to_string(properties.major * 10 + properties.minor);
+    LinkedCubin linked = linking == RuntimeLinking::kMerged ? link_ptx_modules(modules, arch)
+                                                            : link_with_device_runtime(modules, arch);
+    check(!linked.cubin.empty(), linked.error_log);
+    cudaLibrary_t library;
+    check_cuda(cudaLibraryLoadData(&library, linked.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+               "load the linked cubin");
+    body(library);
+    cudaLibraryUnload(library);
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s: %s\n", name, error.what());
+    return 1;
+  }
+}
+
+const DecodedRecord& find_site(const std::vector<DecodedRecord>& warp, uint32_t site) {
+  for (const auto& record : warp) {
+    if (record.header.site_id == site) return record;
+  }
+  throw std::runtime_error("no record for site " + std::to_string(site));
+}
+
+}  // namespace barracuda::testing
