@@ -10,5 +10,6 @@ struct CommandResult {
 };
 
 void add_report_command(CLI::App& app, CommandResult& result);
+void add_dump_command(CLI::App& app, CommandResult& result);
 
 }  // namespace barracuda::cli

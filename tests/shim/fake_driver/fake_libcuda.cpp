@@ -1,7 +1,8 @@
 // A CPU stand-in for libcuda.so.1, for testing the preload shim where there is no GPU. It implements the
 // driver calls apps/driver_api_app.cpp makes, "runs" the marker kernel on the host, and answers
 // cuGetProcAddress with distinct legacy and per-thread-stream launch functions like the real driver.
-// Device memory is host memory; the marker value comes from the loaded image's text (see apps/marker.h).
+// Device memory is host memory; the marker value comes from the PTX of the loaded image (text, or the PTX
+// entries of a fat binary, read with the fat-binary reader): see apps/marker.h.
 #include <cuda.h>
 
 #include <cstdlib>
@@ -10,6 +11,8 @@
 #include <string_view>
 
 #include "apps/marker.h"
+#include "fatbin/error.h"
+#include "fatbin/image.h"
 
 namespace {
 
@@ -26,12 +29,21 @@ struct FakeFunction {
   std::string name;
 };
 
-// PTX text carrying the replaced constant runs the replaced kernel; anything else (fat binaries, which
-// the fake cannot read) runs the original.
+// An image whose PTX carries the replaced constant runs the replaced kernel; any other runs the original.
+bool has_replaced_marker(const void* image) {
+  try {
+    for (const auto& container : barracuda::fatbin::read_image(image).containers) {
+      for (const auto& entry : container.entries) {
+        if (entry.text().find(kReplacedMarkerText) != std::string_view::npos) return true;
+      }
+    }
+  } catch (const barracuda::fatbin::FormatError&) {
+  }
+  return false;
+}
+
 FakeModule* load(const void* image) {
-  const char* text = static_cast<const char*>(image);
-  bool replaced = text != nullptr && text[0] != '\x7f' && std::strstr(text, kReplacedMarkerText) != nullptr;
-  return new FakeModule{replaced ? kReplacedMarker : kOriginalMarker};
+  return new FakeModule{has_replaced_marker(image) ? kReplacedMarker : kOriginalMarker};
 }
 
 CUresult get_function(CUfunction* function, void* module, const char* name) {
