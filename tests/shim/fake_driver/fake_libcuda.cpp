@@ -114,6 +114,7 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image) {
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int, CUjit_option*, void**) {
   return cuModuleLoadData(module, image);
 }
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) { return cuModuleLoadData(module, fatbin); }
 CUresult CUDAAPI cuModuleUnload(CUmodule module) {
   delete reinterpret_cast<FakeModule*>(module);
   return CUDA_SUCCESS;
@@ -154,6 +155,11 @@ CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, uns
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void**) {
   return run(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
              config->blockDimZ, params);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                           unsigned by, unsigned bz, unsigned, CUstream, void** params) {
+  return run(f, gx, gy, gz, bx, by, bz, params);
 }
 
 CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** function, int, cuuint64_t flags,
