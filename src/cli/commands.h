@@ -10,6 +10,8 @@ struct CommandResult {
 };
 
 void add_report_command(CLI::App& app, CommandResult& result);
+void add_run_command(CLI::App& app, CommandResult& result);
 void add_dump_command(CLI::App& app, CommandResult& result);
+void add_ptx_command(CLI::App& app, CommandResult& result);
 
 }  // namespace barracuda::cli

@@ -8,7 +8,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   barracuda::cli::CommandResult result;
   barracuda::cli::add_report_command(app, result);
+  barracuda::cli::add_run_command(app, result);
   barracuda::cli::add_dump_command(app, result);
+  barracuda::cli::add_ptx_command(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

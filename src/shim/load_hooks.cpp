@@ -12,6 +12,9 @@ ModuleImage describe_image(HookedSymbol entry, const void* image) {
   return ModuleImage{shim_runtime().next_module_id(), entry, image, kind, image_size(image, kind)};
 }
 
+LoadedHandle loaded_handle(CUmodule module) { return LoadedHandle{module, nullptr}; }
+LoadedHandle loaded_handle(CUlibrary library) { return LoadedHandle{nullptr, library}; }
+
 // `load(image)` performs the driver call on the given image and writes *handle on success.
 template <typename Handle, typename Load>
 CUresult observe_module_load(HookedSymbol entry, const void* image, Handle* handle, Load&& load) {
@@ -20,11 +23,15 @@ CUresult observe_module_load(HookedSymbol entry, const void* image, Handle* hand
   ShimRuntime& runtime = shim_runtime();
   ModuleImage original = describe_image(entry, image);
   const void* loaded = image;
-  if (ModuleTransformer* transformer = runtime.transformer.load(std::memory_order_acquire)) {
+  ModuleTransformer* transformer = runtime.transformer.load(std::memory_order_acquire);
+  if (transformer != nullptr) {
     if (const void* replacement = transformer->transform(original)) loaded = replacement;
   }
   CUresult result = load(loaded);
-  if (result == CUDA_SUCCESS && handle != nullptr) runtime.kernels.add_module(*handle, original.id);
+  if (result == CUDA_SUCCESS && handle != nullptr) {
+    runtime.kernels.add_module(*handle, original.id);
+    if (loaded != image) transformer->loaded(original, loaded_handle(*handle));
+  }
   ModuleLoad load_event{original, loaded, result};
   runtime.module_observers.for_each([&](ModuleObserver& observer) { observer.on_module_load(load_event); });
   return result;

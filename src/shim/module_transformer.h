@@ -1,8 +1,16 @@
 #pragma once
 // Where the instrumentation pipeline plugs into module loading.
+#include <cuda.h>
+
 #include "shim/module_image.h"
 
 namespace barracuda::shim {
+
+// What the driver returned for a module load: cuLibraryLoadData gives a library, the others a module.
+struct LoadedHandle {
+  CUmodule module = nullptr;
+  CUlibrary library = nullptr;
+};
 
 class ModuleTransformer {
  public:
@@ -13,6 +21,9 @@ class ModuleTransformer {
   // driver keeps pointing into it. Called with the shim's hooks disabled on this thread, so it may itself
   // use the driver or nvJitLink.
   virtual const void* transform(const ModuleImage& image) = 0;
+  // Called after the driver loaded a replacement this transformer returned (exactly one handle set), to
+  // initialise the module's globals before any of its kernels can run. Same hook state as transform().
+  virtual void loaded(const ModuleImage& image, const LoadedHandle& handle) = 0;
 };
 
 }  // namespace barracuda::shim

@@ -61,8 +61,14 @@ class ReplacingTransformer final : public ModuleTransformer {
     seen.push_back(image);
     return replacement;
   }
+  void loaded(const ModuleImage& image, const LoadedHandle& handle) override {
+    loaded_ids.push_back(image.id);
+    loaded_modules.push_back(handle.module);
+  }
   const void* replacement = nullptr;
   std::vector<ModuleImage> seen;
+  std::vector<ModuleId> loaded_ids;
+  std::vector<CUmodule> loaded_modules;
 };
 
 template <typename Function>
@@ -96,6 +102,10 @@ TEST_F(HooksTest, TheDriverLoadsTheTransformersReplacement) {
   EXPECT_EQ(image.size, std::strlen(kPtx) + 1);
   EXPECT_EQ(image.entry, (HookedSymbol{Hook::ModuleLoadData, false}));
 
+  // The transformer gets the handle of the module it replaced, to set up its globals.
+  EXPECT_EQ(transformer.loaded_ids, (std::vector<ModuleId>{image.id}));
+  EXPECT_EQ(transformer.loaded_modules, (std::vector<CUmodule>{module}));
+
   ASSERT_EQ(observer.loads.size(), 1u);
   EXPECT_EQ(observer.loads[0].original.id, image.id);
   EXPECT_EQ(observer.loads[0].loaded, kReplacementPtx);
@@ -107,6 +117,7 @@ TEST_F(HooksTest, WithoutReplacementTheOriginalIsLoadedAndIdsIncrease) {
   ASSERT_EQ(wrapped_module_load(&module, kPtx), CUDA_SUCCESS);
   ASSERT_EQ(wrapped_module_load(&module, kPtx), CUDA_SUCCESS);
   EXPECT_EQ(driver_loaded_images, (std::vector<const void*>{kPtx, kPtx}));
+  EXPECT_TRUE(transformer.loaded_ids.empty()) << "nothing replaced, nothing to set up";
   ASSERT_EQ(observer.loads.size(), 2u);
   EXPECT_EQ(observer.loads[0].loaded, kPtx);
   EXPECT_EQ(static_cast<unsigned>(observer.loads[1].original.id), static_cast<unsigned>(observer.loads[0].original.id) + 1);

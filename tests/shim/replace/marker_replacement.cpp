@@ -42,6 +42,7 @@ class MarkerReplacement final : public ModuleTransformer {
     }
     return nullptr;
   }
+  void loaded(const ModuleImage&, const LoadedHandle&) override {}
 
  private:
   const void* replace_ptx(const char* ptx) {

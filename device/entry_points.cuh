@@ -1,0 +1,42 @@
+#pragma once
+// The device runtime's entry points: what instrumented PTX calls (the instrumentation passes declare
+// the same functions as `.extern .func`). All are extern "C" and __noinline__ so their PTX names and
+// parameter lists stay exactly as written here; parameters are plain scalars.
+//
+// Every entry point may be called from divergent code: the lanes that arrive together
+// (__activemask(), further split by site id) form one warp group, log one record with one queue
+// reservation, and the record's active_mask names them.
+//
+// Nothing is logged before the host has stored the queue arena's address into __barracuda_queues.
+
+#include <stdint.h>
+
+extern "C" {
+
+// Memory access by every calling lane. `access_info` packs op, space/semantics/scope and access size
+// (barracuda::pack_access_info in barracuda/queue.h); `value` is the stored value when
+// kAccessHasValue is set (same-value filter), ignored otherwise. Shared-space addresses are offsets in
+// the CTA's shared window; generic addresses (kAccessGeneric) are classified here.
+__device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id, uint32_t access_info,
+                                                    uint64_t value);
+
+// Synchronisation event: `op` is a RecordOp (kFence, kBarrier, kBarrierArrive, kWarpSync,
+// kClusterBarrier, kMbarrierArrive, kMbarrierWait), `space_sem` as pack_space_sem packs it (fences:
+// semantics and scope), `payload` goes to RecordHeader::base and `count` to RecordHeader::stride
+// (their meaning per op is documented in record.h).
+__device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, uint32_t op, uint32_t space_sem, uint64_t payload,
+                                                  uint32_t count);
+
+// Conditional branch about to execute: logs kBranchIf with active_mask = lanes whose `taken` is
+// non-zero and base = all calling lanes.
+__device__ __noinline__ void __barracuda_log_branch(uint32_t site_id, uint32_t taken);
+
+// Immediate post-dominator of a logged branch: logs kBranchFi with the reunited lanes.
+__device__ __noinline__ void __barracuda_log_reconverge(uint32_t site_id);
+
+// Kernel entry (kWarpEntry) and each exit point (kWarpExit). Exiting threads are added to the arena's
+// threads_exited counter once their record is committed, which is how the host knows a launch is complete.
+__device__ __noinline__ void __barracuda_log_entry(uint32_t site_id);
+__device__ __noinline__ void __barracuda_log_exit(uint32_t site_id);
+
+}  // extern "C"

@@ -1,0 +1,290 @@
+// The device logging runtime: compiled to relocatable PTX at build time, embedded into the host
+// library as text, and linked by nvJitLink with every instrumented module. The queue protocol and
+// arena layout are specified in barracuda/queue.h; the record format in barracuda/record.h.
+#include "barracuda/queue.h"
+#include "entry_points.cuh"
+
+using namespace barracuda;
+
+// Set by the host (cuModuleGetGlobal + copy) after the instrumented module is loaded.
+extern "C" __device__ QueueArenaHeader* __barracuda_queues;
+__device__ QueueArenaHeader* __barracuda_queues = nullptr;
+
+namespace {
+
+constexpr uint32_t kBackPressureSleepNs = 200;
+
+// The lanes that execute one entry point together and share one record.
+struct WarpGroup {
+  uint32_t mask;
+  uint32_t lane;
+  uint32_t leader;
+  __device__ bool is_leader() const { return lane == leader; }
+};
+
+__device__ __forceinline__ uint32_t lane_id() {
+  uint32_t lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+
+__device__ __forceinline__ uint32_t sm_id() {
+  uint32_t sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  return sm;
+}
+
+// Lanes arriving together at different call sites (possible under independent thread scheduling
+// only if the compiler merges calls) still get one record per site.
+__device__ __forceinline__ WarpGroup form_group(uint32_t site_id) {
+  WarpGroup group;
+  group.mask = __match_any_sync(__activemask(), site_id);
+  group.lane = lane_id();
+  group.leader = __ffs(group.mask) - 1;
+  return group;
+}
+
+__device__ __forceinline__ uint32_t linear_block_id() {
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+__device__ __forceinline__ uint16_t warp_in_block() {
+  uint32_t thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return static_cast<uint16_t>(thread / kWarpSize);
+}
+
+__device__ __forceinline__ uint64_t load_acquire(const uint64_t* address) {
+  uint64_t value;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
+  return value;
+}
+
+__device__ __forceinline__ void store_release(uint64_t* address, uint64_t value) {
+  asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(address), "l"(value) : "memory");
+}
+
+// The queue this block logs into: fixed for the block's lifetime (a block never changes SM).
+struct Queue {
+  QueueControl* control;
+  RecordHeader* ring;
+  uint64_t capacity;
+
+  __device__ RecordHeader* slot(uint64_t position) const { return ring + (position & (capacity - 1)); }
+};
+
+__device__ __forceinline__ Queue block_queue(QueueArenaHeader* arena) {
+  uint32_t queue_index =
+      (sm_id() * arena->queues_per_sm + linear_block_id() % arena->queues_per_sm) % arena->queue_count;
+  auto* base = reinterpret_cast<char*>(arena);
+  Queue queue;
+  queue.capacity = arena->capacity;
+  queue.control = reinterpret_cast<QueueControl*>(base + arena_control_offset(queue_index));
+  queue.ring = reinterpret_cast<RecordHeader*>(base + arena_ring_offset(arena->queue_count, queue.capacity, queue_index));
+  return queue;
+}
+
+// Leader only: reserves `slots` slots and waits until the host has freed them (back-pressure: the
+// producer never overwrites unread slots and never drops).
+__device__ uint64_t reserve(const Queue& queue, uint32_t slots) {
+  uint64_t position = atomicAdd(reinterpret_cast<unsigned long long*>(&queue.control->write_head), slots);
+  const volatile uint64_t* read_head = &queue.control->read_head;
+  while (position + slots - *read_head > queue.capacity) {
+    __nanosleep(kBackPressureSleepNs);
+  }
+  return position;
+}
+
+// Leader only, after the group's writes are ordered before it (__syncwarp): publishes the record
+// once every earlier reservation is published, so [read_head, commit_index) is always whole records.
+__device__ void commit(const Queue& queue, uint64_t position, uint32_t slots) {
+  while (load_acquire(&queue.control->commit_index) != position) {
+  }
+  store_release(&queue.control->commit_index, position + slots);
+}
+
+__device__ __forceinline__ RecordHeader make_header(const QueueArenaHeader* arena, RecordOp op, uint32_t active_mask,
+                                                    uint32_t site_id) {
+  RecordHeader header{};
+  header.op = static_cast<uint8_t>(op);
+  header.active_mask = active_mask;
+  header.site_id = site_id;
+  header.block_id = linear_block_id();
+  header.warp_id = warp_in_block();
+  header.launch_id = static_cast<uint16_t>(arena->launch_id);
+  return header;
+}
+
+// Logs a header-only record (everything but memory accesses) from the group's leader.
+__device__ void log_header_only(QueueArenaHeader* arena, const WarpGroup& group, const RecordHeader& header) {
+  if (!group.is_leader()) return;
+  Queue queue = block_queue(arena);
+  uint64_t position = reserve(queue, 1);
+  *queue.slot(position) = header;
+  commit(queue, position, 1);
+}
+
+// ---- Memory accesses ----------------------------------------------------------------------------
+
+struct AddressEncoding {
+  AddressMode mode;
+  int32_t stride;
+  uint64_t base;
+};
+
+// Picks the most compact encoding every lane of the group agrees on: affine (base + lane * stride),
+// 32-bit deltas from the leader's address, or full addresses.
+__device__ AddressEncoding encode_addresses(const WarpGroup& group, uint64_t address) {
+  uint64_t leader_address = __shfl_sync(group.mask, address, group.leader);
+  uint32_t others = group.mask & ~(1u << group.leader);
+  int64_t stride = 0;
+  if (others != 0) {
+    uint32_t second = __ffs(others) - 1;
+    int64_t distance = static_cast<int64_t>(__shfl_sync(group.mask, address, second) - leader_address);
+    int64_t lanes_apart = second - group.leader;
+    stride = distance % lanes_apart == 0 ? distance / lanes_apart : INT64_MAX;
+  }
+  int64_t my_delta = static_cast<int64_t>(address - leader_address);
+  bool stride_fits = stride >= INT32_MIN && stride <= INT32_MAX;
+  bool on_line = stride_fits && my_delta == stride * (static_cast<int64_t>(group.lane) - group.leader);
+  if (__all_sync(group.mask, on_line)) {
+    return {AddressMode::kAffine, static_cast<int32_t>(stride),
+            leader_address - static_cast<uint64_t>(stride * group.leader)};
+  }
+  if (__all_sync(group.mask, my_delta >= INT32_MIN && my_delta <= INT32_MAX)) {
+    return {AddressMode::kDelta32, 0, leader_address};
+  }
+  return {AddressMode::kFull64, 0, 0};
+}
+
+// Lanes sharing an address: intra-warp conflict, and whether every such lane stored the same value.
+__device__ uint8_t conflict_flags(const WarpGroup& group, uint64_t address, bool has_value, uint64_t value) {
+  uint32_t same_address = __match_any_sync(group.mask, address);
+  uint8_t flags = 0;
+  if (__any_sync(group.mask, __popc(same_address) > 1)) flags |= kFlagIntraWarpConflict;
+  if (has_value) {
+    uint32_t same_value = __match_any_sync(group.mask, value) & same_address;
+    if (__all_sync(group.mask, same_value == same_address)) flags |= kFlagSameValue;
+  }
+  return flags;
+}
+
+// Generic addresses: the state space decides which shadow memory the engine uses.
+__device__ MemorySpace classify_generic(uint64_t* address) {
+  uint32_t is_shared_cta, is_shared_cluster, is_global;
+  asm("{ .reg .pred p;\n"
+      "  isspacep.shared::cta p, %3;   selp.u32 %0, 1, 0, p;\n"
+      "  isspacep.shared::cluster p, %3; selp.u32 %1, 1, 0, p;\n"
+      "  isspacep.global p, %3;        selp.u32 %2, 1, 0, p; }"
+      : "=r"(is_shared_cta), "=r"(is_shared_cluster), "=r"(is_global)
+      : "l"(*address));
+  if (is_shared_cta) {
+    *address = static_cast<uint64_t>(__cvta_generic_to_shared(reinterpret_cast<const void*>(*address)));
+    return MemorySpace::kShared;
+  }
+  if (is_shared_cluster) return MemorySpace::kCluster;  // kept generic: names the owning block
+  return is_global ? MemorySpace::kGlobal : MemorySpace::kOther;
+}
+
+// Lane `lane`'s payload word: kDelta32 packs 8 int32 per slot, kFull64 4 uint64 per slot.
+template <typename Word>
+__device__ __forceinline__ Word* payload_word(const Queue& queue, uint64_t position, uint32_t lane) {
+  constexpr uint32_t kWordsPerSlot = kSlotBytes / sizeof(Word);
+  return reinterpret_cast<Word*>(queue.slot(position + 1 + lane / kWordsPerSlot)) + lane % kWordsPerSlot;
+}
+
+template <typename Word>
+__device__ void write_payload(const Queue& queue, const WarpGroup& group, uint64_t position, Word word) {
+  *payload_word<Word>(queue, position, group.lane) = word;
+  if (group.is_leader()) {
+    for (uint32_t idle = ~group.mask; idle != 0; idle &= idle - 1) {
+      *payload_word<Word>(queue, position, __ffs(idle) - 1) = 0;
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id,
+                                                               uint32_t access_info, uint64_t value) {
+  QueueArenaHeader* arena = __barracuda_queues;
+  if (arena == nullptr) return;
+  WarpGroup group = form_group(site_id);
+
+  uint8_t space_sem = static_cast<uint8_t>(access_info >> 8);
+  if (access_info & kAccessGeneric) {
+    MemorySpace space = classify_generic(&address);
+    space_sem = static_cast<uint8_t>((space_sem & ~0x3u) | static_cast<uint8_t>(space));
+  }
+  AddressEncoding encoding = encode_addresses(group, address);
+  uint8_t flags = conflict_flags(group, address, (access_info & kAccessHasValue) != 0, value);
+  uint32_t slots = record_slots(encoding.mode);
+
+  Queue queue = block_queue(arena);
+  uint64_t position = 0;
+  if (group.is_leader()) position = reserve(queue, slots);
+  position = __shfl_sync(group.mask, position, group.leader);
+
+  if (group.is_leader()) {
+    RecordHeader header = make_header(arena, static_cast<RecordOp>(access_info & 0xffu), group.mask, site_id);
+    header.space_sem = space_sem;
+    header.size_mode = pack_size_mode((access_info >> 16) & 0x7u, encoding.mode);
+    header.flags = flags;
+    header.stride = encoding.stride;
+    header.base = encoding.base;
+    *queue.slot(position) = header;
+  }
+  if (encoding.mode == AddressMode::kDelta32) {
+    write_payload<int32_t>(queue, group, position, static_cast<int32_t>(address - encoding.base));
+  } else if (encoding.mode == AddressMode::kFull64) {
+    write_payload<uint64_t>(queue, group, position, address);
+  }
+  __syncwarp(group.mask);
+  if (group.is_leader()) commit(queue, position, slots);
+}
+
+extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, uint32_t op, uint32_t space_sem,
+                                                             uint64_t payload, uint32_t count) {
+  QueueArenaHeader* arena = __barracuda_queues;
+  if (arena == nullptr) return;
+  WarpGroup group = form_group(site_id);
+  RecordHeader header = make_header(arena, static_cast<RecordOp>(op), group.mask, site_id);
+  header.space_sem = static_cast<uint8_t>(space_sem);
+  header.base = payload;
+  header.stride = static_cast<int32_t>(count);
+  log_header_only(arena, group, header);
+}
+
+extern "C" __device__ __noinline__ void __barracuda_log_branch(uint32_t site_id, uint32_t taken) {
+  QueueArenaHeader* arena = __barracuda_queues;
+  if (arena == nullptr) return;
+  WarpGroup group = form_group(site_id);
+  RecordHeader header = make_header(arena, RecordOp::kBranchIf, __ballot_sync(group.mask, taken != 0), site_id);
+  header.base = group.mask;
+  log_header_only(arena, group, header);
+}
+
+extern "C" __device__ __noinline__ void __barracuda_log_reconverge(uint32_t site_id) {
+  QueueArenaHeader* arena = __barracuda_queues;
+  if (arena == nullptr) return;
+  WarpGroup group = form_group(site_id);
+  log_header_only(arena, group, make_header(arena, RecordOp::kBranchFi, group.mask, site_id));
+}
+
+extern "C" __device__ __noinline__ void __barracuda_log_entry(uint32_t site_id) {
+  QueueArenaHeader* arena = __barracuda_queues;
+  if (arena == nullptr) return;
+  WarpGroup group = form_group(site_id);
+  log_header_only(arena, group, make_header(arena, RecordOp::kWarpEntry, group.mask, site_id));
+}
+
+extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
+  QueueArenaHeader* arena = __barracuda_queues;
+  if (arena == nullptr) return;
+  WarpGroup group = form_group(site_id);
+  log_header_only(arena, group, make_header(arena, RecordOp::kWarpExit, group.mask, site_id));
+  if (group.is_leader()) {
+    // The exit record's commit must be visible before the count that tells the host to stop waiting.
+    __threadfence();
+    atomicAdd(reinterpret_cast<unsigned long long*>(&arena->threads_exited), __popc(group.mask));
+  }
+}

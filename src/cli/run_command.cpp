@@ -1,0 +1,142 @@
+// `barracuda run [options] -- app args`: runs the app with libbarracuda.so preloaded, the options passed
+// through BARRACUDA_OPTIONS, and exits as BRIEF section 6 says (report/exit_code.h). The flags are made
+// from the same option table the preloaded library parses (options/options.h), so the two never drift.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/preload.h"
+#include "options/options.h"
+#include "report/exit_code.h"
+#include "report/json_report.h"
+
+namespace barracuda::cli {
+namespace {
+
+struct RunArguments {
+  std::vector<std::string> settings;  // "key=value", in command-line order
+  std::vector<std::string> app;
+};
+
+std::string flag_name(std::string_view option) {
+  std::string flag = "--" + std::string(option);
+  for (char& c : flag) c = c == '_' ? '-' : c;
+  return flag;
+}
+
+template <typename Kind>
+void add_run_flag(CLI::App* command, std::string_view name, const char* help, RunArguments& arguments) {
+  std::string key(name);
+  std::string flag = flag_name(name);
+  if constexpr (std::is_same_v<Kind, options::BoolValue>) {
+    if (key == "quiet") flag = "-q," + flag;
+    if (key == "verbose") flag = "-v," + flag;
+    command->add_flag_callback(flag, [&arguments, key] { arguments.settings.push_back(key + "=1"); }, help);
+  } else {
+    command->add_option_function<std::string>(
+        flag, [&arguments, key](const std::string& value) { arguments.settings.push_back(key + "=" + value); },
+        help);
+  }
+}
+
+std::string join_settings(const std::vector<std::string>& settings) {
+  std::string joined;
+  for (const std::string& s : settings) joined += (joined.empty() ? "" : ":") + s;
+  return joined;
+}
+
+// 128 + signal for a signalled app, as shells report it.
+int wait_for(pid_t child) {
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return 127;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int spawn(const std::vector<std::string>& app) {
+  std::vector<char*> argv;
+  for (const std::string& a : app) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  // Like system(): the app owns the terminal's interrupt while it runs; we only wait for it.
+  struct sigaction ignore {}, old_int {}, old_quit {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  pid_t child = fork();
+  if (child == 0) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "barracuda: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(errno == ENOENT ? 127 : 126);
+  }
+  int code = child < 0 ? 127 : wait_for(child);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  return code;
+}
+
+int run_app(const RunArguments& arguments) {
+  options::Options options;
+  std::string settings = join_settings(arguments.settings);
+  try {
+    if (const char* inherited = std::getenv("BARRACUDA_OPTIONS")) options::parse_options(inherited, options);
+    options::parse_options(settings, options);
+  } catch (const options::OptionsError& e) {
+    std::cerr << "barracuda: " << e.what() << "\n";
+    return report::kUsageErrorExitCode;
+  }
+  std::optional<std::filesystem::path> preload = find_preload_library();
+  if (!preload) {
+    std::cerr << "barracuda: cannot find libbarracuda.so next to this program (looked in "
+              << preload_search_dirs_text() << ")\n";
+    return report::kUsageErrorExitCode;
+  }
+  // The exit code needs the report: when the user asked for none, keep one in a temporary file.
+  TemporaryReport temporary(options.report.empty());
+  if (options.report.empty()) options.report = temporary.path();
+  setenv("BARRACUDA_OPTIONS", options::format_options(options).c_str(), 1);
+  setenv("LD_PRELOAD", preload_value(*preload, std::getenv("LD_PRELOAD")).c_str(), 1);
+
+  int app_code = spawn(arguments.app);
+  std::ifstream in(options.report, std::ios::binary);
+  if (!in) {
+    std::cerr << "barracuda: no report was written (the app ended before barracuda could finish, exit code "
+              << app_code << "): the run was not checked\n";
+    return app_code != 0 ? app_code : report::ExitCodePolicy{}.analysis_incomplete;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    report::Report result = report::parse_json_report(text.str());
+    return report::exit_code_for(result, app_code, report::ExitCodePolicy{.races_found = options.error_exitcode});
+  } catch (const report::ReportFormatError& e) {
+    std::cerr << "barracuda: unreadable report " << options.report << ": " << e.what() << "\n";
+    return app_code != 0 ? app_code : report::ExitCodePolicy{}.analysis_incomplete;
+  }
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, CommandResult& result) {
+  auto arguments = std::make_shared<RunArguments>();
+  CLI::App* command = app.add_subcommand("run", "Run a CUDA application under the race detector: barracuda run [options] -- app args");
+#define BARRACUDA_RUN_FLAG(name, kind, default_value, help) \
+  if (std::string_view(#name) != "help") add_run_flag<options::kind>(command, #name, help, *arguments);
+  BARRACUDA_OPTION_TABLE(BARRACUDA_RUN_FLAG)
+#undef BARRACUDA_RUN_FLAG
+  command->add_option("app", arguments->app, "The application and its arguments (after --)")->required();
+  command->callback([arguments, &result] { result.exit_code = run_app(*arguments); });
+}
+
+}  // namespace barracuda::cli

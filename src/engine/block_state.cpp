@@ -1,0 +1,183 @@
+#include "engine/block_state.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace barracuda::engine {
+namespace {
+
+bool scope_reaches(MemoryScope scope, MemoryScope level) { return static_cast<int>(scope) >= static_cast<int>(level); }
+
+}  // namespace
+
+BlockState::BlockState(const LaunchInfo& launch, BlockId id, BarrierLog& barriers)
+    : id_(id),
+      cluster_(launch.cluster_of(id)),
+      first_thread_(raw(id) * launch.padded_threads_per_block()),
+      threads_per_block_(launch.padded_threads_per_block()),
+      block_threads_(static_cast<uint32_t>(launch.block.volume())),
+      barriers_(barriers),
+      threads_(threads_per_block_),
+      warps_(launch.warps_per_block()) {
+  for (uint32_t w = 0; w < warps_.size(); ++w) warps_[w].live_mask = warps_[w].path_mask = existing_lanes(w);
+}
+
+BlockState::~BlockState() {
+  for (ShadowCell& cell : shared_) reset_cell(cell);
+}
+
+uint32_t BlockState::existing_lanes(uint32_t warp) const {
+  const uint32_t first = warp * kWarpSize;
+  if (first >= block_threads_) return 0;
+  const uint32_t n = std::min(kWarpSize, block_threads_ - first);
+  return n == kWarpSize ? ~0u : (1u << n) - 1;
+}
+
+void BlockState::mark_useful_barrier(Clock clock) {
+  // The barrier that ordered an event at `clock` is the first one whose floor covers it.
+  auto it = std::lower_bound(completed_.begin(), completed_.end(), clock,
+                             [](const CompletedBarrier& b, Clock c) { return b.floor < c; });
+  if (it != completed_.end()) barriers_.useful.insert(raw(it->site));
+}
+
+bool BlockState::knows(uint32_t local, ThreadId other, Clock clock) {
+  const ThreadState& self = threads_[local];
+  if (contains(other)) {
+    const uint32_t other_local = raw(other) - first_thread_;
+    if (clock <= floor_) {
+      mark_useful_barrier(clock);
+      return true;
+    }
+    const uint32_t warp = local / kWarpSize;
+    if (other_local / kWarpSize == warp &&
+        clock <= warps_[warp].lane_knows(local % kWarpSize, other_local % kWarpSize)) {
+      return true;
+    }
+  }
+  return self.knowledge.strict && clock <= self.knowledge.strict->at(other);
+}
+
+bool BlockState::knows_ignoring_scopes(uint32_t local, ThreadId other, Clock clock) const {
+  const ThreadState& self = threads_[local];
+  return self.knowledge.wide && clock <= self.knowledge.wide->at(other);
+}
+
+void BlockState::warp_sync(uint32_t warp_index, uint32_t mask) {
+  WarpState& warp = warps_[warp_index];
+  mask &= warp.live_mask;
+  if (mask == 0) return;
+  const uint32_t base = warp_index * kWarpSize;
+  Clock latest{};
+  Knowledge joined;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const ThreadState& t = threads_[base + std::countr_zero(m)];
+    latest = std::max(latest, t.clock);
+    joined = join(joined, t.knowledge);
+  }
+  if (mask == warp.live_mask) {
+    // Everyone still alive joins: back to (or stay in) the converged form.
+    warp.diverged.reset();
+    warp.converged = latest;
+  } else {
+    if (!warp.diverged) {
+      warp.diverged = std::make_unique<std::array<Clock, kWarpSize * kWarpSize>>();
+      warp.diverged->fill(warp.converged);
+    }
+    auto& rows = *warp.diverged;
+    std::array<Clock, kWarpSize> merged{};
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const uint32_t t = std::countr_zero(m);
+      for (uint32_t u = 0; u < kWarpSize; ++u) merged[u] = std::max(merged[u], rows[t * kWarpSize + u]);
+    }
+    for (uint32_t m = mask; m; m &= m - 1) merged[std::countr_zero(m)] = latest;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      std::copy(merged.begin(), merged.end(), rows.begin() + std::countr_zero(m) * kWarpSize);
+    }
+  }
+  for (uint32_t m = mask; m; m &= m - 1) {
+    ThreadState& t = threads_[base + std::countr_zero(m)];
+    t.clock = next(latest);
+    t.knowledge = joined;
+  }
+}
+
+void BlockState::arrive(uint32_t warp, uint32_t lanes, SiteId site) {
+  warps_[warp].arrived_mask |= lanes & warps_[warp].live_mask;
+  if (!barrier_pending_) pending_site_ = site;  // diagnostics name the first arrival's barrier
+  barrier_pending_ = true;
+}
+
+bool BlockState::all_arrived() const {
+  return std::all_of(warps_.begin(), warps_.end(),
+                     [](const WarpState& w) { return w.exited || w.arrived_mask == w.live_mask; });
+}
+
+void BlockState::complete_barrier() {
+  const SiteId site = pending_site_;
+  Clock latest{};
+  Knowledge joined;
+  for (const ThreadState& t : threads_) {
+    latest = std::max(latest, t.clock);
+    joined = join(joined, t.knowledge);
+  }
+  floor_ = latest;
+  completed_.push_back({latest, site});
+  barriers_.executed.insert(raw(site));
+  for (ThreadState& t : threads_) {
+    t.clock = next(latest);
+    t.knowledge = joined;
+  }
+  for (WarpState& w : warps_) {
+    w.arrived_mask = 0;
+    w.diverged.reset();
+    w.converged = Clock{};  // the floor now covers everything the warp knew
+  }
+  barrier_pending_ = false;
+}
+
+SharedClock BlockState::snapshot(uint32_t local, const SharedClock& knowledge) const {
+  std::vector<ClockRange> ranges;
+  ranges.push_back({first_thread_, first_thread_ + threads_per_block_, floor_});
+  const uint32_t warp = local / kWarpSize;
+  const uint32_t warp_first = first_thread_ + warp * kWarpSize;
+  const WarpState& w = warps_[warp];
+  if (w.diverged) {
+    for (uint32_t u = 0; u < kWarpSize; ++u) ranges.push_back({warp_first + u, warp_first + u + 1, w.lane_knows(local % kWarpSize, u)});
+  } else {
+    ranges.push_back({warp_first, warp_first + kWarpSize, w.converged});
+  }
+  ranges.push_back({first_thread_ + local, first_thread_ + local + 1, threads_[local].clock});
+  if (knowledge) ranges.insert(ranges.end(), knowledge->ranges().begin(), knowledge->ranges().end());
+  return std::make_shared<const RangeClock>(std::move(ranges));
+}
+
+void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync) {
+  ThreadState& t = threads_[local];
+  const SharedClock strict = snapshot(local, t.knowledge.strict);
+  const SharedClock wide = t.knowledge.wide == t.knowledge.strict ? strict : snapshot(local, t.knowledge.wide);
+  SharedClock& cta = cta_sync_[address];
+  cta = join(cta, strict);
+  if (scope_reaches(scope, MemoryScope::kCluster)) sync.release(cluster_, address, strict);
+  if (scope_reaches(scope, MemoryScope::kGpu)) sync.release(SyncMap::kGpuDomain, address, strict);
+  sync.release_wide(address, wide);
+  // Later events of this thread must not look released.
+  t.clock = next(t.clock);
+}
+
+void BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {
+  ThreadState& t = threads_[local];
+  Knowledge gained;
+  if (auto it = cta_sync_.find(address); it != cta_sync_.end()) gained.strict = it->second;
+  if (scope_reaches(scope, MemoryScope::kCluster)) gained.strict = join(gained.strict, sync.acquire(cluster_, address).strict);
+  const Knowledge gpu = sync.acquire(SyncMap::kGpuDomain, address);
+  if (scope_reaches(scope, MemoryScope::kGpu)) gained.strict = join(gained.strict, gpu.strict);
+  gained.wide = gpu.wide;
+  t.knowledge = join(t.knowledge, gained);
+}
+
+ShadowCell& BlockState::shared_word(uint64_t word) {
+  if (word >= shared_.size()) shared_.resize(word + 1);
+  return shared_[word];
+}
+
+}  // namespace barracuda::engine

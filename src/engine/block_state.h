@@ -1,0 +1,117 @@
+#pragma once
+// Everything the engine tracks about one thread block: its threads' clocks and knowledge, its
+// warps, its barrier, its block-scope synchronisation locations and its shared-memory shadow.
+// A block is owned by one worker, so none of this is locked.
+//
+// Happens-before is kept compressed in three layers, from cheapest to most general:
+//  1. Block barrier: completing a barrier lifts every thread's clock to max+1 of the block and
+//     records the old max as `floor`; a block-mate's event with clock <= floor is then ordered.
+//  2. Warp sync (bar.warp.sync, and every instruction in the lockstep model): the same trick per
+//     warp (`converged`), or a 32x32 lane matrix while a warp's lanes sync in subsets (diverged).
+//  3. Knowledge acquired through release/acquire: a shared RangeClock per thread, usually null.
+#include <array>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "barracuda/record.h"
+#include "engine/knowledge.h"
+#include "engine/launch.h"
+#include "engine/shadow_cell.h"
+#include "engine/sync_map.h"
+
+namespace barracuda::engine {
+
+struct ThreadState {
+  Clock clock{1};  // clocks start at 1: 0 means "nothing known" in every clock vector
+  Knowledge knowledge;
+  // Fence-adjacency inference: the last read (a read then a fence acquires from its address)...
+  uint64_t last_read_address = 0;
+  bool has_last_read = false;
+  MemoryScope last_read_scope = MemoryScope::kSystem;
+  // ...and a fence waiting for the next write, which releases at the fence's scope.
+  bool release_pending = false;
+  MemoryScope release_scope = MemoryScope::kSystem;
+};
+
+struct WarpState {
+  uint32_t live_mask = 0;     // lanes that exist and have not exited
+  uint32_t arrived_mask = 0;  // lanes waiting at the block's pending barrier
+  bool exited = false;
+  uint32_t path_mask = 0;     // lockstep: lanes on the warp's current branch path
+  Clock converged{};  // while `diverged` is null: every lane knows every lane up to this clock
+  std::unique_ptr<std::array<Clock, kWarpSize * kWarpSize>> diverged;  // [t * 32 + u]: t knows u up to
+
+  Clock lane_knows(uint32_t t, uint32_t u) const { return diverged ? (*diverged)[t * kWarpSize + u] : converged; }
+};
+
+// Per-worker facts about barriers, filled by the blocks the worker owns.
+struct BarrierLog {
+  std::unordered_set<uint32_t> executed;  // barrier sites that completed
+  std::unordered_set<uint32_t> useful;    // barrier sites that ordered a conflicting pair
+};
+
+class BlockState {
+ public:
+  BlockState(const LaunchInfo& launch, BlockId id, BarrierLog& barriers);
+  ~BlockState();
+
+  BlockId id() const { return id_; }
+  uint32_t cluster() const { return cluster_; }
+  ThreadId thread_id(uint32_t local) const { return static_cast<ThreadId>(first_thread_ + local); }
+  bool contains(ThreadId t) const { return raw(t) - first_thread_ < threads_per_block_; }
+  ThreadState& thread(uint32_t local) { return threads_[local]; }
+  WarpState& warp(uint32_t index) { return warps_[index]; }
+  uint32_t warp_count() const { return static_cast<uint32_t>(warps_.size()); }
+  // Lanes of a warp that exist in the launch's block shape.
+  uint32_t existing_lanes(uint32_t warp) const;
+
+  // Does local thread `local` know `other`'s event at `clock`, i.e. is it ordered before now?
+  // A barrier that provides the order is marked useful.
+  bool knows(uint32_t local, ThreadId other, Clock clock);
+  // The same question under the scope-agnostic view (Knowledge::wide).
+  bool knows_ignoring_scopes(uint32_t local, ThreadId other, Clock clock) const;
+
+  // Joins the lanes of `mask` of a warp: each learns what the others know and did.
+  void warp_sync(uint32_t warp, uint32_t mask);
+  // Joins every thread of the block and starts a new barrier interval (the pending barrier's).
+  void complete_barrier();
+  bool barrier_pending() const { return barrier_pending_; }
+  SiteId pending_barrier_site() const { return pending_site_; }
+  void arrive(uint32_t warp, uint32_t lanes, SiteId site);
+  // True when every live lane of every live warp has arrived.
+  bool all_arrived() const;
+
+  void release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync);
+  void acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);
+
+  // The shadow cell of shared-memory word `word`, growing the shadow on demand.
+  ShadowCell& shared_word(uint64_t word);
+
+ private:
+  SharedClock snapshot(uint32_t local, const SharedClock& knowledge) const;
+  void mark_useful_barrier(Clock clock);
+
+  struct CompletedBarrier {
+    Clock floor;
+    SiteId site;
+  };
+
+  BlockId id_;
+  uint32_t cluster_;
+  uint32_t first_thread_;
+  uint32_t threads_per_block_;
+  uint32_t block_threads_;  // real threads (the last warp may be partial)
+  BarrierLog& barriers_;
+  std::vector<ThreadState> threads_;
+  std::vector<WarpState> warps_;
+  Clock floor_{};
+  std::vector<CompletedBarrier> completed_;  // floors increase
+  bool barrier_pending_ = false;
+  SiteId pending_site_{};
+  std::unordered_map<uint64_t, SharedClock> cta_sync_;  // block-scope synchronisation locations
+  std::vector<ShadowCell> shared_;
+};
+
+}  // namespace barracuda::engine

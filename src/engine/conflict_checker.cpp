@@ -1,0 +1,76 @@
+#include "engine/conflict_checker.h"
+
+namespace barracuda::engine {
+namespace {
+
+Hazard hazard_of(const AccessKind& earlier, const AccessKind& current) {
+  if (earlier.atomic != current.atomic) return Hazard::kAtomicPlain;
+  if (earlier.write && current.write) return Hazard::kWriteAfterWrite;
+  return earlier.write ? Hazard::kReadAfterWrite : Hazard::kWriteAfterRead;
+}
+
+}  // namespace
+
+bool ConflictChecker::covers(MemoryScope scope, ThreadId a, ThreadId b) const {
+  switch (scope) {
+    case MemoryScope::kCta:
+      return block_of(a) == block_of(b);
+    case MemoryScope::kCluster:
+      return launch_.cluster_of(block_of(a)) == launch_.cluster_of(block_of(b));
+    case MemoryScope::kGpu:
+    case MemoryScope::kSystem:
+      return true;
+  }
+  return false;
+}
+
+RaceClass ConflictChecker::classify(const Stamp& earlier) const {
+  if (!block_.contains(earlier.thread)) return RaceClass::kInterBlock;
+  const uint32_t other = raw(earlier.thread) - raw(block_.thread_id(0));
+  if (other / kWarpSize != access_.local / kWarpSize) return RaceClass::kInterWarp;
+  if (launch_.warp_model == WarpModel::kIndependent) return RaceClass::kIntraWarp;
+  // Lockstep: lanes of one instruction race "intra-warp"; otherwise the two accesses sit on two
+  // paths of a divergent branch.
+  return same_instruction(earlier) ? RaceClass::kIntraWarp : RaceClass::kBranchOrdering;
+}
+
+bool ConflictChecker::same_instruction(const Stamp& earlier) const {
+  // Lanes of this record already applied left exactly this stamp (same site, same clock).
+  if (!block_.contains(earlier.thread) || earlier.site != access_.stamp.site) return false;
+  const uint32_t other = raw(earlier.thread) - raw(block_.thread_id(0));
+  const uint32_t lane = other % kWarpSize;
+  return other / kWarpSize == access_.local / kWarpSize && (record_lanes_done_ >> lane & 1u) &&
+         record_clocks_[lane] == earlier.clock;
+}
+
+void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
+  const Stamp& current = access_.stamp;
+  // Lanes of one store that wrote the same value to one address: no observable race.
+  if ((access_.flags & kFlagSameValue) && earlier.kind.write && current.kind.write && same_instruction(earlier)) return;
+  if (block_.knows(access_.local, earlier.thread, earlier.clock)) return;
+  bool scoped;
+  if (earlier.kind.strong && current.kind.strong) {
+    // Morally strong: each access's scope includes the other thread. Such pairs never race.
+    if (covers(earlier.kind.memory_scope(), earlier.thread, current.thread) &&
+        covers(current.kind.memory_scope(), current.thread, earlier.thread)) {
+      return;
+    }
+    scoped = true;
+  } else {
+    scoped = block_.knows_ignoring_scopes(access_.local, earlier.thread, earlier.clock);
+  }
+  Race race;
+  race.race_class = scoped ? RaceClass::kScoped : classify(earlier);
+  race.hazard = hazard_of(earlier.kind, current.kind);
+  race.space = access_.space;
+  race.first_site = earlier.site;
+  race.second_site = current.site;
+  const uint32_t per_block = launch_.padded_threads_per_block();
+  race.first_thread = {block_of(earlier.thread), raw(earlier.thread) % per_block};
+  race.second_thread = {block_.id(), access_.local};
+  race.address = access_.word_address + byte;
+  race.size = access_.size;
+  races_.add(race);
+}
+
+}  // namespace barracuda::engine

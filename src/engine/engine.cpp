@@ -1,0 +1,61 @@
+#include "engine/engine.h"
+
+#include <stdexcept>
+#include <unordered_set>
+
+namespace barracuda::engine {
+
+Engine::Engine(EngineConfig config) : config_(config), shared_(std::make_unique<LaunchShared>()) {
+  if (config_.workers == 0) throw std::invalid_argument("engine needs at least one worker");
+  for (uint32_t i = 0; i < config_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*shared_));
+}
+
+Engine::~Engine() = default;
+
+void Engine::begin_launch(LaunchInfo launch) {
+  if (open_) throw std::invalid_argument("begin_launch: launch " + shared_->launch.kernel + " is still open");
+  if (!launch.fits()) throw std::invalid_argument("begin_launch: " + launch.kernel + " has more than 2^32 threads");
+  if (launch.grid.volume() == 0 || launch.block.volume() == 0 || launch.cluster.volume() == 0) {
+    throw std::invalid_argument("begin_launch: " + launch.kernel + " has an empty grid, block or cluster");
+  }
+  shared_->launch = std::move(launch);
+  open_ = true;
+}
+
+void Engine::end_launch() {
+  if (!open_) throw std::invalid_argument("end_launch without begin_launch");
+  std::unordered_set<uint32_t> executed, useful;
+  for (auto& worker : workers_) {
+    worker->finish_launch();
+    executed.insert(worker->barriers().executed.begin(), worker->barriers().executed.end());
+    useful.insert(worker->barriers().useful.begin(), worker->barriers().useful.end());
+    worker->barriers() = {};
+  }
+  DiagnosticLog redundant;
+  for (uint32_t site : executed) {
+    if (!useful.contains(site)) {
+      redundant.add(DiagnosticKind::kRedundantBarrier, static_cast<SiteId>(site), BlockId{},
+                    "barrier ordered no conflicting accesses in this launch");
+    }
+  }
+  const std::string& kernel = shared_->launch.kernel;
+  diagnostics_.merge(std::move(redundant), kernel);
+  for (auto& worker : workers_) {
+    races_.merge(std::move(worker->races()), kernel);
+    diagnostics_.merge(std::move(worker->diagnostics()), kernel);
+    const EngineStats& s = worker->stats();
+    stats_.records += s.records;
+    stats_.thread_accesses += s.thread_accesses;
+    stats_.ignored_accesses += s.ignored_accesses;
+    stats_.malformed_records += s.malformed_records;
+    stats_.unsupported_records += s.unsupported_records;
+    worker->reset_stats();
+  }
+  stats_.dynamic_races = races_.dynamic_count();
+  shared_->global.clear();
+  shared_->cluster.clear();
+  shared_->sync.clear();
+  open_ = false;
+}
+
+}  // namespace barracuda::engine

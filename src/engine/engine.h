@@ -1,0 +1,44 @@
+#pragma once
+// The race-detection engine: BARRACUDA's vector-clock algorithm over the GPU's event records,
+// extended with independent thread scheduling, PTX scopes and strong operations.
+//
+// Use: begin_launch(info); each queue's drain thread calls worker(queue).consume(slots) (one thread
+// per worker; a block's records must always go to the same worker); end_launch(); then read
+// races(), diagnostics() and stats(), which accumulate over launches.
+#include <memory>
+#include <vector>
+
+#include "engine/findings.h"
+#include "engine/launch.h"
+#include "engine/worker.h"
+
+namespace barracuda::engine {
+
+class Engine {
+ public:
+  explicit Engine(EngineConfig config);
+  ~Engine();
+
+  // Throws std::invalid_argument when a launch is already open or its thread ids exceed 32 bits.
+  void begin_launch(LaunchInfo launch);
+  Worker& worker(uint32_t index) { return *workers_.at(index); }
+  uint32_t worker_count() const { return static_cast<uint32_t>(workers_.size()); }
+  // Completes pending barriers (divergence), reports redundant barriers, merges the workers' findings
+  // and frees the launch's shadow memory.
+  void end_launch();
+
+  std::vector<Race> races() const { return races_.races(); }
+  std::vector<Diagnostic> diagnostics() const { return diagnostics_.diagnostics(); }
+  const EngineStats& stats() const { return stats_; }
+
+ private:
+  EngineConfig config_;
+  std::unique_ptr<LaunchShared> shared_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  bool open_ = false;
+  RaceLog races_;
+  DiagnosticLog diagnostics_;
+  EngineStats stats_;
+};
+
+}  // namespace barracuda::engine

@@ -1,0 +1,72 @@
+#pragma once
+// What the engine reports, as plain data: races (deduplicated), diagnostics, counters. Rendering
+// them (text, JSON, SARIF) is the report component's job.
+#include <cstdint>
+#include <string>
+
+#include "barracuda/record.h"
+#include "engine/ids.h"
+
+namespace barracuda::engine {
+
+enum class RaceClass : uint8_t {
+  kIntraWarp,       // two lanes of one warp
+  kInterWarp,       // two warps of one block
+  kInterBlock,      // two blocks
+  kBranchOrdering,  // lockstep model: lanes of one warp on two divergent paths of a branch
+  kScoped,          // both accesses strong, but a scope (.cta/.cluster) does not cover the other thread
+};
+
+enum class Hazard : uint8_t {
+  kReadAfterWrite,
+  kWriteAfterRead,
+  kWriteAfterWrite,
+  kAtomicPlain,  // an atomic (atom/red) and a non-atomic access
+};
+
+// A thread as the report shows it: the caller turns `thread` into threadIdx with the block dims.
+struct ThreadCoord {
+  BlockId block{};
+  uint32_t thread = 0;  // linear thread index within the block
+  friend bool operator==(const ThreadCoord&, const ThreadCoord&) = default;
+};
+
+struct Race {
+  std::string kernel;
+  RaceClass race_class{};
+  Hazard hazard{};
+  MemorySpace space{};
+  SiteId first_site{};  // the earlier access
+  SiteId second_site{};
+  ThreadCoord first_thread;
+  ThreadCoord second_thread;
+  uint64_t address = 0;  // first byte both accesses touched
+  uint32_t size = 0;     // bytes of the second access
+  uint64_t count = 0;    // dynamic occurrences folded into this entry
+};
+
+enum class DiagnosticKind : uint8_t {
+  kBarrierDivergence,  // a block barrier completed while some live lanes of the block never reached it
+  kRedundantBarrier,   // warning: a barrier that ordered no conflicting pair of accesses in the launch
+  kMalformedRecord,    // a record the engine could not decode; it was skipped
+};
+
+struct Diagnostic {
+  std::string kernel;
+  DiagnosticKind kind{};
+  SiteId site{};   // barrier site (unused for malformed records)
+  BlockId block{};  // first block seen with the problem
+  std::string message;
+  uint64_t count = 0;
+};
+
+struct EngineStats {
+  uint64_t records = 0;
+  uint64_t thread_accesses = 0;    // lane accesses checked against shadow memory
+  uint64_t ignored_accesses = 0;   // local/const/param lane accesses: never reported
+  uint64_t malformed_records = 0;
+  uint64_t unsupported_records = 0;  // named/partial barriers, bar.arrive, cluster barriers: not modelled
+  uint64_t dynamic_races = 0;      // before deduplication
+};
+
+}  // namespace barracuda::engine

@@ -1,0 +1,63 @@
+#pragma once
+// Shadow memory for a large, sparse address space (global memory, distributed shared memory):
+// one ShadowCell per 4-byte word, in pages allocated on first touch. Workers share it; each page
+// has its own lock, held while one record's accesses to that page are checked.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include <tbb/concurrent_unordered_map.h>
+#include <tbb/spin_mutex.h>
+
+#include "engine/shadow_cell.h"
+
+namespace barracuda::engine {
+
+inline constexpr uint32_t kWordsPerPage = 1024;  // 4 KiB of application memory, 16 KiB of shadow
+
+struct ShadowPage {
+  tbb::spin_mutex lock;
+  ShadowCell cells[kWordsPerPage];
+  ~ShadowPage();
+};
+
+class PagedShadow {
+ public:
+  PagedShadow() = default;
+  PagedShadow(const PagedShadow&) = delete;
+  PagedShadow& operator=(const PagedShadow&) = delete;
+
+  // Page number `page_index` (address / 4 / kWordsPerPage), created if absent. Safe to call concurrently.
+  ShadowPage& page(uint64_t page_index);
+  // Drops every page; callers guarantee no worker is using the shadow.
+  void clear() { pages_.clear(); }
+  size_t page_count() const { return pages_.size(); }
+
+ private:
+  tbb::concurrent_unordered_map<uint64_t, std::unique_ptr<ShadowPage>> pages_;
+};
+
+// Walks the cells one record touches, holding the lock of one page at a time (never two, so
+// workers cannot deadlock on each other's pages).
+class PageCursor {
+ public:
+  explicit PageCursor(PagedShadow& shadow) : shadow_(shadow) {}
+  ShadowCell& cell(uint64_t word) {
+    const uint64_t index = word / kWordsPerPage;
+    if (index != page_index_ || !page_) {
+      if (lock_.owns_lock()) lock_.unlock();
+      page_ = &shadow_.page(index);
+      page_index_ = index;
+      lock_ = std::unique_lock<tbb::spin_mutex>(page_->lock);
+    }
+    return page_->cells[word % kWordsPerPage];
+  }
+
+ private:
+  PagedShadow& shadow_;
+  uint64_t page_index_ = 0;
+  ShadowPage* page_ = nullptr;
+  std::unique_lock<tbb::spin_mutex> lock_;
+};
+
+}  // namespace barracuda::engine

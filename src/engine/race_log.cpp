@@ -1,0 +1,54 @@
+#include "engine/race_log.h"
+
+#include <algorithm>
+#include <functional>
+#include <tuple>
+
+namespace barracuda::engine {
+
+size_t RaceLog::KeyHash::operator()(const Key& k) const {
+  size_t h = std::hash<std::string>{}(k.kernel);
+  h ^= (uint64_t{k.low_site} << 32 | k.high_site) * 0x9E3779B97F4A7C15ull;
+  return h ^ (static_cast<size_t>(k.race_class) << 8 | static_cast<size_t>(k.hazard));
+}
+
+RaceLog::Key RaceLog::key_of(const Race& race) {
+  const uint32_t a = raw(race.first_site), b = raw(race.second_site);
+  return {race.kernel, std::min(a, b), std::max(a, b), race.race_class, race.hazard};
+}
+
+void RaceLog::add(const Race& race) {
+  ++dynamic_;
+  auto [it, inserted] = entries_.try_emplace(key_of(race), race);
+  it->second.count = inserted ? 1 : it->second.count + 1;
+}
+
+void RaceLog::merge(RaceLog&& other, const std::string& kernel) {
+  for (auto& [key, race] : other.entries_) {
+    race.kernel = kernel;
+    auto [it, inserted] = entries_.try_emplace(key_of(race), race);
+    if (!inserted) it->second.count += race.count;
+  }
+  dynamic_ += other.dynamic_;
+  other.clear();
+}
+
+std::vector<Race> RaceLog::races() const {
+  std::vector<Race> out;
+  out.reserve(entries_.size());
+  for (const auto& [key, race] : entries_) out.push_back(race);
+  // A stable order for reports and tests: by kernel, then site pair, class and hazard.
+  std::sort(out.begin(), out.end(), [](const Race& a, const Race& b) {
+    const Key ka = key_of(a), kb = key_of(b);
+    return std::tie(ka.kernel, ka.low_site, ka.high_site, ka.race_class, ka.hazard) <
+           std::tie(kb.kernel, kb.low_site, kb.high_site, kb.race_class, kb.hazard);
+  });
+  return out;
+}
+
+void RaceLog::clear() {
+  entries_.clear();
+  dynamic_ = 0;
+}
+
+}  // namespace barracuda::engine

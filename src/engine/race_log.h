@@ -1,0 +1,39 @@
+#pragma once
+// Races deduplicated by (kernel, sorted site pair, class, hazard). Workers log without a kernel
+// name (no string copy per dynamic race); the engine merges their logs at the end of each launch.
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/findings.h"
+
+namespace barracuda::engine {
+
+class RaceLog {
+ public:
+  // Adds one dynamic race (its `count` is ignored); the first occurrence's details represent the entry.
+  void add(const Race& race);
+  // Moves every entry of `other` into this log, naming its kernel.
+  void merge(RaceLog&& other, const std::string& kernel);
+  std::vector<Race> races() const;
+  uint64_t dynamic_count() const { return dynamic_; }
+  void clear();
+
+ private:
+  struct Key {
+    std::string kernel;
+    uint32_t low_site, high_site;
+    RaceClass race_class;
+    Hazard hazard;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  static Key key_of(const Race& race);
+
+  std::unordered_map<Key, Race, KeyHash> entries_;
+  uint64_t dynamic_ = 0;
+};
+
+}  // namespace barracuda::engine

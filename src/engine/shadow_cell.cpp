@@ -1,0 +1,124 @@
+#include "engine/shadow_cell.h"
+
+#include <algorithm>
+
+namespace barracuda::engine {
+namespace {
+
+Stamp inline_stamp(const ShadowCell& cell) {
+  return {static_cast<ThreadId>(static_cast<uint32_t>(cell.payload)),
+          static_cast<Clock>(static_cast<uint32_t>(cell.payload >> 32)), cell.site, cell.kind};
+}
+
+void set_inline(ShadowCell& cell, const Stamp& s) {
+  cell.payload = uint64_t{raw(s.thread)} | (uint64_t{raw(s.clock)} << 32);
+  cell.site = s.site;
+  cell.kind = s.kind;
+  cell.state = s.kind.write ? CellState::kWrite : CellState::kRead;
+}
+
+template <typename T>
+T* owned(const ShadowCell& cell) {
+  return reinterpret_cast<T*>(static_cast<uintptr_t>(cell.payload));
+}
+
+template <typename T>
+void own(ShadowCell& cell, std::unique_ptr<T> object, CellState state) {
+  cell.payload = reinterpret_cast<uintptr_t>(object.release());
+  cell.state = state;
+}
+
+// Accesses of one thread are ordered by program order: never a conflict worth asking about.
+void check(const Stamp& earlier, const Stamp& access, ConflictSink& sink, uint32_t byte) {
+  if (earlier.thread != access.thread && (earlier.kind.write || access.kind.write)) sink.conflict(earlier, byte);
+}
+
+void add_read(LocationHistory& history, const Stamp& read) {
+  auto it = std::lower_bound(history.reads.begin(), history.reads.end(), read.thread,
+                             [](const Stamp& s, ThreadId t) { return s.thread < t; });
+  if (it != history.reads.end() && it->thread == read.thread) {
+    *it = read;
+  } else {
+    history.reads.insert(it, read);
+  }
+}
+
+std::unique_ptr<LocationHistory> copy_history(const ShadowCell& cell) {
+  return std::make_unique<LocationHistory>(*owned<LocationHistory>(cell));
+}
+
+}  // namespace
+
+void reset_cell(ShadowCell& cell) {
+  if (cell.state == CellState::kHistory) {
+    delete owned<LocationHistory>(cell);
+  } else if (cell.state == CellState::kSplit) {
+    auto* split = owned<SplitWord>(cell);
+    for (ShadowCell& byte : split->bytes) reset_cell(byte);
+    delete split;
+  }
+  cell = ShadowCell{};
+}
+
+void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uint32_t byte) {
+  switch (cell.state) {
+    case CellState::kEmpty:
+      set_inline(cell, access);
+      return;
+    case CellState::kWrite:
+    case CellState::kRead: {
+      const Stamp earlier = inline_stamp(cell);
+      check(earlier, access, sink, byte);
+      if (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread)) {
+        set_inline(cell, access);
+        return;
+      }
+      auto history = std::make_unique<LocationHistory>();
+      if (earlier.kind.write) {
+        history->write = earlier;
+        history->reads.push_back(access);
+      } else {
+        history->reads = {earlier, access};
+        if (access.thread < earlier.thread) std::swap(history->reads[0], history->reads[1]);
+      }
+      own(cell, std::move(history), CellState::kHistory);
+      return;
+    }
+    case CellState::kHistory: {
+      auto* history = owned<LocationHistory>(cell);
+      if (history->write) check(*history->write, access, sink, byte);
+      if (!access.kind.write) {
+        add_read(*history, access);
+        return;
+      }
+      for (const Stamp& read : history->reads) check(read, access, sink, byte);
+      reset_cell(cell);
+      set_inline(cell, access);
+      return;
+    }
+    case CellState::kSplit:
+      break;  // callers resolve split words to byte cells
+  }
+}
+
+void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access, ConflictSink& sink) {
+  if (byte_mask == 0xF && cell.state != CellState::kSplit) {
+    apply_access(cell, access, sink);
+    return;
+  }
+  if (cell.state != CellState::kSplit) {
+    auto split = std::make_unique<SplitWord>();
+    for (ShadowCell& byte : split->bytes) {
+      byte = cell;
+      if (cell.state == CellState::kHistory) own(byte, copy_history(cell), CellState::kHistory);
+    }
+    reset_cell(cell);
+    own(cell, std::move(split), CellState::kSplit);
+  }
+  auto* split = owned<SplitWord>(cell);
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (byte_mask & (1u << i)) apply_access(split->bytes[i], access, sink, i);
+  }
+}
+
+}  // namespace barracuda::engine

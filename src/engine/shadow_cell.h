@@ -1,0 +1,70 @@
+#pragma once
+// Shadow state of one 4-byte word (or, once split, of one byte) and the FastTrack-style update
+// that checks an access against it.
+//
+// Reporting rule (the differential test's reference implements the same one): an access races
+// with the location's last write if they are unordered, and a write also races with every
+// unordered read since that last write, of which the latest per thread is kept. A write (atomics
+// included) clears the reads.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/access.h"
+
+namespace barracuda::engine {
+
+enum class CellState : uint8_t {
+  kEmpty,
+  kWrite,    // one write, no read since: the stamp is inline
+  kRead,     // no write, one read: the stamp is inline
+  kHistory,  // anything else: `payload` owns a LocationHistory
+  kSplit,    // accessed below word granularity: `payload` owns 4 byte cells (word cells only)
+};
+
+// 16 bytes per 4-byte word in every inline state. Layout:
+//   bytes 0-7  : thread (0-3) and clock (4-7) of the inline stamp, or an owning pointer
+//   bytes 8-11 : site of the inline stamp
+//   bytes 12-13: AccessKind of the inline stamp
+//   byte  14   : CellState
+struct ShadowCell {
+  uint64_t payload = 0;
+  SiteId site{};
+  AccessKind kind{};
+  CellState state = CellState::kEmpty;
+  uint8_t unused = 0;
+};
+static_assert(sizeof(ShadowCell) == 16 && offsetof(ShadowCell, site) == 8 && offsetof(ShadowCell, kind) == 12 &&
+                  offsetof(ShadowCell, state) == 14,
+              "shadow cell layout documented above");
+
+struct LocationHistory {
+  std::optional<Stamp> write;
+  std::vector<Stamp> reads;  // sorted by thread, one per thread
+};
+
+struct SplitWord {
+  ShadowCell bytes[4];
+};
+
+// Receives every earlier access that conflicts with the current one; decides whether the pair
+// is ordered and reports it if not. `byte` is the byte within the word (0 for whole-word cells).
+class ConflictSink {
+ public:
+  virtual void conflict(const Stamp& earlier, uint32_t byte) = 0;
+
+ protected:
+  ~ConflictSink() = default;
+};
+
+// Checks `access` against `cell` (a word or a byte cell, never a split one) and records it.
+void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uint32_t byte = 0);
+// Checks `access` on the bytes of a word cell selected by `byte_mask` (bit i = byte i). A partial
+// mask splits the word so that disjoint byte accesses never conflict.
+void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access, ConflictSink& sink);
+// Frees what a cell owns and empties it.
+void reset_cell(ShadowCell& cell);
+
+}  // namespace barracuda::engine

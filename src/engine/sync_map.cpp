@@ -1,0 +1,23 @@
+#include "engine/sync_map.h"
+
+namespace barracuda::engine {
+
+void SyncMap::release(uint32_t domain, uint64_t address, const SharedClock& strict) {
+  Map::accessor entry;
+  map_.insert(entry, Key{address, domain});
+  entry->second.strict = join(entry->second.strict, strict);
+}
+
+void SyncMap::release_wide(uint64_t address, const SharedClock& wide) {
+  Map::accessor entry;
+  map_.insert(entry, Key{address, kGpuDomain});
+  entry->second.wide = join(entry->second.wide, wide);
+}
+
+Knowledge SyncMap::acquire(uint32_t domain, uint64_t address) const {
+  Map::const_accessor entry;
+  if (!map_.find(entry, Key{address, domain})) return {};
+  return entry->second;
+}
+
+}  // namespace barracuda::engine

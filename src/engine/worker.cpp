@@ -1,0 +1,314 @@
+#include "engine/worker.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "engine/conflict_checker.h"
+
+namespace barracuda::engine {
+namespace {
+
+// Shared memory is at most 228 KiB per block on sm_90; beyond that an address is garbage.
+constexpr uint64_t kMaxSharedBytes = 256 * 1024;
+
+bool is_memory_op(RecordOp op) {
+  return op == RecordOp::kLoad || op == RecordOp::kStore || op == RecordOp::kAtomic || op == RecordOp::kReduction ||
+         op == RecordOp::kAsyncCopy;
+}
+
+bool is_known_op(uint8_t op) {
+  switch (static_cast<RecordOp>(op)) {
+    case RecordOp::kLoad: case RecordOp::kStore: case RecordOp::kAtomic: case RecordOp::kReduction:
+    case RecordOp::kAsyncCopy: case RecordOp::kFence: case RecordOp::kBarrier: case RecordOp::kBarrierArrive:
+    case RecordOp::kWarpSync: case RecordOp::kClusterBarrier: case RecordOp::kMbarrierArrive:
+    case RecordOp::kMbarrierWait: case RecordOp::kBranchIf: case RecordOp::kBranchElse: case RecordOp::kBranchFi:
+    case RecordOp::kWarpEntry: case RecordOp::kWarpExit:
+      return true;
+    case RecordOp::kInvalid:
+      return false;
+  }
+  return false;
+}
+
+AccessKind kind_of(const RecordHeader& h) {
+  const auto op = static_cast<RecordOp>(h.op);
+  const MemorySemantics sem = record_semantics(h);
+  AccessKind kind{};
+  kind.read = op == RecordOp::kLoad || op == RecordOp::kAtomic;
+  kind.write = op != RecordOp::kLoad;
+  kind.atomic = op == RecordOp::kAtomic || op == RecordOp::kReduction;
+  kind.strong = kind.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak);
+  // The PTX model treats volatile as relaxed at system scope.
+  const MemoryScope scope = sem == MemorySemantics::kVolatile ? MemoryScope::kSystem : record_scope(h);
+  kind.scope = static_cast<uint16_t>(scope);
+  return kind;
+}
+
+bool releases(MemorySemantics sem) {
+  return sem == MemorySemantics::kRelease || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
+}
+bool acquires(MemorySemantics sem) {
+  return sem == MemorySemantics::kAcquire || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
+}
+
+MemoryScope narrower(MemoryScope a, MemoryScope b) { return std::min(a, b); }
+
+uint64_t lane_address(const RecordHeader& h, std::span<const RecordHeader> payload, uint32_t lane) {
+  switch (record_address_mode(h)) {
+    case AddressMode::kAffine:
+      return h.base + static_cast<uint64_t>(static_cast<int64_t>(h.stride) * lane);
+    case AddressMode::kDelta32: {
+      int32_t delta;
+      std::memcpy(&delta, reinterpret_cast<const char*>(payload.data()) + lane * sizeof(int32_t), sizeof delta);
+      return h.base + static_cast<uint64_t>(static_cast<int64_t>(delta));
+    }
+    case AddressMode::kFull64: {
+      uint64_t address;
+      std::memcpy(&address, reinterpret_cast<const char*>(payload.data()) + lane * sizeof(uint64_t), sizeof address);
+      return address;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+void Worker::consume(std::span<const RecordHeader> slots) {
+  size_t i = 0;
+  while (i < slots.size()) {
+    const RecordHeader& h = slots[i];
+    const uint32_t mode = (h.size_mode >> 3) & 0x3u;
+    if (mode > static_cast<uint32_t>(AddressMode::kFull64)) {
+      malformed(h, "unknown address mode");
+      ++i;
+      continue;
+    }
+    const uint32_t n = record_slots(static_cast<AddressMode>(mode));
+    if (slots.size() - i < n) {
+      malformed(h, "record cut off at the end of the buffer");
+      return;
+    }
+    ++stats_.records;
+    apply(h, slots.subspan(i + 1, n - 1));
+    i += n;
+  }
+}
+
+void Worker::malformed(const RecordHeader& h, const char* why) {
+  ++stats_.malformed_records;
+  diagnostics_.add(DiagnosticKind::kMalformedRecord, static_cast<SiteId>(h.site_id), static_cast<BlockId>(h.block_id),
+                   std::string("record skipped: ") + why);
+}
+
+BlockState* Worker::block_for(const RecordHeader& h) {
+  const LaunchInfo& launch = shared_.launch;
+  if (h.launch_id != launch.launch_id) return malformed(h, "launch id of another launch"), nullptr;
+  if (h.block_id >= launch.block_count()) return malformed(h, "block id outside the grid"), nullptr;
+  if (h.warp_id >= launch.warps_per_block()) return malformed(h, "warp id outside the block"), nullptr;
+  auto& slot = blocks_[h.block_id];
+  if (!slot) slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), barriers_);
+  BlockState& block = *slot;
+  const WarpState& warp = block.warp(h.warp_id);
+  if (warp.exited) return malformed(h, "record after the warp's exit record"), nullptr;
+  const auto op = static_cast<RecordOp>(h.op);
+  const uint32_t allowed = op == RecordOp::kWarpEntry ? block.existing_lanes(h.warp_id) : warp.live_mask;
+  if (h.active_mask & ~allowed) return malformed(h, "active lanes that do not exist or have exited"), nullptr;
+  return &block;
+}
+
+void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload) {
+  if (!is_known_op(h.op)) return malformed(h, "unknown operation");
+  if ((h.size_mode & 0x7u) > 4) return malformed(h, "access size above 16 bytes");
+  BlockState* block_ptr = block_for(h);
+  if (!block_ptr) return;
+  BlockState& block = *block_ptr;
+  const auto op = static_cast<RecordOp>(h.op);
+  if (op != RecordOp::kWarpEntry) settle_barrier(block, h.warp_id, h.active_mask);
+  const bool lockstep = shared_.launch.warp_model == WarpModel::kLockstep;
+  switch (op) {
+    case RecordOp::kFence:
+      apply_fence(h, block);
+      break;
+    case RecordOp::kBarrier:
+      return apply_barrier(h, block);
+    case RecordOp::kWarpSync:
+      block.warp_sync(h.warp_id, static_cast<uint32_t>(h.base));
+      return;
+    case RecordOp::kMbarrierArrive:
+    case RecordOp::kMbarrierWait:
+      for (uint32_t m = h.active_mask; m; m &= m - 1) {
+        const uint32_t local = h.warp_id * kWarpSize + std::countr_zero(m);
+        if (op == RecordOp::kMbarrierArrive) {
+          block.release(local, h.base, MemoryScope::kCta, shared_.sync);
+        } else {
+          block.acquire(local, h.base, MemoryScope::kCta, shared_.sync);
+        }
+      }
+      break;
+    case RecordOp::kBranchIf:
+    case RecordOp::kBranchElse:
+      block.warp(h.warp_id).path_mask = h.active_mask;
+      return;
+    case RecordOp::kBranchFi:
+      block.warp(h.warp_id).path_mask = h.active_mask;
+      if (lockstep) block.warp_sync(h.warp_id, h.active_mask);
+      return;
+    case RecordOp::kWarpEntry:
+      block.warp(h.warp_id).live_mask = block.warp(h.warp_id).path_mask = h.active_mask;
+      return;
+    case RecordOp::kWarpExit:
+      return apply_exit(h, block);
+    case RecordOp::kBarrierArrive:
+    case RecordOp::kClusterBarrier:
+      ++stats_.unsupported_records;
+      return;
+    default:
+      if (is_memory_op(op)) apply_memory(h, payload, block);
+      break;
+  }
+  // Lockstep: the instruction is ordered before the next one of every lane on the same path
+  // (lanes predicated off included).
+  if (lockstep) block.warp_sync(h.warp_id, block.warp(h.warp_id).path_mask | h.active_mask);
+}
+
+void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block) {
+  const uint32_t lanes = static_cast<uint32_t>(std::popcount(h.active_mask));
+  if (record_space(h) == MemorySpace::kOther) {
+    stats_.ignored_accesses += lanes;
+    return;
+  }
+  stats_.thread_accesses += lanes;
+  ConflictChecker checker(shared_.launch, block, races_);
+  PageCursor cursor(record_space(h) == MemorySpace::kCluster ? shared_.cluster : shared_.global);
+  for (uint32_t m = h.active_mask; m; m &= m - 1) {
+    const uint32_t lane = std::countr_zero(m);
+    apply_lane(h, block, checker, cursor, lane, lane_address(h, payload, lane));
+  }
+}
+
+void Worker::apply_lane(const RecordHeader& h, BlockState& block, ConflictChecker& checker, PageCursor& cursor,
+                        uint32_t lane, uint64_t address) {
+  const uint32_t local = h.warp_id * kWarpSize + lane;
+  ThreadState& thread = block.thread(local);
+  const AccessKind kind = kind_of(h);
+  const MemorySemantics sem = record_semantics(h);
+  const MemoryScope scope = kind.memory_scope();
+  const uint32_t size = record_access_bytes(h);
+  CurrentAccess access;
+  access.local = local;
+  // Stamped before a release moves the clock on: whoever acquires this release knows this access.
+  access.stamp = {block.thread_id(local), thread.clock, static_cast<SiteId>(h.site_id), kind};
+  access.space = record_space(h);
+  access.size = size;
+  access.flags = h.flags;
+  checker.set_access(access);
+  if (kind.write) {
+    if (releases(sem)) {
+      block.release(local, address, scope, shared_.sync);
+      thread.release_pending = false;
+    } else if (thread.release_pending) {
+      block.release(local, address, kind.strong ? narrower(scope, thread.release_scope) : thread.release_scope,
+                    shared_.sync);
+      thread.release_pending = false;
+    }
+  }
+  check_bytes(block, checker, cursor, address, size);
+  checker.lane_done();
+  if (kind.read) {
+    thread.has_last_read = true;
+    thread.last_read_address = address;
+    thread.last_read_scope = kind.strong ? scope : MemoryScope::kSystem;
+    if (acquires(sem)) block.acquire(local, address, scope, shared_.sync);
+  }
+}
+
+void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
+                         uint32_t size) {
+  const uint64_t last = address + size - 1;
+  const bool shared = checker.access().space == MemorySpace::kShared;
+  if (last < address || (shared && last >= kMaxSharedBytes)) {
+    ++stats_.malformed_records;
+    return;
+  }
+  for (uint64_t word = address / 4; word <= last / 4; ++word) {
+    const uint64_t lo = std::max(address, word * 4), hi = std::min(last, word * 4 + 3);
+    const uint32_t mask = ((1u << (hi - lo + 1)) - 1) << (lo - word * 4);
+    checker.access().word_address = word * 4;
+    ShadowCell& cell = shared ? block.shared_word(word) : cursor.cell(word);
+    apply_word_access(cell, mask, checker.access().stamp, checker);
+  }
+}
+
+void Worker::apply_fence(const RecordHeader& h, BlockState& block) {
+  const MemorySemantics sem = record_semantics(h);
+  const MemoryScope scope = record_scope(h);
+  for (uint32_t m = h.active_mask; m; m &= m - 1) {
+    const uint32_t local = h.warp_id * kWarpSize + std::countr_zero(m);
+    ThreadState& thread = block.thread(local);
+    // Acquire pattern: a read, then this fence.
+    if (sem != MemorySemantics::kRelease && thread.has_last_read) {
+      block.acquire(local, thread.last_read_address, narrower(scope, thread.last_read_scope), shared_.sync);
+      thread.has_last_read = false;
+    }
+    // Release pattern: this fence, then a write.
+    if (sem != MemorySemantics::kAcquire) {
+      thread.release_pending = true;
+      thread.release_scope = scope;
+    }
+  }
+}
+
+void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
+  // Named barriers (id != 0) and barriers for a subset of the block's threads are not modelled.
+  const uint32_t expected = static_cast<uint32_t>(h.stride);
+  if (h.base != 0 || (expected != 0 && expected < shared_.launch.block.volume())) {
+    ++stats_.unsupported_records;
+    return;
+  }
+  const WarpState& warp = block.warp(h.warp_id);
+  if (shared_.launch.warp_model == WarpModel::kLockstep && h.active_mask != warp.live_mask) {
+    diagnostics_.add(DiagnosticKind::kBarrierDivergence, static_cast<SiteId>(h.site_id), block.id(),
+                     "warp " + std::to_string(h.warp_id) + " reached the barrier with inactive lanes");
+  }
+  block.arrive(h.warp_id, h.active_mask, static_cast<SiteId>(h.site_id));
+  if (block.all_arrived()) block.complete_barrier();
+}
+
+void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
+  WarpState& warp = block.warp(h.warp_id);
+  if (block.barrier_pending() && warp.arrived_mask != warp.live_mask) {
+    diagnostics_.add(DiagnosticKind::kBarrierDivergence, block.pending_barrier_site(), block.id(),
+                     "warp " + std::to_string(h.warp_id) + " exited while other threads waited at the barrier");
+  }
+  warp.exited = true;
+  if (block.barrier_pending() && block.all_arrived()) block.complete_barrier();
+  const bool all_exited = [&] {
+    for (uint32_t w = 0; w < block.warp_count(); ++w) {
+      if (!block.warp(w).exited) return false;
+    }
+    return true;
+  }();
+  if (all_exited) blocks_.erase(raw(block.id()));
+}
+
+void Worker::settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes) {
+  if (block.barrier_pending() && (block.warp(warp).arrived_mask & lanes)) {
+    complete_divergent(block, "the barrier let threads through before every live thread arrived");
+  }
+}
+
+void Worker::complete_divergent(BlockState& block, const char* why) {
+  diagnostics_.add(DiagnosticKind::kBarrierDivergence, block.pending_barrier_site(), block.id(), why);
+  block.complete_barrier();
+}
+
+void Worker::finish_launch() {
+  for (auto& [id, block] : blocks_) {
+    if (block->barrier_pending()) complete_divergent(*block, "the launch ended while threads waited at the barrier");
+  }
+  blocks_.clear();
+}
+
+}  // namespace barracuda::engine

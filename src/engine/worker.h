@@ -1,0 +1,67 @@
+#pragma once
+// One engine worker: decodes the records of one GPU queue and applies them. Every block's records
+// must reach one worker only (blocks are pinned to queues), so block state needs no lock; the
+// global shadow and the cluster/gpu synchronisation locations are shared and thread-safe.
+#include <memory>
+#include <span>
+#include <unordered_map>
+
+#include "barracuda/record.h"
+#include "engine/block_state.h"
+#include "engine/diagnostic_log.h"
+#include "engine/paged_shadow.h"
+#include "engine/race_log.h"
+
+namespace barracuda::engine {
+
+class ConflictChecker;
+
+// State shared by all workers during one launch.
+struct LaunchShared {
+  LaunchInfo launch;
+  PagedShadow global;
+  PagedShadow cluster;  // distributed shared memory, addressed as the records give it
+  SyncMap sync;
+};
+
+class Worker {
+ public:
+  explicit Worker(LaunchShared& shared) : shared_(shared) {}
+
+  // Decodes and applies whole records from `slots` (32-byte slots, header + payload). A record
+  // cut off at the end of the span is reported malformed; callers hand over whole records.
+  void consume(std::span<const RecordHeader> slots);
+
+  // Called by the engine at the end of a launch: barriers still pending are divergent.
+  void finish_launch();
+  RaceLog& races() { return races_; }
+  DiagnosticLog& diagnostics() { return diagnostics_; }
+  BarrierLog& barriers() { return barriers_; }
+  const EngineStats& stats() const { return stats_; }
+  void reset_stats() { stats_ = {}; }
+
+ private:
+  void apply(const RecordHeader& h, std::span<const RecordHeader> payload);
+  void apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block);
+  void apply_lane(const RecordHeader& h, BlockState& block, ConflictChecker& checker, PageCursor& cursor,
+                  uint32_t lane, uint64_t address);
+  void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address, uint32_t size);
+  void apply_fence(const RecordHeader& h, BlockState& block);
+  void apply_barrier(const RecordHeader& h, BlockState& block);
+  void apply_exit(const RecordHeader& h, BlockState& block);
+  // A lane that already waits at the pending barrier logs again: the barrier must have released
+  // it on the GPU, so complete it now (divergently: some lanes never arrived).
+  void settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes);
+  void complete_divergent(BlockState& block, const char* why);
+  BlockState* block_for(const RecordHeader& h);
+  void malformed(const RecordHeader& h, const char* why);
+
+  LaunchShared& shared_;
+  std::unordered_map<uint32_t, std::unique_ptr<BlockState>> blocks_;
+  RaceLog races_;
+  DiagnosticLog diagnostics_;
+  BarrierLog barriers_;
+  EngineStats stats_;
+};
+
+}  // namespace barracuda::engine

@@ -1,0 +1,45 @@
+#pragma once
+// Host handle on a queue arena image (barracuda/queue.h): creates the initial image the host copies to
+// the device, and checks and slices a copy read back from it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "barracuda/queue.h"
+#include "runtime/queue_record.h"
+
+namespace barracuda::runtime {
+
+struct QueueArenaShape {
+  uint32_t queue_count;
+  uint32_t queues_per_sm;
+  uint64_t capacity;  // slots per queue: a power of two >= kMaxRecordSlots
+};
+
+// Why `shape` cannot describe an arena, or nullopt.
+std::optional<std::string> validate_arena_shape(const QueueArenaShape& shape);
+
+// A zeroed arena of arena_bytes() bytes with its header filled in (launch 0, nothing logged).
+// `shape` must be valid.
+std::vector<std::byte> make_arena_image(const QueueArenaShape& shape);
+
+// Read-only view of an arena image in host memory (e.g. copied from the device).
+class QueueArenaView {
+ public:
+  // Checks magic, version, shape and size; nullopt with `error` set when the image is not an arena.
+  static std::optional<QueueArenaView> open(std::span<const std::byte> image, std::string& error);
+
+  const QueueArenaHeader& header() const { return header_; }
+  QueueControl control(uint32_t queue) const;
+  std::span<const QueueSlot> ring(uint32_t queue) const;
+
+ private:
+  QueueArenaView(std::span<const std::byte> image, const QueueArenaHeader& header) : image_(image), header_(header) {}
+  std::span<const std::byte> image_;
+  QueueArenaHeader header_;
+};
+
+}  // namespace barracuda::runtime

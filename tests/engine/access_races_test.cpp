@@ -1,0 +1,223 @@
+// Plain accesses, barriers, warp models, byte granularity, memory spaces.
+#include <gtest/gtest.h>
+
+#include "scenario.h"
+
+namespace barracuda::engine::test {
+namespace {
+
+constexpr uint64_t kX = 0x10000;
+const Dim3 kTwoBlocks{2, 1, 1};
+const Dim3 kTwoWarps{64, 1, 1};
+
+TEST(AccessRaces, InterBlockWriteWrite) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId a = s.warp(0, 0).store(lane(0), kX);
+  const SiteId b = s.warp(1, 0).store(lane(0), kX);
+  s.run();
+  auto race = s.race(a, b);
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->race_class, RaceClass::kInterBlock);
+  EXPECT_EQ(race->hazard, Hazard::kWriteAfterWrite);
+  EXPECT_EQ(race->first_site, a);
+  EXPECT_EQ(race->first_thread, (ThreadCoord{BlockId{0}, 0}));
+  EXPECT_EQ(race->second_thread, (ThreadCoord{BlockId{1}, 0}));
+  EXPECT_EQ(race->address, kX);
+  EXPECT_EQ(race->space, MemorySpace::kGlobal);
+}
+
+TEST(AccessRaces, ReadAfterWriteAndWriteAfterReadAcrossWarps) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(3), kX, 0);
+  const SiteId r = s.warp(0, 1).load(lane(5), kX, 0);
+  const SiteId w2 = s.warp(0, 0).store(lane(3), kX + 64);   // kX + 76
+  const SiteId r2 = s.warp(0, 1).load(lane(5), kX + 56);  // kX + 76
+  s.run();
+  ASSERT_TRUE(s.race(w, r));
+  EXPECT_EQ(s.race(w, r)->hazard, Hazard::kReadAfterWrite);
+  EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kInterWarp);
+  EXPECT_EQ(s.race(w, r)->second_thread.thread, 37u);
+  ASSERT_TRUE(s.race(w2, r2));
+  EXPECT_EQ(s.races().size(), 2u);
+}
+
+TEST(AccessRaces, WriteAfterReadKeepsEveryReader) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId r1 = s.warp(0, 0).load(lane(0), kX);
+  const SiteId r2 = s.warp(0, 1).load(lane(0), kX);
+  const SiteId w = s.warp(1, 0).store(lane(0), kX);
+  s.run();
+  EXPECT_TRUE(s.race(r1, w));
+  EXPECT_TRUE(s.race(r2, w));
+  EXPECT_EQ(s.race(r1, w)->hazard, Hazard::kWriteAfterRead);
+}
+
+TEST(AccessRaces, ReadsDoNotRaceAndOneThreadNeverRacesWithItself) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  s.warp(0, 0).load(kAllLanes, kX, 0);
+  s.warp(1, 0).load(kAllLanes, kX, 0);
+  s.warp(0, 1).store(lane(1), kX + 8);
+  s.warp(0, 1).load(lane(1), kX + 8);
+  s.warp(0, 1).store(lane(1), kX + 8);
+  s.run();
+  EXPECT_TRUE(s.races().empty());
+}
+
+TEST(AccessRaces, BarrierOrdersTheBlockButNotOtherBlocks) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(0), kX);
+  s.warp(0, 0).barrier();
+  s.warp(0, 1).barrier();
+  const SiteId r_same_block = s.warp(0, 1).load(lane(0), kX);
+  const SiteId r_other_block = s.warp(1, 0).load(lane(0), kX);
+  s.run();
+  EXPECT_FALSE(s.race(w, r_same_block));
+  EXPECT_TRUE(s.race(w, r_other_block));
+}
+
+TEST(AccessRaces, AccessesBeforeTheBarrierCompletesStayUnordered) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(0), kX);
+  s.warp(0, 0).barrier();
+  const SiteId r = s.warp(0, 1).load(lane(0), kX);  // warp 1 has not reached the barrier yet
+  s.warp(0, 1).barrier();
+  s.run();
+  EXPECT_TRUE(s.race(w, r));
+}
+
+TEST(AccessRaces, IndependentLanesOfOneInstructionRace) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(0) | lane(1), kX, 0);
+  s.run();
+  auto race = s.race(w, w);
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->race_class, RaceClass::kIntraWarp);
+}
+
+TEST(AccessRaces, SameValueWritesOfOneInstructionAreFiltered) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  s.warp(0, 0).store(kAllLanes, kX, 0, {.flags = kFlagSameValue});
+  s.run();
+  EXPECT_TRUE(s.races().empty());
+}
+
+TEST(AccessRaces, IndependentSchedulingNeedsWarpSync) {
+  for (bool sync : {false, true}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId w = s.warp(0, 0).store(lane(0), kX, 0);
+    if (sync) s.warp(0, 0).warp_sync(kAllLanes);
+    const SiteId r = s.warp(0, 0).load(lane(1), kX, 0);
+    s.run();
+    EXPECT_EQ(s.race(w, r).has_value(), !sync) << "sync=" << sync;
+  }
+}
+
+TEST(AccessRaces, PartialWarpSyncOrdersOnlyItsMembers) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  auto warp = s.warp(0, 0);
+  const SiteId w = warp.store(lane(0), kX, 0);
+  warp.warp_sync(lane(0) | lane(1), lane(0) | lane(1));
+  const SiteId r1 = warp.load(lane(1), kX, 0);
+  const SiteId r2 = warp.load(lane(2), kX, 0);
+  s.run();
+  EXPECT_FALSE(s.race(w, r1));
+  EXPECT_TRUE(s.race(w, r2));
+}
+
+TEST(AccessRaces, LockstepOrdersConsecutiveInstructions) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kLockstep);
+  const SiteId w = s.warp(0, 0).store(lane(0), kX, 0);
+  const SiteId r = s.warp(0, 0).load(lane(1), kX, 0);
+  const SiteId ww = s.warp(0, 0).store(lane(0) | lane(1), kX + 8, 0);
+  s.run();
+  EXPECT_FALSE(s.race(w, r));
+  ASSERT_TRUE(s.race(ww, ww));
+  EXPECT_EQ(s.race(ww, ww)->race_class, RaceClass::kIntraWarp);
+}
+
+TEST(AccessRaces, LockstepDivergentPathsRaceUntilReconvergence) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kLockstep);
+  auto warp = s.warp(0, 0);
+  warp.branch_if(lane(0), lane(0) | lane(1));
+  const SiteId w = warp.store(lane(0), kX, 0);
+  warp.branch_else(lane(1));
+  const SiteId r = warp.load(lane(1), kX, 0);
+  warp.branch_fi(lane(0) | lane(1));
+  const SiteId after = warp.load(lane(1), kX, 0);
+  s.run();
+  auto race = s.race(w, r);
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->race_class, RaceClass::kBranchOrdering);
+  EXPECT_FALSE(s.race(w, after));
+}
+
+TEST(AccessRaces, DisjointBytesOfOneWordDoNotRace) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  s.warp(0, 0).store(kAllLanes, kX, 1, {.size_log2 = 0});
+  s.warp(1, 0).store(lane(0), kX + 40, 1, {.size_log2 = 0});
+  const SiteId half = s.warp(1, 0).store(lane(0), kX + 42, 2, {.size_log2 = 1});
+  const SiteId word = s.warp(1, 1).load(lane(0), kX + 40);
+  s.run();
+  EXPECT_EQ(s.races().size(), 2u);
+  ASSERT_TRUE(s.race(half, word));
+  EXPECT_EQ(s.race(half, word)->address, kX + 42);
+}
+
+TEST(AccessRaces, UnalignedAccessesOverlapByteExactly) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId a = s.warp(0, 0).store(lane(0), kX + 2);        // bytes 2..5
+  const SiteId b = s.warp(1, 0).load(lane(0), kX + 6, 4, {.size_log2 = 1});  // bytes 6..7
+  const SiteId c = s.warp(1, 1).load(lane(0), kX + 5, 4, {.size_log2 = 0});  // byte 5
+  const SiteId d = s.warp(1, 1).load(lane(0), kX, 4, {.size_log2 = 3});      // bytes 0..7
+  s.run();
+  EXPECT_FALSE(s.race(a, b));
+  EXPECT_TRUE(s.race(a, c));
+  EXPECT_TRUE(s.race(a, d));
+}
+
+TEST(AccessRaces, SharedMemoryIsPerBlock) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId a = s.warp(0, 0).store(lane(0), 16, 4, {.space = MemorySpace::kShared});
+  const SiteId b = s.warp(1, 0).store(lane(0), 16, 4, {.space = MemorySpace::kShared});
+  const SiteId c = s.warp(0, 1).load(lane(0), 16, 4, {.space = MemorySpace::kShared});
+  s.run();
+  EXPECT_FALSE(s.race(a, b));
+  ASSERT_TRUE(s.race(a, c));
+  EXPECT_EQ(s.race(a, c)->space, MemorySpace::kShared);
+}
+
+TEST(AccessRaces, LocalMemoryIsCountedNeverReported) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  s.warp(0, 0).store(kAllLanes, 0, 0, {.space = MemorySpace::kOther});
+  s.warp(1, 0).store(kAllLanes, 0, 0, {.space = MemorySpace::kOther});
+  s.run();
+  EXPECT_TRUE(s.races().empty());
+  EXPECT_EQ(s.stats().ignored_accesses, 64u);
+  EXPECT_EQ(s.stats().thread_accesses, 0u);
+}
+
+TEST(AccessRaces, PerLaneAddressModes) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  std::vector<uint64_t> near(32, 0), far(32, 0);
+  near[4] = kX + 100;
+  far[9] = kX + 100;
+  far[10] = 0x7000'0000'0000ull;  // forces 64-bit addresses
+  const SiteId a = s.warp(0, 0).access(RecordOp::kStore, lane(4), near);
+  const SiteId b = s.warp(1, 1).access(RecordOp::kLoad, lane(9) | lane(10), far);
+  s.run();
+  auto race = s.race(a, b);
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->second_thread, (ThreadCoord{BlockId{1}, 41}));
+}
+
+TEST(AccessRaces, WorkersShareGlobalMemory) {
+  Scenario s(Dim3{4, 1, 1}, kTwoWarps, WarpModel::kIndependent, 2);
+  const SiteId a = s.warp(0, 0).store(kAllLanes, kX);
+  const SiteId b = s.warp(3, 1).load(kAllLanes, kX);
+  s.run();
+  ASSERT_TRUE(s.race(a, b));
+  EXPECT_EQ(s.race(a, b)->count, 32u);
+}
+
+}  // namespace
+}  // namespace barracuda::engine::test

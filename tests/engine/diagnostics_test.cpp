@@ -1,0 +1,92 @@
+// Barrier divergence, redundant barriers and malformed input.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "scenario.h"
+
+namespace barracuda::engine::test {
+namespace {
+
+constexpr uint64_t kX = 0x40000;
+const Dim3 kOneBlock{1, 1, 1};
+const Dim3 kTwoWarps{64, 1, 1};
+
+TEST(Diagnostics, WarpExitingBeforeTheBarrierIsDivergence) {
+  Scenario s(kOneBlock, kTwoWarps);
+  const SiteId bar = s.warp(0, 0).barrier();
+  s.warp(0, 1).exit();
+  s.run();
+  EXPECT_TRUE(s.has_diagnostic(DiagnosticKind::kBarrierDivergence, bar));
+}
+
+TEST(Diagnostics, LanesThatNeverArriveAreDivergence) {
+  Scenario s(kOneBlock, kTwoWarps);
+  const SiteId bar = s.warp(0, 0).barrier(0xFFFF);
+  s.warp(0, 1).barrier();
+  s.warp(0, 0).store(lane(0), kX);  // lane 0 went on: the barrier released it
+  s.run();
+  EXPECT_TRUE(s.has_diagnostic(DiagnosticKind::kBarrierDivergence, bar));
+}
+
+TEST(Diagnostics, IndependentLanesMayArriveSeparately) {
+  Scenario s(kOneBlock, kTwoWarps);
+  s.warp(0, 0).barrier(0xFFFF);
+  s.warp(0, 0).barrier(0xFFFF0000);
+  s.warp(0, 1).barrier();
+  s.run();
+  for (const Diagnostic& d : s.diagnostics()) EXPECT_NE(d.kind, DiagnosticKind::kBarrierDivergence);
+}
+
+TEST(Diagnostics, LockstepBarrierWithInactiveLanesIsDivergence) {
+  Scenario s(kOneBlock, kTwoWarps, WarpModel::kLockstep);
+  const SiteId bar = s.warp(0, 0).barrier(0xFFFF);
+  s.warp(0, 0).barrier(0xFFFF0000);
+  s.warp(0, 1).barrier();
+  s.run();
+  EXPECT_TRUE(s.has_diagnostic(DiagnosticKind::kBarrierDivergence, bar));
+}
+
+TEST(Diagnostics, BarrierOrderingNothingIsRedundant) {
+  Scenario s(kOneBlock, kTwoWarps);
+  s.warp(0, 0).store(lane(0), kX);
+  const SiteId useful0 = s.warp(0, 0).barrier();
+  s.warp(0, 1).barrier();
+  s.warp(0, 1).load(lane(0), kX);
+  const SiteId redundant0 = s.warp(0, 0).barrier();
+  s.warp(0, 1).barrier();
+  s.warp(0, 1).load(lane(0), kX + 4);
+  s.run();
+  EXPECT_FALSE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, useful0));
+  EXPECT_TRUE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, redundant0));
+  EXPECT_TRUE(s.races().empty());
+}
+
+TEST(Diagnostics, MalformedRecordsAreSkippedAndCounted) {
+  Scenario s(kOneBlock, kTwoWarps);
+  s.warp(0, 0).store(lane(0), kX);
+  s.run();
+  Engine engine(EngineConfig{1});
+  LaunchInfo launch;
+  launch.launch_id = 1;
+  launch.block = kTwoWarps;
+  engine.begin_launch(launch);
+  std::vector<RecordHeader> slots(4);
+  slots[0].op = 99;  // unknown
+  slots[1].op = static_cast<uint8_t>(RecordOp::kStore);
+  slots[1].launch_id = 1;
+  slots[1].block_id = 5;  // outside the grid
+  slots[1].active_mask = 1;
+  slots[2].op = static_cast<uint8_t>(RecordOp::kLoad);
+  slots[2].launch_id = 1;
+  slots[2].size_mode = pack_size_mode(2, AddressMode::kFull64);  // payload cut off
+  slots[2].active_mask = 1;
+  engine.worker(0).consume(slots);
+  engine.end_launch();
+  EXPECT_EQ(engine.stats().malformed_records, 3u);
+  EXPECT_EQ(engine.stats().records, 2u);
+  EXPECT_TRUE(engine.races().empty());
+}
+
+}  // namespace
+}  // namespace barracuda::engine::test

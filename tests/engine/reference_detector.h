@@ -1,0 +1,85 @@
+#pragma once
+// A deliberately naive race detector, the engine's oracle in the differential test: one full
+// vector clock per thread (two: strict and scope-agnostic), one history per byte, no epochs, no
+// compression, no barrier or warp tricks. It decodes the same records (affine addresses only) and
+// implements the same documented rules (see src/engine/shadow_cell.h, conflict_checker.cpp,
+// worker.cpp) in the most direct way.
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "barracuda/record.h"
+#include "engine/findings.h"
+#include "engine/launch.h"
+
+namespace barracuda::engine::test {
+
+// A race as the differential test compares it: sorted site pair, class, hazard.
+using RaceKey = std::tuple<uint32_t, uint32_t, RaceClass, Hazard>;
+
+class ReferenceDetector {
+ public:
+  explicit ReferenceDetector(const LaunchInfo& launch);
+  void apply(const RecordHeader& h);
+  void finish();
+
+  const std::set<RaceKey>& races() const { return races_; }
+  const std::set<uint32_t>& divergent_barriers() const { return divergent_; }
+  std::set<uint32_t> redundant_barriers() const;
+
+ private:
+  using Clocks = std::vector<uint32_t>;
+  struct Access {
+    uint32_t thread, clock, site, record, generation;
+    bool write, read, atomic, strong;
+    MemoryScope scope;
+  };
+  struct ByteHistory {
+    std::optional<Access> write;
+    std::map<uint32_t, Access> reads;  // by thread
+  };
+  struct Thread {
+    Clocks strict, wide;
+    std::optional<std::pair<uint64_t, MemoryScope>> last_read;
+    std::optional<MemoryScope> pending_release;
+  };
+  struct Warp {
+    uint32_t live = 0, path = 0, arrived = 0;
+    bool exited = false;
+  };
+  struct Block {
+    std::vector<Warp> warps;
+    bool pending = false;
+    uint32_t pending_site = 0;
+    std::vector<uint32_t> barrier_sites;  // completed barriers in order: index = generation
+    std::map<uint64_t, Clocks> cta_sync;
+    std::map<uint64_t, ByteHistory> shared;
+  };
+
+  uint32_t block_of(uint32_t thread) const { return thread / per_block_; }
+  uint32_t global_thread(uint32_t block, uint32_t local) const { return block * per_block_ + local; }
+  static void join_into(Clocks& into, const Clocks& from);
+  void sync_threads(const std::vector<uint32_t>& threads);
+  void complete_barrier(uint32_t block);
+  void settle(uint32_t block, uint32_t warp, uint32_t lanes);
+  void release(uint32_t thread, uint64_t address, MemoryScope scope);
+  void acquire(uint32_t thread, uint64_t address, MemoryScope scope);
+  void access(const RecordHeader& h, uint32_t lane, uint64_t address);
+  void check(const Access& earlier, const Access& current, const RecordHeader& h);
+  bool covers(MemoryScope scope, uint32_t a, uint32_t b) const;
+
+  LaunchInfo launch_;
+  uint32_t per_block_;
+  uint32_t record_ = 0;
+  std::vector<Thread> threads_;
+  std::vector<Block> blocks_;
+  std::map<uint64_t, ByteHistory> global_;
+  std::map<std::pair<uint32_t, uint64_t>, Clocks> cluster_sync_;
+  std::map<uint64_t, Clocks> gpu_sync_, wide_sync_;
+  std::set<RaceKey> races_;
+  std::set<uint32_t> divergent_, executed_, useful_;
+};
+
+}  // namespace barracuda::engine::test

@@ -1,0 +1,146 @@
+#include "scenario.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace barracuda::engine::test {
+
+SiteId WarpScript::memory(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(op);
+  h.space_sem = pack_space_sem(o.space, o.sem, o.scope);
+  h.size_mode = pack_size_mode(o.size_log2, AddressMode::kAffine);
+  h.flags = o.flags;
+  h.active_mask = mask;
+  const SiteId site = s_.next_site();
+  h.site_id = raw(site);
+  h.block_id = block_;
+  h.warp_id = static_cast<uint16_t>(warp_);
+  h.launch_id = s_.launch_.launch_id;
+  h.stride = stride;
+  h.base = base;
+  s_.append(block_, h);
+  return site;
+}
+
+SiteId WarpScript::load(uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {
+  return memory(RecordOp::kLoad, mask, base, stride, o);
+}
+SiteId WarpScript::store(uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {
+  return memory(RecordOp::kStore, mask, base, stride, o);
+}
+SiteId WarpScript::atomic(uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {
+  if (o.sem == MemorySemantics::kWeak) o.sem = MemorySemantics::kLegacy;
+  return memory(RecordOp::kAtomic, mask, base, stride, o);
+}
+SiteId WarpScript::reduction(uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {
+  if (o.sem == MemorySemantics::kWeak) o.sem = MemorySemantics::kLegacy;
+  return memory(RecordOp::kReduction, mask, base, stride, o);
+}
+
+SiteId WarpScript::access(RecordOp op, uint32_t mask, const std::vector<uint64_t>& addresses, AccessOptions o) {
+  uint64_t base = std::numeric_limits<uint64_t>::max();
+  for (uint32_t i = 0; i < kWarpSize; ++i) {
+    if (mask & lane(i)) base = std::min(base, addresses.at(i));
+  }
+  bool fits = true;
+  for (uint32_t i = 0; i < kWarpSize; ++i) {
+    if ((mask & lane(i)) && addresses[i] - base > static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) fits = false;
+  }
+  const AddressMode mode = fits ? AddressMode::kDelta32 : AddressMode::kFull64;
+  std::vector<RecordHeader> payload(record_slots(mode) - 1);
+  auto* bytes = reinterpret_cast<char*>(payload.data());
+  for (uint32_t i = 0; i < kWarpSize; ++i) {
+    if (!(mask & lane(i))) continue;
+    if (fits) {
+      const int32_t delta = static_cast<int32_t>(addresses[i] - base);
+      std::memcpy(bytes + i * sizeof delta, &delta, sizeof delta);
+    } else {
+      std::memcpy(bytes + i * sizeof(uint64_t), &addresses[i], sizeof(uint64_t));
+    }
+  }
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(op);
+  h.space_sem = pack_space_sem(o.space, o.sem, o.scope);
+  h.size_mode = pack_size_mode(o.size_log2, mode);
+  h.flags = o.flags;
+  h.active_mask = mask;
+  const SiteId site = s_.next_site();
+  h.site_id = raw(site);
+  h.block_id = block_;
+  h.warp_id = static_cast<uint16_t>(warp_);
+  h.launch_id = s_.launch_.launch_id;
+  h.base = fits ? base : 0;
+  s_.append(block_, h, payload);
+  return site;
+}
+
+SiteId WarpScript::control(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, uint8_t space_sem) {
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(op);
+  h.space_sem = space_sem;
+  h.active_mask = mask;
+  const SiteId site = s_.next_site();
+  h.site_id = raw(site);
+  h.block_id = block_;
+  h.warp_id = static_cast<uint16_t>(warp_);
+  h.launch_id = s_.launch_.launch_id;
+  h.stride = stride;
+  h.base = base;
+  s_.append(block_, h);
+  return site;
+}
+
+SiteId WarpScript::fence(MemorySemantics sem, MemoryScope scope, uint32_t mask) {
+  return control(RecordOp::kFence, mask, 0, 0, pack_space_sem(MemorySpace::kGlobal, sem, scope));
+}
+SiteId WarpScript::barrier(uint32_t mask) { return control(RecordOp::kBarrier, mask, 0); }
+SiteId WarpScript::warp_sync(uint32_t members, uint32_t mask) { return control(RecordOp::kWarpSync, mask, members); }
+void WarpScript::branch_if(uint32_t taken, uint32_t before) { control(RecordOp::kBranchIf, taken, before); }
+void WarpScript::branch_else(uint32_t other) { control(RecordOp::kBranchElse, other, 0); }
+void WarpScript::branch_fi(uint32_t reunited) { control(RecordOp::kBranchFi, reunited, 0); }
+void WarpScript::entry(uint32_t mask) { control(RecordOp::kWarpEntry, mask, 0); }
+void WarpScript::exit() { control(RecordOp::kWarpExit, 0, 0); }
+
+Scenario::Scenario(Dim3 grid, Dim3 block, WarpModel model, uint32_t workers)
+    : engine_(EngineConfig{workers}), queues_(workers) {
+  launch_.launch_id = 7;
+  launch_.kernel = "scenario";
+  launch_.grid = grid;
+  launch_.block = block;
+  launch_.warp_model = model;
+}
+
+Scenario& Scenario::with_cluster(Dim3 cluster) {
+  launch_.cluster = cluster;
+  return *this;
+}
+
+void Scenario::append(uint32_t block, const RecordHeader& header, const std::vector<RecordHeader>& payload) {
+  auto& queue = queues_[block % queues_.size()];
+  queue.push_back(header);
+  queue.insert(queue.end(), payload.begin(), payload.end());
+}
+
+void Scenario::run() {
+  engine_.begin_launch(launch_);
+  for (uint32_t q = 0; q < queues_.size(); ++q) engine_.worker(q).consume(queues_[q]);
+  engine_.end_launch();
+  races_ = engine_.races();
+  diagnostics_ = engine_.diagnostics();
+}
+
+std::optional<Race> Scenario::race(SiteId a, SiteId b) const {
+  for (const Race& r : races_) {
+    if ((r.first_site == a && r.second_site == b) || (r.first_site == b && r.second_site == a)) return r;
+  }
+  return std::nullopt;
+}
+
+bool Scenario::has_diagnostic(DiagnosticKind kind, SiteId site) const {
+  return std::any_of(diagnostics_.begin(), diagnostics_.end(),
+                     [&](const Diagnostic& d) { return d.kind == kind && d.site == site; });
+}
+
+}  // namespace barracuda::engine::test

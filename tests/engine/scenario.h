@@ -1,0 +1,87 @@
+#pragma once
+// Scenario harness in the style of ThreadSanitizer's tests/rtl: a test scripts what each warp of
+// each block does, the harness encodes real record.h records, feeds them through the engine's
+// public API (one queue per worker, blocks pinned to queues) and the test checks the races.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace barracuda::engine::test {
+
+inline constexpr uint32_t kAllLanes = ~0u;
+constexpr uint32_t lane(uint32_t i) { return 1u << i; }
+
+struct AccessOptions {
+  MemorySpace space = MemorySpace::kGlobal;
+  MemorySemantics sem = MemorySemantics::kWeak;
+  MemoryScope scope = MemoryScope::kGpu;
+  uint32_t size_log2 = 2;  // 4-byte accesses
+  uint8_t flags = 0;
+};
+
+class Scenario;
+
+// The records of one warp, appended in program order.
+class WarpScript {
+ public:
+  WarpScript(Scenario& scenario, uint32_t block, uint32_t warp) : s_(scenario), block_(block), warp_(warp) {}
+
+  // Lane i of `mask` accesses base + i * stride (affine address mode).
+  SiteId load(uint32_t mask, uint64_t base, int32_t stride = 4, AccessOptions o = {});
+  SiteId store(uint32_t mask, uint64_t base, int32_t stride = 4, AccessOptions o = {});
+  SiteId atomic(uint32_t mask, uint64_t base, int32_t stride = 4, AccessOptions o = {});
+  SiteId reduction(uint32_t mask, uint64_t base, int32_t stride = 4, AccessOptions o = {});
+  // One address per lane (kDelta32 when the offsets fit, else kFull64); inactive lanes are ignored.
+  SiteId access(RecordOp op, uint32_t mask, const std::vector<uint64_t>& addresses, AccessOptions o = {});
+
+  SiteId fence(MemorySemantics sem, MemoryScope scope, uint32_t mask = kAllLanes);
+  SiteId barrier(uint32_t mask = kAllLanes);
+  SiteId warp_sync(uint32_t members, uint32_t mask = kAllLanes);
+  void branch_if(uint32_t taken, uint32_t before);
+  void branch_else(uint32_t other);
+  void branch_fi(uint32_t reunited);
+  void entry(uint32_t mask);
+  void exit();
+
+ private:
+  SiteId memory(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, AccessOptions o);
+  SiteId control(RecordOp op, uint32_t mask, uint64_t base, int32_t stride = 0, uint8_t space_sem = 0);
+
+  Scenario& s_;
+  uint32_t block_;
+  uint32_t warp_;
+};
+
+class Scenario {
+ public:
+  Scenario(Dim3 grid, Dim3 block, WarpModel model = WarpModel::kIndependent, uint32_t workers = 1);
+
+  Scenario& with_cluster(Dim3 cluster);
+  WarpScript warp(uint32_t block, uint32_t warp) { return WarpScript(*this, block, warp); }
+
+  // Feeds every record to the engine and ends the launch. The records of each queue are consumed
+  // in the order they were scripted, whole records per call.
+  void run();
+  const std::vector<Race>& races() const { return races_; }
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  const EngineStats& stats() const { return engine_.stats(); }
+  // The race between the two sites (in either order), if reported.
+  std::optional<Race> race(SiteId a, SiteId b) const;
+  bool has_diagnostic(DiagnosticKind kind, SiteId site) const;
+
+ private:
+  friend class WarpScript;
+  void append(uint32_t block, const RecordHeader& header, const std::vector<RecordHeader>& payload = {});
+  SiteId next_site() { return static_cast<SiteId>(next_site_++); }
+
+  LaunchInfo launch_;
+  Engine engine_;
+  std::vector<std::vector<RecordHeader>> queues_;
+  uint32_t next_site_ = 1;
+  std::vector<Race> races_;
+  std::vector<Diagnostic> diagnostics_;
+};
+
+}  // namespace barracuda::engine::test

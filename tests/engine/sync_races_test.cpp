@@ -1,0 +1,207 @@
+// Atomics, strong operations, scopes, release/acquire and fence inference, and the
+// synchronisation idioms of the BARRACUDA paper (message passing, locks, flags, grid barrier).
+#include <gtest/gtest.h>
+
+#include "scenario.h"
+
+namespace barracuda::engine::test {
+namespace {
+
+constexpr uint64_t kData = 0x20000;
+constexpr uint64_t kFlag = 0x30000;
+const Dim3 kTwoBlocks{2, 1, 1};
+const Dim3 kTwoWarps{64, 1, 1};
+constexpr AccessOptions kRelaxedSys{.sem = MemorySemantics::kRelaxed, .scope = MemoryScope::kSystem};
+constexpr AccessOptions kVolatile{.sem = MemorySemantics::kVolatile, .scope = MemoryScope::kSystem};
+constexpr AccessOptions kReleaseGpu{.sem = MemorySemantics::kRelease, .scope = MemoryScope::kGpu};
+constexpr AccessOptions kAcquireGpu{.sem = MemorySemantics::kAcquire, .scope = MemoryScope::kGpu};
+
+TEST(SyncRaces, AtomicsNeitherRaceNorSynchronise) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
+  const SiteId a1 = s.warp(0, 0).atomic(kAllLanes, kFlag, 0);
+  const SiteId a2 = s.warp(1, 0).atomic(kAllLanes, kFlag, 0);
+  const SiteId r = s.warp(1, 0).reduction(lane(2), kFlag, 0);
+  const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  EXPECT_FALSE(s.race(a1, a2));
+  EXPECT_FALSE(s.race(a1, r));
+  EXPECT_TRUE(s.race(data_write, data_read));
+}
+
+TEST(SyncRaces, AtomicVersusPlainAccessIsARace) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId a = s.warp(0, 0).atomic(lane(0), kFlag);
+  const SiteId p = s.warp(1, 0).load(lane(0), kFlag);
+  s.run();
+  ASSERT_TRUE(s.race(a, p));
+  EXPECT_EQ(s.race(a, p)->hazard, Hazard::kAtomicPlain);
+}
+
+TEST(SyncRaces, RelaxedAndVolatileAccessesAreMorallyStrong) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxedSys);
+  s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxedSys);
+  s.warp(1, 1).store(lane(0), kFlag, 4, kVolatile);
+  s.warp(0, 1).atomic(lane(0), kFlag);
+  s.run();
+  EXPECT_TRUE(s.races().empty());
+}
+
+TEST(SyncRaces, CtaScopedAtomicsAcrossBlocksAreScopedRaces) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const AccessOptions cta{.scope = MemoryScope::kCta};
+  const SiteId a = s.warp(0, 0).atomic(lane(0), kFlag, 4, cta);
+  const SiteId b = s.warp(0, 1).atomic(lane(0), kFlag, 4, cta);  // same block: fine
+  const SiteId c = s.warp(1, 0).atomic(lane(0), kFlag, 4, cta);
+  s.run();
+  EXPECT_FALSE(s.race(a, b));
+  ASSERT_TRUE(s.race(b, c));
+  EXPECT_EQ(s.race(b, c)->race_class, RaceClass::kScoped);
+}
+
+TEST(SyncRaces, ClusterScopeCoversBlocksOfOneClusterOnly) {
+  Scenario s(Dim3{4, 1, 1}, kTwoWarps, WarpModel::kIndependent);
+  s.with_cluster(Dim3{2, 1, 1});
+  const AccessOptions cluster{.scope = MemoryScope::kCluster};
+  const SiteId a = s.warp(0, 0).atomic(lane(0), kFlag, 4, cluster);
+  const SiteId b = s.warp(1, 0).atomic(lane(0), kFlag, 4, cluster);
+  const SiteId c = s.warp(2, 0).atomic(lane(0), kFlag, 4, cluster);
+  s.run();
+  EXPECT_FALSE(s.race(a, b));
+  ASSERT_TRUE(s.race(b, c));
+  EXPECT_EQ(s.race(b, c)->race_class, RaceClass::kScoped);
+}
+
+// Message passing with release/acquire qualifiers (what cuda::atomic_ref compiles to).
+TEST(SyncRaces, MessagePassingWithReleaseAcquire) {
+  for (bool acquire : {true, false}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId w = s.warp(0, 0).store(lane(0), kData);
+    s.warp(0, 0).store(lane(0), kFlag, 4, kReleaseGpu);
+    s.warp(1, 0).load(lane(0), kFlag, 4, acquire ? kAcquireGpu : kRelaxedSys);
+    const SiteId r = s.warp(1, 0).load(lane(0), kData);
+    s.run();
+    EXPECT_EQ(s.race(w, r).has_value(), !acquire) << "acquire=" << acquire;
+    EXPECT_EQ(s.races().size(), acquire ? 0u : 1u);
+  }
+}
+
+// Paper figure 1 style: legacy message passing, __threadfence() + volatile flag.
+TEST(SyncRaces, LegacyMessagePassingWithFences) {
+  for (bool fences : {true, false}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId w = s.warp(0, 0).store(lane(0), kData);
+    if (fences) s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+    s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+    s.warp(1, 0).load(lane(0), kFlag, 4, kVolatile);
+    if (fences) s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+    const SiteId r = s.warp(1, 0).load(lane(0), kData);
+    s.run();
+    EXPECT_EQ(s.race(w, r).has_value(), !fences) << "fences=" << fences;
+  }
+}
+
+TEST(SyncRaces, BlockScopedFencesBetweenBlocksGiveAScopedRace) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(0), kData);
+  s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+  s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+  s.warp(1, 0).load(lane(0), kFlag, 4, kVolatile);
+  s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+  const SiteId r = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  ASSERT_TRUE(s.race(w, r));
+  EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kScoped);
+}
+
+TEST(SyncRaces, BlockScopedFencesWorkInsideTheBlock) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(0), kData);
+  s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+  s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+  s.warp(0, 1).load(lane(0), kFlag, 4, kVolatile);
+  s.warp(0, 1).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+  const SiteId r = s.warp(0, 1).load(lane(0), kData);
+  s.run();
+  EXPECT_FALSE(s.race(w, r));
+}
+
+// Paper figure 7 style: a spin lock (atomicCAS + fence ... fence + atomicExch) around a counter.
+TEST(SyncRaces, SpinLockProtectsCriticalSection) {
+  for (bool fences : {true, false}) {
+    Scenario s(Dim3{3, 1, 1}, kTwoWarps);
+    std::vector<std::pair<SiteId, SiteId>> sections;
+    for (uint32_t b = 0; b < 3; ++b) {
+      auto w = s.warp(b, 0);
+      w.atomic(lane(0), kFlag);  // atomicCAS(lock, 0, 1) succeeded
+      if (fences) w.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+      const SiteId r = w.load(lane(0), kData);
+      const SiteId wr = w.store(lane(0), kData);
+      if (fences) w.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+      w.atomic(lane(0), kFlag);  // atomicExch(lock, 0)
+      sections.emplace_back(r, wr);
+    }
+    s.run();
+    EXPECT_EQ(s.races().empty(), fences) << "fences=" << fences;
+    if (!fences) {
+      EXPECT_TRUE(s.race(sections[0].second, sections[1].first));
+    }
+  }
+}
+
+// A grid barrier as cooperative groups inline it: block barrier, one thread fences and bumps a
+// counter, spins on it with volatile loads and a fence, block barrier; then data of other blocks
+// may be read.
+TEST(SyncRaces, GridBarrierOrdersEveryBlock) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  std::vector<SiteId> writes, reads;
+  for (uint32_t b = 0; b < 2; ++b) {
+    writes.push_back(s.warp(b, 1).store(kAllLanes, kData + b * 128));
+    s.warp(b, 0).barrier();
+    s.warp(b, 1).barrier();
+    s.warp(b, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+    s.warp(b, 0).atomic(lane(0), kFlag);
+  }
+  for (uint32_t b = 0; b < 2; ++b) {
+    s.warp(b, 0).load(lane(0), kFlag, 4, kVolatile);
+    s.warp(b, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+    s.warp(b, 0).barrier();
+    s.warp(b, 1).barrier();
+    reads.push_back(s.warp(b, 1).load(kAllLanes, kData + (1 - b) * 128));
+  }
+  s.run();
+  EXPECT_TRUE(s.races().empty()) << s.races().size();
+}
+
+TEST(SyncRaces, AcquireReleaseAtomicsChainLockHolders) {
+  Scenario s(Dim3{3, 1, 1}, kTwoWarps);
+  const AccessOptions acq_rel{.sem = MemorySemantics::kAcqRel, .scope = MemoryScope::kGpu};
+  const SiteId w0 = s.warp(0, 0).store(lane(0), kData);
+  s.warp(0, 0).atomic(lane(0), kFlag, 4, acq_rel);
+  s.warp(1, 0).atomic(lane(0), kFlag, 4, acq_rel);
+  s.warp(1, 0).store(lane(0), kData + 4);
+  s.warp(1, 0).atomic(lane(0), kFlag, 4, acq_rel);
+  s.warp(2, 0).atomic(lane(0), kFlag, 4, acq_rel);
+  const SiteId r = s.warp(2, 0).load(lane(0), kData, 4, {.size_log2 = 3});
+  s.run();
+  EXPECT_FALSE(s.race(w0, r));
+  EXPECT_TRUE(s.races().empty());
+}
+
+TEST(SyncRaces, WarpLevelBarrierKnowledgeTravelsThroughRelease) {
+  // Block 0: every warp writes, barrier, lane 0 releases; block 1 acquires and reads it all.
+  Scenario s(kTwoBlocks, kTwoWarps);
+  s.warp(0, 0).store(kAllLanes, kData);
+  s.warp(0, 1).store(kAllLanes, kData + 128);
+  s.warp(0, 0).barrier();
+  s.warp(0, 1).barrier();
+  s.warp(0, 0).store(lane(0), kFlag, 4, kReleaseGpu);
+  s.warp(1, 0).load(lane(0), kFlag, 4, kAcquireGpu);
+  s.warp(1, 0).load(lane(0), kData + 128 + 31 * 4);
+  s.run();
+  EXPECT_TRUE(s.races().empty());
+}
+
+}  // namespace
+}  // namespace barracuda::engine::test
