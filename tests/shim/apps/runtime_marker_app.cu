@@ -1,18 +1,12 @@
 // The marker kernel (apps/marker.cu) launched with <<<>>> from a static-cudart application, so the module
 // the shim replaces is the one cudart registers and loads itself. Prints the marker it reads back.
 #include <cstdio>
-#include <cstdlib>
+
+#include "runtime_check.h"
 
 extern "C" __global__ void marker(unsigned* out);
 
 namespace {
-
-void check(cudaError_t error, const char* call) {
-  if (error == cudaSuccess) return;
-  std::fprintf(stderr, "runtime_marker_app: %s failed: %s\n", call, cudaGetErrorString(error));
-  std::exit(1);
-}
-#define CHECK(call) check(call, #call)
 
 constexpr unsigned kBlocks = 2;
 constexpr unsigned kThreads = 16;
