@@ -10,13 +10,17 @@ namespace barracuda {
 struct LinkedCubin {
   std::vector<char> cubin;  // empty when linking failed
   std::string error_log;    // nvJitLink's log when linking failed
+  // Non-zero when a kernel's register limit (.maxnreg, or launch bounds) is below what the runtime's
+  // entry points use: the whole link was then redone with -maxrregcount=<the lowest such limit>,
+  // which makes ptxas spill in the runtime (and caps the module's other kernels too).
+  uint32_t register_cap = 0;
 };
 
-// `sm` is the target architecture number (90 for sm_90). Each module is named in error messages.
 struct PtxModule {
   std::string_view name;
   std::string_view text;
 };
-LinkedCubin link_with_device_runtime(const std::vector<PtxModule>& modules, int sm);
+// `arch` is the target architecture ("sm_90", "sm_90a"). Each module is named in error messages.
+LinkedCubin link_with_device_runtime(const std::vector<PtxModule>& modules, std::string_view arch);
 
 }  // namespace barracuda

@@ -11,7 +11,9 @@ struct CommandResult {
 
 void add_report_command(CLI::App& app, CommandResult& result);
 void add_run_command(CLI::App& app, CommandResult& result);
+void add_replay_command(CLI::App& app, CommandResult& result);
 void add_dump_command(CLI::App& app, CommandResult& result);
 void add_ptx_command(CLI::App& app, CommandResult& result);
+void add_instrument_command(CLI::App& app, CommandResult& result);
 
 }  // namespace barracuda::cli

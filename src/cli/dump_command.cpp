@@ -37,6 +37,12 @@ std::string version_text(const fb::Entry& entry) {
   return std::to_string(entry.version.major) + "." + std::to_string(entry.version.minor);
 }
 
+// LTO-IR stays as stored: its size after decoding is only known from the header.
+std::uint64_t decoded_size(const fb::Entry& entry) {
+  return entry.kind == fb::EntryKind::LtoIr && entry.compression != fb::Compression::None ? entry.opaque.decompressed_size
+                                                                                         : entry.payload.size();
+}
+
 nlohmann::json entry_json(const fb::Entry& entry) {
   nlohmann::json json{
       {"offset", entry.offset},
@@ -48,7 +54,8 @@ nlohmann::json entry_json(const fb::Entry& entry) {
       {"flag_names", fb::flag_names(entry.flags)},
       {"compression", fb::to_string(entry.compression)},
       {"stored_size", entry.stored_size},
-      {"size", entry.payload.size()},
+      {"size", decoded_size(entry)},
+      {"decoded", entry.kind != fb::EntryKind::LtoIr},
       {"name", entry.name},
       {"ptxas_options", printable_options(entry.ptxas_options)},
   };
@@ -59,11 +66,11 @@ nlohmann::json entry_json(const fb::Entry& entry) {
 void print_entry(std::size_t index, const fb::Entry& entry) {
   std::string flags;
   for (const auto& name : fb::flag_names(entry.flags)) flags += (flags.empty() ? "" : ",") + name;
-  std::printf("    entry %zu at +%s: %s %s, version %s, %llu bytes stored (%s), %zu bytes, flags %s [%s]\n", index,
+  std::printf("    entry %zu at +%s: %s %s, version %s, %llu bytes stored (%s), %llu bytes%s, flags %s [%s]\n", index,
               fb::hex(entry.offset).c_str(), std::string(fb::to_string(entry.kind)).c_str(), fb::arch_name(entry).c_str(),
               version_text(entry).c_str(), static_cast<unsigned long long>(entry.stored_size),
-              std::string(fb::to_string(entry.compression)).c_str(), entry.payload.size(), fb::hex(entry.flags).c_str(),
-              flags.c_str());
+              std::string(fb::to_string(entry.compression)).c_str(), static_cast<unsigned long long>(decoded_size(entry)),
+              entry.kind == fb::EntryKind::LtoIr ? " (not decoded)" : "", fb::hex(entry.flags).c_str(), flags.c_str());
   if (!entry.name.empty()) std::printf("      name: %s\n", entry.name.c_str());
   if (!entry.ptxas_options.empty()) std::printf("      ptxas options: \"%s\"\n", printable_options(entry.ptxas_options).c_str());
   if (entry.kind == fb::EntryKind::Ptx) {
@@ -149,7 +156,7 @@ int run_dump(const DumpOptions& options) {
   auto start = std::chrono::steady_clock::now();
   try {
     Dumper dumper(options);
-    fb::for_each_elf_container(options.binary, [&](const fb::SectionInfo& section, fb::Container&& container) {
+    fb::for_each_file_container(options.binary, [&](const fb::SectionInfo& section, fb::Container&& container) {
       dumper.add(section, container);
     });
     dumper.finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -169,8 +176,8 @@ int run_dump(const DumpOptions& options) {
 
 void add_dump_command(CLI::App& app, CommandResult& result) {
   auto options = std::make_shared<DumpOptions>();
-  auto* dump = app.add_subcommand("dump", "List the fat binaries, entries and kernels of an ELF executable or library");
-  dump->add_option("binary", options->binary, "Executable, shared library or object file")->required()->check(CLI::ExistingFile);
+  auto* dump = app.add_subcommand("dump", "List the fat binaries, entries and kernels of an ELF executable, library or object, or of a .fatbin file");
+  dump->add_option("binary", options->binary, "Executable, shared library, object or nvcc -fatbin file")->required()->check(CLI::ExistingFile);
   dump->add_option("--extract-ptx", options->extract_ptx_dir, "Write each PTX entry to DIR/<binary>.<section>.<container>.<entry>.<arch>.ptx");
   dump->add_flag("--json", options->json, "Print JSON instead of text");
   dump->callback([options, &result] { result.exit_code = run_dump(*options); });

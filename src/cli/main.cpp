@@ -9,8 +9,10 @@ int main(int argc, char** argv) {
   barracuda::cli::CommandResult result;
   barracuda::cli::add_report_command(app, result);
   barracuda::cli::add_run_command(app, result);
+  barracuda::cli::add_replay_command(app, result);
   barracuda::cli::add_dump_command(app, result);
   barracuda::cli::add_ptx_command(app, result);
+  barracuda::cli::add_instrument_command(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,7 @@
 // suppressions file and a baseline; exits like a checked run would (report/exit_code.h).
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 

@@ -23,7 +23,7 @@ constexpr std::uint64_t kMaxExpansionSlack = 64 * 1024;
 const char* chars(std::span<const std::byte> bytes) { return reinterpret_cast<const char*>(bytes.data()); }
 char* chars(std::vector<std::byte>& bytes) { return reinterpret_cast<char*>(bytes.data()); }
 
-// Returns the number of bytes produced, or an error text.
+// What a decompressor did: the bytes it produced, or why it failed.
 struct Outcome {
   std::size_t produced = 0;
   std::string error;

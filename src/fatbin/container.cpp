@@ -58,13 +58,18 @@ Entry read_entry(const ByteView& entries, std::uint64_t offset) {
   read_header_strings(entries.slice(offset, header.header_size, "entry header extension"), header, entry);
 
   auto payload = entries.slice(offset + header.header_size, header.payload_size, "entry payload");
-  if (entry.compression == Compression::None) {
-    entry.stored_size = header.payload_size;
-    entry.payload.assign(payload.bytes().begin(), payload.bytes().end());
-  } else {
-    entry.stored_size = header.compressed_size;
-    auto stored = payload.slice(0, header.compressed_size, "compressed payload");
+  bool compressed = entry.compression != Compression::None;
+  entry.stored_size = compressed ? header.compressed_size : header.payload_size;
+  auto stored = payload.slice(0, entry.stored_size, "compressed payload");
+  if (entry.kind == EntryKind::LtoIr) {
+    entry.payload.assign(stored.bytes().begin(), stored.bytes().end());
+    entry.opaque = {header.decompressed_size, header.reserved};
+    return entry;
+  }
+  if (compressed) {
     entry.payload = decompress(entry.compression, stored.bytes(), header.decompressed_size, stored.origin());
+  } else {
+    entry.payload.assign(stored.bytes().begin(), stored.bytes().end());
   }
   trim_payload(entry);
   return entry;

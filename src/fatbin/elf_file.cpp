@@ -6,11 +6,15 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <span>
 #include <stdexcept>
 
 #include "fatbin/byte_view.h"
+#include "fatbin/format.h"
 
 namespace barracuda::fatbin {
 namespace {
@@ -31,6 +35,23 @@ class FileDescriptor {
 
 [[noreturn]] void fail_elf(const std::filesystem::path& path, const char* what) {
   throw std::runtime_error(path.string() + ": " + what + ": " + elf_errmsg(-1));
+}
+
+std::vector<std::byte> read_whole_file(const std::filesystem::path& path) {
+  std::vector<std::byte> bytes(std::filesystem::file_size(path));
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!in) throw std::runtime_error(path.string() + ": read error");
+  return bytes;
+}
+
+// The file's first four bytes, or empty when it is shorter.
+std::string file_magic(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string magic(4, '\0');
+  in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+  if (!in) return {};
+  return magic;
 }
 
 bool is_fatbin_section(const char* name) {
@@ -69,6 +90,20 @@ std::vector<FatbinSection> read_elf_file(const std::filesystem::path& path) {
     sections.back().containers.push_back(std::move(container));
   });
   return sections;
+}
+
+void for_each_file_container(const std::filesystem::path& path, const SectionContainerVisitor& visit) {
+  auto magic = file_magic(path);
+  if (magic == std::string_view(ELFMAG, SELFMAG)) {
+    for_each_elf_container(path, visit);
+    return;
+  }
+  if (magic.size() != sizeof kContainerMagic || std::memcmp(magic.data(), &kContainerMagic, sizeof kContainerMagic) != 0) {
+    throw std::runtime_error(path.string() + ": neither an ELF file nor a fat binary");
+  }
+  auto bytes = read_whole_file(path);
+  SectionInfo whole_file{kWholeFileSection, 0};
+  for_each_container(ByteView(bytes), [&](Container&& container) { visit(whole_file, std::move(container)); });
 }
 
 }  // namespace barracuda::fatbin

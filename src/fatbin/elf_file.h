@@ -1,5 +1,6 @@
 #pragma once
-// Fat binaries embedded in an ELF file on disk (executable, shared library or object), found with libelf.
+// Fat binaries in a file on disk: embedded in an ELF file (executable, shared library or object), found
+// with libelf, or a bare fat-binary file as `nvcc -fatbin` writes it.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -30,5 +31,11 @@ std::vector<FatbinSection> read_elf_file(const std::filesystem::path& path);
 // The same one container at a time (see for_each_container), in file order.
 using SectionContainerVisitor = std::function<void(const SectionInfo&, Container&&)>;
 void for_each_elf_container(const std::filesystem::path& path, const SectionContainerVisitor& visit);
+
+// A bare fat-binary file is presented as one section of this name at offset 0.
+inline constexpr const char* kWholeFileSection = "(file)";
+
+// for_each_elf_container, or for a file starting with the container magic, its containers.
+void for_each_file_container(const std::filesystem::path& path, const SectionContainerVisitor& visit);
 
 }  // namespace barracuda::fatbin

@@ -26,6 +26,15 @@ struct IsaVersion {
   auto operator<=>(const IsaVersion&) const = default;
 };
 
+// Header fields of an LTO-IR entry. LTO-IR is reported, not decoded: with flag 0x10000 its bytes are
+// no plain compressed stream (the zstd bit is set, yet no zstd frame follows), so the entry keeps its
+// payload as stored and these fields, which writing it back needs.
+struct OpaqueFields {
+  std::uint64_t decompressed_size = 0;
+  std::uint64_t reserved = 0;  // header +0x30, non-zero on LTO-IR
+  auto operator<=>(const OpaqueFields&) const = default;
+};
+
 struct Entry {
   EntryKind kind = EntryKind::Ptx;
   SmArch arch;
@@ -36,8 +45,9 @@ struct Entry {
   std::string ptxas_options;  // raw bytes of the options block (text for PTX)
   std::uint64_t offset = 0;       // of the entry header, in the frame the container was read from
   std::uint64_t stored_size = 0;  // payload bytes as stored (compressed size when compressed)
-  // Decompressed payload. PTX: the text without its trailing NUL and padding.
+  // Decompressed payload. PTX: the text without its trailing NUL and padding. LTO-IR: as stored.
   std::vector<std::byte> payload;
+  OpaqueFields opaque;  // LTO-IR only
 
   std::string_view text() const {
     return {reinterpret_cast<const char*>(payload.data()), payload.size()};

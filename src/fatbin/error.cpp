@@ -6,7 +6,7 @@ namespace barracuda::fatbin {
 
 std::string hex(std::uint64_t value) {
   char text[20];
-  std::snprintf(text, sizeof text, "%#llx", static_cast<unsigned long long>(value));
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
   return text;
 }
 

@@ -87,7 +87,8 @@ inline constexpr std::uint64_t kZlib = 0x1000;
 inline constexpr std::uint64_t kLz4Block = 0x2000;
 inline constexpr std::uint64_t kLz4Frame = 0x4000;
 inline constexpr std::uint64_t kZstd = 0x8000;
-inline constexpr std::uint64_t kLtoIr = 0x10000;           // set on every LTO-IR entry seen
+// Set on every LTO-IR entry seen, whose payload is then no plain compressed stream.
+inline constexpr std::uint64_t kLtoIr = 0x10000;
 inline constexpr std::uint64_t kArchSpecific = 0x100000;   // sm_90a-style targets
 inline constexpr std::uint64_t kFamilySpecific = 0x200000; // sm_100f-style targets
 // Set on every sm_100+ cubin nvcc 13 writes, which also carry a binary block in the options area.

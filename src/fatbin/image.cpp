@@ -1,7 +1,6 @@
 #include "fatbin/image.h"
 
 #include <cstring>
-#include <limits>
 
 #include "fatbin/elf_extent.h"
 #include "fatbin/format.h"
@@ -51,7 +50,7 @@ Image single_entry_image(ImageKind kind, Entry entry) {
 
 Image read_elf(const std::byte* start, std::optional<std::size_t> max_size) {
   auto extent = elf_extent(window(start, max_size, kElf64HeaderSize));
-  if (!extent) throw FormatError(0, "ELF image is not 64-bit little-endian");
+  if (!extent) throw FormatError(0, "ELF image is truncated or not 64-bit little-endian");
   auto bytes = window(start, max_size, *extent).slice(0, *extent, "ELF image").bytes();
   Entry entry;
   entry.kind = EntryKind::Cubin;

@@ -20,7 +20,8 @@ struct Image {
   ImageKind kind = ImageKind::Ptx;
   // Wrapper: its container, then each prelinked container of a version-2 (-rdc) wrapper. Container: it.
   // Elf / Ptx: one container-less entry, presented as a container at offset 0 so that every kind of
-  // image reads the same way. Offsets count from the start of each container (or image).
+  // image reads the same way (a raw cubin's arch and version are left 0; raw PTX's come from its
+  // .target and .version). Offsets count from the start of each container (or image).
   std::vector<Container> containers;
 };
 

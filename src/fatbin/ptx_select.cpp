@@ -25,4 +25,12 @@ const Entry* select_ptx(std::span<const Entry> entries, SmArch device) {
   return best;
 }
 
+std::vector<const Entry*> select_ptx_per_container(std::span<const Container> containers, SmArch device) {
+  std::vector<const Entry*> selected;
+  for (const Container& container : containers) {
+    if (const Entry* ptx = select_ptx(container.entries, device)) selected.push_back(ptx);
+  }
+  return selected;
+}
+
 }  // namespace barracuda::fatbin

@@ -1,7 +1,9 @@
 #pragma once
 // Which PTX the driver would JIT for a device, and so the one worth instrumenting.
 #include <span>
+#include <vector>
 
+#include "fatbin/container.h"
 #include "fatbin/entry.h"
 
 namespace barracuda::fatbin {
@@ -10,5 +12,9 @@ namespace barracuda::fatbin {
 // nullptr when none fits. Arch- and family-specific PTX (compute_90a, compute_100f) only runs on its
 // own arch (or, for family-specific, the same major arch), so it is only chosen there.
 const Entry* select_ptx(std::span<const Entry> entries, SmArch device);
+
+// select_ptx in each container that has a fitting PTX. A device-linked (-rdc) image keeps each
+// object's PTX in its own prelinked container: the module is all of them, linked together.
+std::vector<const Entry*> select_ptx_per_container(std::span<const Container> containers, SmArch device);
 
 }  // namespace barracuda::fatbin

@@ -43,9 +43,10 @@ std::vector<std::byte> build_header(const Entry& entry, EntryHeader fixed) {
 }
 
 void append_entry(std::vector<std::byte>& out, const Entry& entry) {
+  bool opaque = entry.kind == EntryKind::LtoIr;
   std::vector<std::byte> plain(entry.payload);
   if (entry.kind == EntryKind::Ptx) plain.push_back(std::byte{0});
-  auto stored = compress(entry.compression, plain);
+  auto stored = opaque ? plain : compress(entry.compression, plain);
 
   EntryHeader fixed{};
   fixed.kind = static_cast<std::uint16_t>(entry.kind);
@@ -58,6 +59,10 @@ void append_entry(std::vector<std::byte>& out, const Entry& entry) {
   if (entry.compression != Compression::None) {
     fixed.compressed_size = static_cast<std::uint32_t>(stored.size());
     fixed.decompressed_size = plain.size();
+  }
+  if (opaque) {
+    fixed.decompressed_size = entry.opaque.decompressed_size;
+    fixed.reserved = entry.opaque.reserved;
   }
   auto header = build_header(entry, fixed);
   out.insert(out.end(), header.begin(), header.end());

@@ -13,7 +13,7 @@ namespace barracuda::fatbin {
 
 // One container with `entries`, laid out as nvcc 13 does. Per entry, the writer uses kind, arch,
 // version, flags (its compression bit replaced), compression, name, ptxas_options and payload (PTX
-// text without a NUL: the writer appends it). PTX entries always get a ptxas-options block, empty if
+// text without a NUL: the writer appends it; LTO-IR as stored, with its `opaque` fields). PTX entries always get a ptxas-options block, empty if
 // need be, because the driver crashes on a PTX header without one; copy the original entry's options.
 std::vector<std::byte> write_container(std::span<const Entry> entries);
 

@@ -65,12 +65,15 @@ std::string ExitCodeValue::format(const int& value) { return std::to_string(valu
 
 std::optional<std::string> RegexValue::parse(std::string_view text) {
   if (text.size() > kMaxRegexLength) return std::nullopt;
+  // Compiled from a std::string, not the view: libstdc++ 12's scanner peeks one character past a
+  // trailing '(' and relies on the string's terminator being there.
+  std::string pattern{text};
   try {
-    std::regex compiled{text.begin(), text.end(), std::regex::ECMAScript};
+    std::regex compiled{pattern, std::regex::ECMAScript};
   } catch (const std::regex_error&) {
     return std::nullopt;
   }
-  return std::string{text};
+  return pattern;
 }
 std::string RegexValue::format(const std::string& value) { return value; }
 

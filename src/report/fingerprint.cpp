@@ -1,13 +1,13 @@
 #include "report/fingerprint.h"
 
-#include <algorithm>
-#include <cstdint>
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 #include <string_view>
 #include <utility>
 
 #include "report/names.h"
+#include "report/value_text.h"
 
 namespace barracuda::report {
 namespace {
@@ -32,18 +32,14 @@ class Fnv1a64 {
   uint64_t hash_ = 0xcbf29ce484222325ull;
 };
 
-std::string source_key(const SourceLocation& location) {
-  return location.file + ':' + std::to_string(location.line) + ':' + std::to_string(location.column);
-}
-
 // Source position when the kernel had line info (stable across recompiles that keep the source),
 // the PTX line otherwise.
 std::string site_key(const Access& access) {
   const Site& site = access.site;
   std::string key = site.function + '@' +
-                    (site.source.known() ? source_key(site.source) : "ptx:" + std::to_string(site.ptx_line));
+                    (site.source.known() ? source_location_text(site.source) : "ptx:" + std::to_string(site.ptx_line));
   for (const InlinedFrame& frame : site.inlined_at) {
-    key += '<' + frame.function + '@' + source_key(frame.location);
+    key += '<' + frame.function + '@' + source_location_text(frame.location);
   }
   key += '/';
   key += name_of(kAccessKindNames, access.kind);

@@ -1,9 +1,9 @@
 #include <limits>
 #include <utility>
 
-#include "report/value_text.h"
 #include "report/json_report.h"
 #include "report/names.h"
+#include "report/value_text.h"
 
 namespace barracuda::report {
 namespace {
@@ -77,7 +77,7 @@ class Node {
   const std::string& path() const { return path_; }
 
   [[noreturn]] static void fail(const std::string& path, const std::string& problem) {
-    throw ReportFormatError("JSON report: " + path + ": " + problem);
+    throw ReportFormatError("JSON report: " + (path.empty() ? "top level" : path) + ": " + problem);
   }
 
  private:
@@ -191,7 +191,7 @@ Report parse_json_report(std::string_view text) {
   Json document;
   try {
     document = Json::parse(text);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // parse_error, or out_of_range for numbers beyond 64 bits
     throw ReportFormatError(std::string{"JSON report: "} + error.what());
   }
   return report_from_json(document);

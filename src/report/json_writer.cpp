@@ -1,8 +1,8 @@
-#include "report/value_text.h"
 #include "report/fingerprint.h"
 #include "report/json_report.h"
 #include "report/names.h"
 #include "report/summary_counts.h"
+#include "report/value_text.h"
 
 namespace barracuda::report {
 namespace {

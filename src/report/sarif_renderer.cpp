@@ -3,10 +3,10 @@
 #include <cctype>
 #include <cstdio>
 
-#include "report/value_text.h"
 #include "report/fingerprint.h"
 #include "report/names.h"
 #include "report/sarif_rules.h"
+#include "report/value_text.h"
 
 namespace barracuda::report {
 namespace {

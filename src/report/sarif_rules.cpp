@@ -1,7 +1,6 @@
 #include "report/sarif_rules.h"
 
 #include <array>
-#include <string>
 
 #include "report/names.h"
 
@@ -49,7 +48,8 @@ constexpr size_t kFirstDiagnosticRule = kRaceClassNames.size();
 // The index functions below rely on the enumerators' order matching the table's.
 static_assert([] {
   for (const auto& entry : kRaceClassNames) {
-    if (kRules[static_cast<size_t>(entry.value)].id != "race/" + std::string{entry.name}) return false;
+    const std::string_view id = kRules[static_cast<size_t>(entry.value)].id;
+    if (!id.starts_with("race/") || id.substr(5) != entry.name) return false;
   }
   for (const auto& entry : kDiagnosticKindNames) {
     if (kRules[kFirstDiagnosticRule + static_cast<size_t>(entry.value)].id != entry.name) return false;

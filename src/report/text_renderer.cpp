@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "report/value_text.h"
 #include "report/fingerprint.h"
 #include "report/names.h"
 #include "report/summary_counts.h"
+#include "report/value_text.h"
 
 namespace barracuda::report {
 namespace {
@@ -17,14 +17,10 @@ std::string thread_text(const ThreadCoordinates& t) {
          std::to_string(t.warp) + ", lane " + std::to_string(t.lane) + ")";
 }
 
-std::string source_text(const SourceLocation& location) {
-  return location.file + ':' + std::to_string(location.line) + ':' + std::to_string(location.column);
-}
-
 void print_stack(const Site& site, std::ostream& out) {
   out << "    #0 " << site.function << " at ";
   if (site.source.known()) {
-    out << source_text(site.source);
+    out << source_location_text(site.source);
     if (site.ptx_line != 0) out << " (PTX line " << site.ptx_line << ')';
   } else {
     out << "PTX line " << site.ptx_line;
@@ -32,7 +28,7 @@ void print_stack(const Site& site, std::ostream& out) {
   out << '\n';
   int depth = 1;
   for (const InlinedFrame& frame : site.inlined_at) {
-    out << "    #" << depth++ << ' ' << frame.function << " at " << source_text(frame.location) << '\n';
+    out << "    #" << depth++ << ' ' << frame.function << " at " << source_location_text(frame.location) << '\n';
   }
 }
 
@@ -85,21 +81,28 @@ void print_diagnostic(const Diagnostic& diagnostic, std::ostream& out) {
       << diagnostic.site.function << '\n';
 }
 
+// "1 launch", "2 launches".
+std::string count_of(uint64_t count, std::string_view singular, std::string_view plural) {
+  return std::to_string(count) + ' ' + std::string{count == 1 ? singular : plural};
+}
+
 void print_final_line(const Report& report, std::ostream& out) {
   const SummaryCounts counts = count_summary(report);
   const Summary& summary = report.summary;
-  out << "barracuda: " << counts.unique_races << " unique races (" << counts.new_races << " new, "
-      << counts.unique_races - counts.new_races << " known; " << counts.dynamic_races << " dynamic), "
-      << counts.barrier_divergences << " barrier divergences, " << counts.warnings << " warnings, "
-      << summary.suppressed_races << " suppressed; " << summary.kernels_instrumented << " kernels checked, "
-      << summary.kernels_skipped.size() << " not instrumented, " << summary.launches << " launches, "
-      << summary.events << " events, " << summary.dropped_events << " dropped"
+  out << "barracuda: " << count_of(counts.unique_races, "unique race", "unique races") << " (" << counts.new_races
+      << " new, " << counts.unique_races - counts.new_races << " known; " << counts.dynamic_races << " dynamic), "
+      << count_of(counts.barrier_divergences, "barrier divergence", "barrier divergences") << ", "
+      << count_of(counts.warnings, "warning", "warnings") << ", " << summary.suppressed_races << " suppressed; "
+      << count_of(summary.kernels_instrumented, "kernel checked", "kernels checked") << ", "
+      << summary.kernels_skipped.size() << " not instrumented, " << count_of(summary.launches, "launch", "launches")
+      << ", " << count_of(summary.events, "event", "events") << ", " << summary.dropped_events << " dropped"
       << (analysis_incomplete(report) ? "; ANALYSIS INCOMPLETE" : "") << '\n';
 }
 
 }  // namespace
 
 void render_text(const Report& report, const TextOptions& options, std::ostream& out) {
+  if (options.summary_only) return print_final_line(report, out);
   const uint64_t total = report.races.size() + report.diagnostics.size();
   const uint64_t limit = options.print_limit == 0 ? total : options.print_limit;
   uint64_t printed = 0;

@@ -16,6 +16,7 @@ namespace barracuda::report {
 
 struct TextOptions {
   uint64_t print_limit = 0;  // races and diagnostics printed in full; 0 prints all
+  bool summary_only = false;  // quiet=1: just the final summary line
 };
 
 void render_text(const Report& report, const TextOptions& options, std::ostream& out);

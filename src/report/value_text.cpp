@@ -25,6 +25,10 @@ std::string dim3_text(const Dim3& d) {
   return '(' + std::to_string(d.x) + ',' + std::to_string(d.y) + ',' + std::to_string(d.z) + ')';
 }
 
+std::string source_location_text(const SourceLocation& location) {
+  return location.file + ':' + std::to_string(location.line) + ':' + std::to_string(location.column);
+}
+
 std::string site_position_text(const Site& site) {
   return site.source.known() ? site.source.file + ':' + std::to_string(site.source.line)
                              : "PTX line " + std::to_string(site.ptx_line);

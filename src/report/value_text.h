@@ -19,6 +19,9 @@ std::optional<uint64_t> parse_address_text(std::string_view text);
 // "(3,0,0)"
 std::string dim3_text(const Dim3& d);
 
+// "kernel.cu:12:5"
+std::string source_location_text(const SourceLocation& location);
+
 // "kernel.cu:12" with line info, "PTX line 57" without.
 std::string site_position_text(const Site& site);
 

@@ -35,7 +35,7 @@ void check(nvJitLinkResult r, nvJitLinkHandle h, const std::string& step) {
 
 std::vector<std::string> jit_options(const JitRequest& request) {
   std::vector<std::string> options{"-arch=sm_" + std::to_string(request.sm_arch)};
-  for (const std::string& o : request.options) options.push_back(o.rfind("-", 0) == 0 ? o : "-" + o);
+  for (const std::string& o : request.ptxas_options) options.push_back("-Xptxas=" + o);
   return options;
 }
 

@@ -22,10 +22,11 @@ struct PtxInput {
 struct JitRequest {
   std::vector<PtxInput> inputs;       // linked together (relocatable device code)
   unsigned sm_arch = 90;              // e.g. 90 for sm_90
-  std::vector<std::string> options;   // extra ptxas options, e.g. from the fat-binary entry ("-O3")
+  std::vector<std::string> ptxas_options;  // from the fat-binary entry's options block ("--generate-line-info")
 };
 
-// The options passed to nvJitLink for a request: the architecture first, then the request's own.
+// The options passed to nvJitLink for a request: the architecture, then each ptxas option forwarded
+// with -Xptxas (nvJitLink rejects ptxas spellings such as --generate-line-info as its own options).
 std::vector<std::string> jit_options(const JitRequest& request);
 
 // Links and compiles; throws JitError carrying nvJitLink's error log when it fails.

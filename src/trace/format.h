@@ -11,7 +11,7 @@
 //              SiteFixed + function string + file string. Site i has global id site_base + i, the
 //              value RecordHeader::site_id carries.
 //   kLaunch    LaunchFixed + kernel name string.
-//   kSlotChunk ChunkHeader, then one LZ4 frame (content size set) holding slot_count raw 32-byte
+//   kSlotChunk ChunkHeader, then one LZ4 frame (content size and checksum set) holding slot_count raw 32-byte
 //              queue slots of queue `queue_index`, in queue order.
 //   kEnd       EndPayload (counts, cross-checked by the reader).
 // A string is a u32 byte length followed by the bytes (no NUL).

@@ -20,6 +20,8 @@ struct DecompressionContextDeleter {
 std::string compress_slots(std::span<const RecordHeader> slots) {
   LZ4F_preferences_t preferences{};
   preferences.frameInfo.contentSize = slots.size_bytes();
+  // A flipped bit in the compressed data must not turn into a plausible but wrong event.
+  preferences.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
   std::string frame(LZ4F_compressFrameBound(slots.size_bytes(), &preferences), '\0');
   const size_t size = LZ4F_compressFrame(frame.data(), frame.size(), slots.data(), slots.size_bytes(), &preferences);
   if (LZ4F_isError(size)) throw TraceFormatError(std::string{"trace writer: LZ4: "} + LZ4F_getErrorName(size));

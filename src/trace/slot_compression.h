@@ -1,6 +1,6 @@
 #pragma once
 // Slot chunks are stored as LZ4 frames (lz4frame.h) with the content size recorded, so the reader
-// can check the decompressed size before trusting it.
+// can check the decompressed size before trusting it, and a content checksum, so corruption is caught.
 #include <span>
 #include <string>
 #include <string_view>

@@ -78,7 +78,6 @@ TraceReader::TraceReader(std::istream& in) : in_(in) {
     throw TraceFormatError("trace: record format version " + std::to_string(header.record_format_version) +
                            " is not supported (this barracuda reads " + std::to_string(kRecordFormatVersion) + ")");
   }
-  record_format_version_ = header.record_format_version;
   offset_ = sizeof header;
 }
 

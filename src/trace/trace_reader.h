@@ -7,16 +7,16 @@
 #include <optional>
 
 #include "trace/format.h"
+#include "trace/trace_error.h"
 #include "trace/trace_items.h"
 
 namespace barracuda::trace {
 
 class TraceReader {
  public:
-  // Reads and checks the file header.
+  // Reads and checks the file header: only traces whose slots use this build's kRecordFormatVersion
+  // are accepted.
   explicit TraceReader(std::istream& in);
-
-  uint32_t record_format_version() const { return record_format_version_; }
 
   // The next module table, launch or slot chunk; nullopt after the end section (which is checked
   // against the counts of what was read).
@@ -27,7 +27,6 @@ class TraceReader {
 
   std::istream& in_;
   uint64_t offset_ = 0;
-  uint32_t record_format_version_ = 0;
   EndPayload counts_{};
   bool ended_ = false;
 };

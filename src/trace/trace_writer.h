@@ -7,6 +7,7 @@
 #include <span>
 
 #include "trace/format.h"
+#include "trace/trace_error.h"
 #include "trace/trace_items.h"
 
 namespace barracuda::trace {

@@ -215,7 +215,8 @@ int run() {
   cudaDeviceProp properties;
   check_cuda(cudaGetDeviceProperties(&properties, 0), "device properties");
   LinkedCubin linked =
-      link_with_device_runtime({{"runtime_probe", runtime_probe_ptx()}}, properties.major * 10 + properties.minor);
+      link_with_device_runtime({{"runtime_probe", runtime_probe_ptx()}},
+                               "sm_" + std::to_string(properties.major * 10 + properties.minor));
   check(!linked.cubin.empty(), linked.error_log);
   const std::vector<char>& cubin = linked.cubin;
   cudaLibrary_t library;

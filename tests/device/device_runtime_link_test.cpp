@@ -20,7 +20,7 @@ TEST(DeviceRuntimeLink, RuntimePtxDefinesEveryEntryPointAndTheQueuePointer) {
 }
 
 TEST(DeviceRuntimeLink, ProbeKernelsLinkWithTheRuntimeForSm90) {
-  LinkedCubin linked = link_with_device_runtime({{"runtime_probe", runtime_probe_ptx()}}, 90);
+  LinkedCubin linked = link_with_device_runtime({{"runtime_probe", runtime_probe_ptx()}}, "sm_90");
   ASSERT_TRUE(linked.error_log.empty()) << linked.error_log;
   ASSERT_GT(linked.cubin.size(), 4u);
   EXPECT_EQ(std::string(linked.cubin.data() + 1, 3), "ELF");
@@ -38,9 +38,28 @@ TEST(DeviceRuntimeLink, UnresolvedCallIsReportedWithTheLinkerLog) {
   ret;
 }
 )";
-  LinkedCubin linked = link_with_device_runtime({{"caller", kCaller}}, 90);
+  LinkedCubin linked = link_with_device_runtime({{"caller", kCaller}}, "sm_90");
   EXPECT_TRUE(linked.cubin.empty());
   EXPECT_NE(linked.error_log.find("__barracuda_missing"), std::string::npos) << linked.error_log;
+}
+
+TEST(DeviceRuntimeLink, KernelWithATightRegisterLimitIsRelinkedWithARegisterCap) {
+  constexpr std::string_view kTightKernel = R"(.version 8.0
+.target sm_90
+.address_size 64
+.extern .func __barracuda_log_entry(.param .b32 site);
+.visible .entry tight() .maxnreg 24 {
+  { .param .b32 p0; st.param.b32 [p0], 0; call __barracuda_log_entry, (p0); }
+  ret;
+}
+)";
+  LinkedCubin linked = link_with_device_runtime({{"tight", kTightKernel}}, "sm_90");
+  ASSERT_TRUE(linked.error_log.empty()) << linked.error_log;
+  EXPECT_FALSE(linked.cubin.empty());
+  EXPECT_EQ(linked.register_cap, 24u);
+
+  LinkedCubin roomy = link_with_device_runtime({{"runtime_probe", runtime_probe_ptx()}}, "sm_90");
+  EXPECT_EQ(roomy.register_cap, 0u);
 }
 
 }  // namespace

@@ -14,8 +14,15 @@ __device__ uint32_t access_info(RecordOp op, MemorySpace space, uint32_t size_lo
   return pack_access_info(op, pack_space_sem(space, MemorySemantics::kWeak, MemoryScope::kCta), size_log2, extra);
 }
 
+// Independent thread scheduling does not promise that lanes reconverge after the previous call, and the
+// runtime logs the lanes that are converged when it runs: the sites whose checks expect the full warp
+// converge it first.
 __device__ void log(uint64_t address, ProbeSite site, uint32_t info, uint64_t value = 0) {
   __barracuda_log_access(address, static_cast<uint32_t>(site), info, value);
+}
+__device__ void log_converged(uint64_t address, ProbeSite site, uint32_t info, uint64_t value = 0) {
+  __syncwarp();
+  log(address, site, info, value);
 }
 
 }  // namespace
@@ -28,18 +35,18 @@ extern "C" __global__ void probe_patterns(uint64_t* data) {
   const uint64_t base = reinterpret_cast<uint64_t>(data);
   __barracuda_log_entry(static_cast<uint32_t>(ProbeSite::kEntry));
 
-  log(base + 8 * threadIdx.x, ProbeSite::kCoalesced, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 3));
-  log(base + 4 * lane * lane, ProbeSite::kScattered, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 2));
-  log(base + (uint64_t{lane} << 33) + lane * lane, ProbeSite::kFar, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 2));
+  log_converged(base + 8 * threadIdx.x, ProbeSite::kCoalesced, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 3));
+  log_converged(base + 4 * lane * lane, ProbeSite::kScattered, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 2));
+  log_converged(base + (uint64_t{lane} << 33) + lane * lane, ProbeSite::kFar, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 2));
   if (lane % 4 == 0) {
     log(base, ProbeSite::kDivergentSameValue,
         access_info(RecordOp::kStore, MemorySpace::kGlobal, 3, kAccessHasValue), 42);
   }
-  log(base, ProbeSite::kConflictDifferentValues, access_info(RecordOp::kStore, MemorySpace::kGlobal, 3, kAccessHasValue),
+  log_converged(base, ProbeSite::kConflictDifferentValues, access_info(RecordOp::kStore, MemorySpace::kGlobal, 3, kAccessHasValue),
       lane);
-  log(reinterpret_cast<uint64_t>(&shared_words[threadIdx.x]), ProbeSite::kGenericShared,
+  log_converged(reinterpret_cast<uint64_t>(&shared_words[threadIdx.x]), ProbeSite::kGenericShared,
       access_info(RecordOp::kStore, MemorySpace::kGlobal, 2, kAccessGeneric));
-  log(base + 8 * threadIdx.x, ProbeSite::kGenericGlobal,
+  log_converged(base + 8 * threadIdx.x, ProbeSite::kGenericGlobal,
       access_info(RecordOp::kAtomic, MemorySpace::kShared, 3, kAccessGeneric));
 
   __barracuda_log_sync(static_cast<uint32_t>(ProbeSite::kBarrier), static_cast<uint32_t>(RecordOp::kBarrier), 0, 0, 0);

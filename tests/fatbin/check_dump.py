@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Checks `barracuda dump` against an independent reading of each binary's fat-binary sections.
 
-Usage: check_dump.py BARRACUDA BINARY...
+Usage: check_dump.py BARRACUDA [--corrupt] BINARY...
 
 The sections are copied out with objcopy and their containers walked here in Python (layout in
 src/fatbin/format.h); every container and entry `barracuda dump --json` reports must match, and
-`--extract-ptx` must write one file per PTX entry.
+`--extract-ptx` must write one file per PTX entry. With --corrupt, a copy of each binary whose last
+container has a broken magic must make the dump fail, naming that container's offset.
 """
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -77,10 +79,30 @@ def check(barracuda, binary):
     print(f"{binary}: {containers} containers, {entries} entries ({ptx_entries} PTX) agree; dump took {seconds:.2f} s")
 
 
+def check_corrupt(barracuda, binary):
+    dump = json.loads(subprocess.run([barracuda, "dump", "--json", binary], check=True, capture_output=True,
+                                     text=True).stdout)
+    section = dump["sections"][-1]
+    container = section["containers"][-1]["offset"]
+    with tempfile.TemporaryDirectory() as workdir:
+        broken = os.path.join(workdir, os.path.basename(binary))
+        shutil.copyfile(binary, broken)
+        with open(broken, "r+b") as f:
+            f.seek(section["file_offset"] + container)
+            f.write(b"JUNK")
+        result = subprocess.run([barracuda, "dump", broken], capture_output=True, text=True)
+    expected = f"malformed fat binary: offset {container:#x}: bad container magic 0x4b4e554a"
+    assert result.returncode == 1 and expected in result.stderr, f"{binary}: {result.returncode} {result.stderr}"
+    print(f"{binary}: a broken magic at {section['name']}+{container:#x} is reported")
+
+
 def main():
     barracuda, binaries = sys.argv[1], sys.argv[2:]
-    for binary in binaries:
+    corrupt = "--corrupt" in binaries
+    for binary in (b for b in binaries if b != "--corrupt"):
         check(barracuda, binary)
+        if corrupt:
+            check_corrupt(barracuda, binary)
 
 
 if __name__ == "__main__":

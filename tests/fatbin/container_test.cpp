@@ -27,12 +27,7 @@ std::vector<Entry> mixed_entries() {
     entries.push_back(ptx_entry(codec, {80}, "-O3 -v"));
     entries.push_back(cubin_entry(codec, 29 + entries.size()));
   }
-  Entry lto = cubin_entry(Compression::Zstd);
-  lto.kind = EntryKind::LtoIr;
-  lto.flags |= flag::kLtoIr;
-  lto.ptxas_options = "-ftz=0 -prec_div=1";
-  lto.name = "helper.cu";
-  entries.push_back(lto);
+  entries.push_back(testing::lto_entry(Compression::Zstd));
   Entry debug = ptx_entry(Compression::Zstd, {90}, " -g --dont-merge-basicblocks ");
   debug.flags |= flag::kDebug;
   debug.name = "kernels.cu";
@@ -50,6 +45,29 @@ TEST(WriteThenRead, GivesTheSameEntriesForEveryKindAndCompression) {
     SCOPED_TRACE(i);
     expect_same_entry(container.entries[i], entries[i]);
   }
+}
+
+TEST(ReadContainer, KeepsLtoIrAsStoredDespiteItsCompressionBit) {
+  auto lto = testing::lto_entry(Compression::Zstd);
+  auto bytes = write_container(std::vector{lto});
+  EntryHeader header;
+  std::memcpy(&header, bytes.data() + sizeof(ContainerHeader), sizeof header);
+  EXPECT_EQ(header.flags & flag::kZstd, flag::kZstd);
+  EXPECT_EQ(header.compressed_size, lto.payload.size());
+  EXPECT_EQ(header.decompressed_size, 2220u);
+  EXPECT_EQ(header.reserved, 0xdbc87664u);
+  auto container = read_container(ByteView(bytes));
+  const Entry& read = container.entries.at(0);
+  EXPECT_EQ(read.payload, lto.payload);
+  EXPECT_EQ(read.stored_size, lto.payload.size());
+  EXPECT_EQ(read.opaque, lto.opaque);
+}
+
+TEST(WriteThenRead, KeepsTheHeaderFieldsOfUncompressedLtoIr) {
+  auto lto = testing::lto_entry(Compression::None);
+  auto container = read_container(ByteView(write_container(std::vector{lto})));
+  EXPECT_EQ(container.entries.at(0).opaque, lto.opaque);
+  EXPECT_EQ(container.entries[0].payload.size(), (lto.payload.size() + 7) / 8 * 8);  // as stored: padded
 }
 
 TEST(WriteThenRead, RecordsStoredSizeAndOffsets) {
@@ -123,7 +141,7 @@ std::string error_after_patch(std::size_t offset, T value, Entry entry = ptx_ent
 constexpr std::size_t kEntry = sizeof(ContainerHeader);
 
 TEST(ReadContainer, NamesWhatIsWrong) {
-  EXPECT_THAT(error_after_patch(0, std::uint32_t{0x12345678}), HasSubstr("offset 0: bad container magic 0x12345678"));
+  EXPECT_THAT(error_after_patch(0, std::uint32_t{0x12345678}), HasSubstr("offset 0x0: bad container magic 0x12345678"));
   EXPECT_THAT(error_after_patch(4, std::uint16_t{2}), HasSubstr("unsupported container version 2"));
   EXPECT_THAT(error_after_patch(6, std::uint16_t{24}), HasSubstr("container header size 24"));
   EXPECT_THAT(error_after_patch(8, std::uint64_t{1} << 40), HasSubstr("container entries"));

@@ -17,6 +17,7 @@ inline void expect_same_entry(const Entry& read, const Entry& written) {
   EXPECT_EQ(read.name, written.name);
   EXPECT_EQ(read.ptxas_options, written.ptxas_options);
   EXPECT_EQ(read.payload, written.payload);
+  EXPECT_EQ(read.opaque, written.opaque);
 }
 
 }  // namespace barracuda::fatbin::testing

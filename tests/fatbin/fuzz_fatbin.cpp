@@ -24,7 +24,7 @@ bool same_entries(const Container& a, const Container& b) {
     const Entry& y = b.entries[i];
     if (x.kind != y.kind || x.arch != y.arch || x.version != y.version || x.flags != y.flags ||
         x.compression != y.compression || x.name != y.name || x.ptxas_options != y.ptxas_options ||
-        x.payload != y.payload) {
+        x.payload != y.payload || x.opaque != y.opaque) {
       return false;
     }
   }

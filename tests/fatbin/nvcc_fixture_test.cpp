@@ -2,6 +2,7 @@
 // every entry against what nvcc was asked for, and every PTX against `nvcc -ptx` of the same source.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -23,7 +24,10 @@ struct ExpectedEntry {
   std::uint32_t arch;
   Compression compression;
   const char* reference_ptx = nullptr;  // file in kFixtures the PTX must match
+  std::uint64_t target_flags = 0;       // arch-/family-specific and compat-block bits
 };
+
+constexpr std::uint64_t kTargetFlags = flag::kArchSpecific | flag::kFamilySpecific | flag::kCubinCompatBlock;
 
 struct ExpectedContainer {
   const char* section;
@@ -35,6 +39,7 @@ struct Variant {
   std::vector<ExpectedContainer> containers;  // the device-link stub of non-rdc builds is checked apart
   bool debug = false;
   const char* options_contain = "";
+  bool link_stub = true;  // nvcc 13 runs nvlink on every non-rdc executable
 };
 
 std::string read_text(const std::string& path) {
@@ -95,12 +100,22 @@ const std::vector<Variant>& variants() {
       {"multi",
        {{kFatbinSection,
          {{kPtx, 80, kZstd, "kernels.compute_80.ptx"}, {kCubin, 90, kNone}, {kPtx, 90, kZstd, "kernels.compute_90.ptx"}}}}},
+      {"arch_specific",
+       {{kFatbinSection,
+         {{kCubin, 100, kNone, nullptr, flag::kFamilySpecific | flag::kCubinCompatBlock},
+          {kPtx, 90, kZstd, "kernels.compute_90a.ptx", flag::kArchSpecific}}}}},
       {"rdc",
        {{kFatbinSection, {{kCubin, 90, kNone}}},
         {kPrelinkedSection, {{kCubin, 90, kZstd}, {kPtx, 90, kZstd, "rdc_main.compute_90.ptx"}}},
         {kPrelinkedSection, {{kCubin, 90, kZstd}, {kPtx, 90, kZstd, "rdc_helper.compute_90.ptx"}}}},
        false,
-       "--compile-only"},
+       "--compile-only",
+       false},
+      {"lto.o",
+       {{kPrelinkedSection, {{kPtx, 90, kZstd, "rdc_helper.compute_90.ptx"}, {EntryKind::LtoIr, 90, kZstd}}}},
+       false,
+       "--compile-only",
+       false},
   };
   return all;
 }
@@ -122,8 +137,7 @@ TEST_P(NvccVariant, EntriesAreWhatNvccWasAskedFor) {
   const Variant& variant = GetParam();
   auto sections = read_elf_file(kFixtures + "/" + variant.binary);
   auto containers = containers_of(sections);
-  bool is_rdc = std::string(variant.binary) == "rdc";
-  if (!is_rdc) {
+  if (variant.link_stub) {
     // nvcc 13 runs nvlink even without -rdc: a cubin-only device-link stub comes first.
     ASSERT_GE(containers.size(), 1u);
     ASSERT_EQ(containers[0].second->entries.size(), 1u);
@@ -145,6 +159,12 @@ TEST_P(NvccVariant, EntriesAreWhatNvccWasAskedFor) {
       EXPECT_EQ(entry.compression, want.compression);
       EXPECT_EQ(entry.flags & (flag::k64Bit | flag::kHostLinux), flag::k64Bit | flag::kHostLinux);
       EXPECT_EQ((entry.flags & flag::kDebug) != 0, variant.debug);
+      EXPECT_EQ(entry.flags & kTargetFlags, want.target_flags);
+      if (want.kind == EntryKind::LtoIr) {
+        EXPECT_EQ(entry.flags & flag::kLtoIr, flag::kLtoIr);
+        EXPECT_EQ(entry.payload.size(), entry.stored_size);  // reported, not decoded
+        continue;
+      }
       if (want.kind == kCubin) {
         EXPECT_EQ(entry.version, (IsaVersion{1, 8}));
         ASSERT_GE(entry.payload.size(), 4u);
@@ -174,7 +194,34 @@ TEST_P(NvccVariant, RewritingEveryContainerGivesTheSameEntries) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fatbin, NvccVariant, ::testing::ValuesIn(variants()),
-                         [](const auto& param_info) { return std::string(param_info.param.binary); });
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.binary;
+                           std::replace(name.begin(), name.end(), '.', '_');
+                           return name;
+                         });
+
+TEST(BareFatbinFile, ReadsAsOneWholeFileSection) {
+  std::vector<std::pair<SectionInfo, Container>> seen;
+  for_each_file_container(kFixtures + "/kernels.fatbin", [&](const SectionInfo& section, Container&& container) {
+    seen.emplace_back(section, std::move(container));
+  });
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].first.name, kWholeFileSection);
+  const auto& entries = seen[0].second.entries;
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].kind, kCubin);
+  EXPECT_EQ(entries[1].kind, kPtx);
+  EXPECT_EQ(normalise_ptx(entries[1].text()), normalise_ptx(read_text(kFixtures + "/kernels.compute_90.ptx")));
+}
+
+TEST(BareFatbinFile, ElfFilesStillReadThroughTheirSections) {
+  std::size_t containers = 0;
+  for_each_file_container(kFixtures + "/default", [&](const SectionInfo& section, Container&&) {
+    EXPECT_EQ(section.name, kFatbinSection);
+    ++containers;
+  });
+  EXPECT_EQ(containers, 2u);
+}
 
 TEST(NormalisePtx, DropsCommentsIndentationAndBlankLines) {
   EXPECT_EQ(normalise_ptx("//\n// Generated\n\n\t.version 9.0 // trailing\n  ld.u32 \t%r1, [a]; /* x\n y */ ret;\n"),

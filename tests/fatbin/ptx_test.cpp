@@ -57,5 +57,14 @@ TEST(SelectPtx, KeepsArchAndFamilySpecificPtxToTheirDevices) {
   EXPECT_EQ(select_ptx(entries, {120}), &entries[0]);
 }
 
+TEST(SelectPtxPerContainer, TakesOnePtxFromEachObjectOfALinkedImage) {
+  std::vector<Container> containers(3);
+  containers[0].entries = {testing::cubin_entry(Compression::None)};  // the linked cubin: no PTX
+  containers[1].entries = {ptx(80, {9, 0}), ptx(90, {9, 0})};
+  containers[2].entries = {ptx(90, {9, 0}), testing::cubin_entry(Compression::None)};
+  EXPECT_THAT(select_ptx_per_container(containers, {90}), ElementsAre(&containers[1].entries[1], &containers[2].entries[0]));
+  EXPECT_THAT(select_ptx_per_container(containers, {86}), ElementsAre(&containers[1].entries[0]));
+}
+
 }  // namespace
 }  // namespace barracuda::fatbin

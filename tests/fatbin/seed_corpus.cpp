@@ -28,11 +28,7 @@ int main(int argc, char** argv) {
   std::filesystem::path dir = argv[1];
   std::filesystem::create_directories(dir);
   for (auto codec : testing::kAllCompressions) {
-    Entry lto = testing::cubin_entry(codec, 9);
-    lto.kind = EntryKind::LtoIr;
-    lto.flags |= flag::kLtoIr;
-    lto.name = "a.cu";
-    std::vector entries{testing::ptx_entry(codec, {90}, "-O2"), testing::cubin_entry(codec, 11), lto};
+    std::vector entries{testing::ptx_entry(codec, {90}, "-O2"), testing::cubin_entry(codec, 11), testing::lto_entry(codec)};
     save(dir, "container-" + std::string(to_string(codec)), write_container(entries));
   }
   auto section = write_container(std::vector{testing::cubin_entry(Compression::None, 3)});

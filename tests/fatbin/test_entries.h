@@ -61,6 +61,21 @@ inline Entry cubin_entry(Compression compression, std::size_t body_size = 37) {
   return entry;
 }
 
+// LTO-IR as nvcc 13 stores it: compression bit set, bytes that are no compressed stream.
+inline Entry lto_entry(Compression compression) {
+  Entry entry;
+  entry.kind = EntryKind::LtoIr;
+  entry.arch = {90};
+  entry.version = {1, 65};
+  entry.flags = flag::k64Bit | flag::kHostLinux | flag::kLtoIr;
+  entry.compression = compression;
+  entry.name = "helper.cu";
+  entry.ptxas_options = "-ftz=0 -prec_div=1";
+  entry.payload = bytes_of("opaque NVVM IR, not a compressed frame");
+  entry.opaque = {2220, 0xdbc87664};
+  return entry;
+}
+
 inline constexpr Compression kAllCompressions[] = {Compression::None, Compression::Zlib, Compression::Lz4Block,
                                                    Compression::Lz4Frame, Compression::Zstd};
 

@@ -42,7 +42,7 @@ TEST_F(CubinCacheTest, KeyDependsOnEverythingTheCubinDependsOn) {
   other_arch.sm_arch = 80;
   EXPECT_NE(base, cache_key(other_arch, "v1"));
   JitRequest other_options = request_;
-  other_options.options = {"-O0"};
+  other_options.ptxas_options = {"-O0"};
   EXPECT_NE(base, cache_key(other_options, "v1"));
   JitRequest other_input = request_;
   other_input.inputs.pop_back();

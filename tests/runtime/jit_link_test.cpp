@@ -40,10 +40,17 @@ TEST(JitLink, InvalidPtxReportsTheCompilerLog) {
   }
 }
 
-TEST(JitLink, OptionsStartWithTheArchitectureAndGainADash) {
-  JitRequest request{{}, 80, {"O3", "-lineinfo"}};
-  EXPECT_EQ(jit_options(request), (std::vector<std::string>{"-arch=sm_80", "-O3", "-lineinfo"}));
+TEST(JitLink, PtxasOptionsAreForwardedAfterTheArchitecture) {
+  JitRequest request{{}, 80, {"--generate-line-info", "-O2"}};
+  EXPECT_EQ(jit_options(request),
+            (std::vector<std::string>{"-arch=sm_80", "-Xptxas=--generate-line-info", "-Xptxas=-O2"}));
   EXPECT_THROW(link_to_cubin(request), JitError);  // no inputs
+}
+
+TEST(JitLink, TheOptionsNvccRecordsInFatBinariesAreAccepted) {
+  // nvcc -lineinfo stores " --generate-line-info " in the entry's options block.
+  JitRequest request{{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, 90, {"--generate-line-info"}};
+  EXPECT_FALSE(link_to_cubin(request).empty());
 }
 
 }  // namespace

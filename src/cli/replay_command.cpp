@@ -1,0 +1,105 @@
+// `barracuda replay TRACE`: feeds a trace recorded on the GPU (record=FILE) through the engine again,
+// offline, and reports what it finds exactly as the live run does (text, --report JSON, --sarif).
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "cli/commands.h"
+#include "engine/engine.h"
+#include "report/exit_code.h"
+#include "report/json_report.h"
+#include "report/sarif_renderer.h"
+#include "report/text_renderer.h"
+#include "runtime/report_builder.h"
+#include "runtime/site_registry.h"
+#include "trace/trace_reader.h"
+
+namespace barracuda::cli {
+namespace {
+
+struct ReplayArguments {
+  std::string trace;
+  std::string report_path;
+  std::string sarif_path;
+  std::string warp_model = "its";
+  uint64_t print_limit = 0;
+};
+
+engine::Dim3 to_dim3(const std::array<uint32_t, 3>& d) { return {d[0], d[1], d[2]}; }
+
+void write_file(const std::string& path, const std::string& contents) {
+  if (path.empty()) return;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!(out << contents) || !out.flush()) throw std::runtime_error("cannot write " + path);
+}
+
+int replay(const ReplayArguments& arguments) {
+  std::ifstream in(arguments.trace, std::ios::binary);
+  if (!in) {
+    std::cerr << "barracuda: cannot open " << arguments.trace << "\n";
+    return report::kUsageErrorExitCode;
+  }
+  engine::WarpModel model = arguments.warp_model == "lockstep" ? engine::WarpModel::kLockstep : engine::WarpModel::kIndependent;
+  engine::Engine engine(engine::EngineConfig{});
+  runtime::SiteRegistry sites;
+  std::map<std::string, runtime::LaunchRecord> launches;  // latest dimensions of each kernel
+  report::Report report;
+  report.run.command_line = {"barracuda", "replay", arguments.trace};
+  report.run.warp_model = model == engine::WarpModel::kLockstep ? WarpModel::kLockstep : WarpModel::kIndependent;
+  bool open = false;
+  trace::TraceReader reader(in);
+  while (std::optional<trace::TraceItem> item = reader.next()) {
+    if (auto* module = std::get_if<trace::ModuleTable>(&*item)) {
+      report.summary.kernels_instrumented += module->kernels.size();
+      sites.add(*module);
+    } else if (auto* launch = std::get_if<trace::LaunchDescriptor>(&*item)) {
+      if (open) engine.end_launch();
+      engine::LaunchInfo info;
+      info.launch_id = static_cast<uint16_t>(launch->launch_id);
+      info.kernel = launch->kernel;
+      info.grid = to_dim3(launch->grid);
+      info.block = to_dim3(launch->block);
+      info.shared_bytes = launch->dynamic_shared_bytes;
+      info.warp_model = model;
+      engine.begin_launch(info);
+      open = true;
+      launches[info.kernel] = {info.kernel, info.grid, info.block};
+      ++report.summary.launches;
+    } else if (auto* chunk = std::get_if<trace::SlotChunk>(&*item)) {
+      if (!open) throw trace::TraceFormatError("slots before any launch");
+      engine.worker(chunk->queue_index % engine.worker_count()).consume(chunk->slots);
+    }
+  }
+  if (open) engine.end_launch();
+  report.summary.events = engine.stats().records;
+  runtime::add_findings(report, engine, sites, [&](const std::string& kernel) -> std::optional<runtime::LaunchRecord> {
+    auto found = launches.find(kernel);
+    return found == launches.end() ? std::nullopt : std::optional(found->second);
+  });
+  write_file(arguments.report_path, report::render_json(report));
+  write_file(arguments.sarif_path, report::render_sarif(report));
+  report::render_text(report, report::TextOptions{.print_limit = arguments.print_limit}, std::cout);
+  return report::exit_code_for(report, 0, report::ExitCodePolicy{});
+}
+
+}  // namespace
+
+void add_replay_command(CLI::App& app, CommandResult& result) {
+  auto arguments = std::make_shared<ReplayArguments>();
+  CLI::App* command = app.add_subcommand("replay", "Check a recorded event trace (record=FILE) offline");
+  command->add_option("trace", arguments->trace, "Trace file written by a run with record=FILE")->required();
+  command->add_option("--report", arguments->report_path, "Write the JSON report to this file");
+  command->add_option("--sarif", arguments->sarif_path, "Write a SARIF 2.1.0 report to this file");
+  command->add_option("--warp-model", arguments->warp_model, "its or lockstep")->check(CLI::IsMember({"its", "lockstep"}));
+  command->add_option("--print-limit", arguments->print_limit, "Races printed in full (0: all)");
+  command->callback([arguments, &result] {
+    try {
+      result.exit_code = replay(*arguments);
+    } catch (const std::exception& e) {
+      std::cerr << "barracuda: " << arguments->trace << ": " << e.what() << "\n";
+      result.exit_code = report::kUsageErrorExitCode;
+    }
+  });
+}
+
+}  // namespace barracuda::cli

@@ -1,0 +1,42 @@
+#include "ptx/passes/instrument.h"
+
+#include "ptx/passes/pass_context.h"
+
+namespace barracuda::ptx::passes {
+
+double InstrumentStatistics::instrumented_fraction() const {
+  if (instructions == 0) return 0.0;
+  return static_cast<double>(memory_accesses + synchronizations + branches + kernel_exits) /
+         static_cast<double>(instructions);
+}
+
+StatementIterator unguard(PassContext& context, StatementIterator position) {
+  if (!std::get<Instruction>(*position).guard.present()) return position;
+  return context.editor.split_guard(position);
+}
+
+InstrumentResult instrument_module(Module& module, const InstrumentOptions& options) {
+  InstrumentResult result{SiteTable(module, options.first_site_id), {}};
+  declare_runtime_functions(module);
+  for (Function* function : module.definitions()) {
+    if (function->name.starts_with("__barracuda_")) continue;
+    std::vector<StatementIterator> instructions;
+    for (auto it = function->body.begin(); it != function->body.end(); ++it) {
+      if (std::holds_alternative<Instruction>(*it)) instructions.push_back(it);
+    }
+    result.statistics.instructions += instructions.size();
+    FunctionEditor editor(module, *function);
+    RuntimeCallBuilder calls(module, editor);
+    PassContext context{*function, editor, calls, result.sites, result.statistics};
+    // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
+    // are split into new branches.
+    log_kernel_entry(context, instructions);
+    if (options.log_branches) log_branch_divergence(context);
+    log_kernel_exits(context, instructions);
+    log_memory_accesses(context, instructions);
+    log_synchronization(context, instructions);
+  }
+  return result;
+}
+
+}  // namespace barracuda::ptx::passes

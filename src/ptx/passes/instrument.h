@@ -1,0 +1,39 @@
+#pragma once
+// Instruments a PTX module for race detection: every shared/global/generic memory access, fence,
+// barrier, warp sync, conditional branch (with its reconvergence point) and kernel entry/exit calls
+// the device runtime (device/entry_points.cuh), which logs a record tagged with a site id.
+// The instrumented module must be linked with device_runtime_ptx() (relocatable, nvJitLink).
+#include <cstdint>
+
+#include "ptx/module.h"
+#include "ptx/passes/site_table.h"
+
+namespace barracuda::ptx::passes {
+
+struct InstrumentOptions {
+  uint32_t first_site_id = 0;  // site ids of this module start here
+  bool log_branches = true;    // branch/reconvergence records for the lockstep warp model
+};
+
+struct InstrumentStatistics {
+  uint64_t instructions = 0;     // instructions in the module before instrumentation
+  uint64_t memory_accesses = 0;  // loads, stores, atomics, reductions, async copies logged
+  uint64_t synchronizations = 0; // fences, barriers, warp syncs logged
+  uint64_t branches = 0;         // conditional branches logged
+  uint64_t reconvergences = 0;   // reconvergence points logged
+  uint64_t kernel_exits = 0;     // ret/exit instructions of kernels logged
+  uint64_t kernels = 0;
+  uint64_t skipped_memory = 0;   // local/param/const accesses and forms the runtime cannot log
+  // Fraction of the original instructions that now log an event.
+  double instrumented_fraction() const;
+};
+
+struct InstrumentResult {
+  SiteTable sites;
+  InstrumentStatistics statistics;
+};
+
+// Rewrites `module` in place. Functions of the runtime itself (__barracuda_*) are left alone.
+InstrumentResult instrument_module(Module& module, const InstrumentOptions& options);
+
+}  // namespace barracuda::ptx::passes

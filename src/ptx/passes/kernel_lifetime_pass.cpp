@@ -1,0 +1,33 @@
+// Logs warp entry at the start of each kernel and warp exit before each of its ret/exit
+// instructions; the exit records are how the host knows a launch's events are complete.
+#include "ptx/passes/pass_context.h"
+
+namespace barracuda::ptx::passes {
+
+void log_kernel_entry(PassContext& context, const std::vector<StatementIterator>& instructions) {
+  if (!context.function.is_entry || instructions.empty()) return;
+  // Before the first label too: a loop back to the kernel's first block must not log entry again.
+  auto start = context.function.body.begin();
+  while (!std::holds_alternative<Instruction>(*start) && !std::holds_alternative<Label>(*start)) ++start;
+  const Instruction& first = std::get<Instruction>(*instructions.front());
+  uint32_t site = context.sites.add(SiteKind::Entry, context.function, first);
+  context.calls.call_before(start, RuntimeFunction::LogEntry, {{ScalarType::B32, Operand::integer(site)}},
+                            first.debug_location);
+  ++context.statistics.kernels;
+}
+
+void log_kernel_exits(PassContext& context, const std::vector<StatementIterator>& instructions) {
+  if (!context.function.is_entry) return;
+  for (StatementIterator position : instructions) {
+    const Instruction& instruction = std::get<Instruction>(*position);
+    if (instruction.opcode != Opcode::Ret && instruction.opcode != Opcode::Exit) continue;
+    uint32_t site = context.sites.add(SiteKind::Exit, context.function, instruction);
+    DebugLocation location = instruction.debug_location;
+    position = unguard(context, position);
+    context.calls.call_before(position, RuntimeFunction::LogExit, {{ScalarType::B32, Operand::integer(site)}},
+                              location);
+    ++context.statistics.kernel_exits;
+  }
+}
+
+}  // namespace barracuda::ptx::passes

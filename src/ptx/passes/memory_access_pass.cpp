@@ -1,0 +1,164 @@
+// Logs every load, store, atomic, reduction and cp.async that can touch global or shared memory.
+// Local, param and const accesses are private or read-only: they cannot race and are not logged.
+#include <bit>
+#include <optional>
+
+#include "barracuda/queue.h"
+#include "ptx/passes/pass_context.h"
+
+namespace barracuda::ptx::passes {
+namespace {
+
+struct AccessShape {
+  RecordOp op;
+  size_t address_operand;
+  std::optional<size_t> value_operand;  // stored value (same-value filter)
+};
+
+std::optional<AccessShape> access_shape(const Instruction& instruction) {
+  switch (instruction.opcode) {
+    case Opcode::Ld:
+    case Opcode::Ldu: return AccessShape{RecordOp::kLoad, 1, std::nullopt};
+    case Opcode::St: return AccessShape{RecordOp::kStore, 0, 1};
+    case Opcode::Atom: return AccessShape{RecordOp::kAtomic, 1, std::nullopt};
+    case Opcode::Red: return AccessShape{RecordOp::kReduction, 0, std::nullopt};
+    default: return std::nullopt;
+  }
+}
+
+// nullopt: a space whose accesses cannot race (local, param, const) or that is not memory.
+std::optional<MemorySpace> record_space(StateSpace space) {
+  switch (space) {
+    case StateSpace::Global:
+    case StateSpace::Generic: return MemorySpace::kGlobal;  // generic: reclassified at run time
+    case StateSpace::Shared: return MemorySpace::kShared;
+    case StateSpace::SharedCluster: return MemorySpace::kCluster;
+    default: return std::nullopt;
+  }
+}
+
+barracuda::MemorySemantics record_semantics(const Instruction& instruction, bool is_atomic) {
+  using S = ptx::MemorySemantics;
+  switch (instruction.semantics) {
+    case S::None: return is_atomic ? barracuda::MemorySemantics::kLegacy : barracuda::MemorySemantics::kWeak;
+    case S::Weak: return barracuda::MemorySemantics::kWeak;
+    case S::Relaxed:
+    case S::Mmio: return barracuda::MemorySemantics::kRelaxed;
+    case S::Acquire: return barracuda::MemorySemantics::kAcquire;
+    case S::Release: return barracuda::MemorySemantics::kRelease;
+    case S::AcqRel: return barracuda::MemorySemantics::kAcqRel;
+    case S::SeqCst: return barracuda::MemorySemantics::kSeqCst;
+    case S::Volatile: return barracuda::MemorySemantics::kVolatile;
+  }
+  return barracuda::MemorySemantics::kWeak;
+}
+
+// Unwritten scopes: atom/red default to .gpu, volatile/mmio act at .sys, weak accesses have none.
+MemoryScope record_scope(const Instruction& instruction, bool is_atomic) {
+  switch (instruction.scope) {
+    case Scope::Cta: return MemoryScope::kCta;
+    case Scope::Cluster: return MemoryScope::kCluster;
+    case Scope::Gpu: return MemoryScope::kGpu;
+    case Scope::Sys: return MemoryScope::kSystem;
+    case Scope::None: break;
+  }
+  if (instruction.semantics == ptx::MemorySemantics::Volatile || instruction.semantics == ptx::MemorySemantics::Mmio) {
+    return MemoryScope::kSystem;
+  }
+  return is_atomic ? MemoryScope::kGpu : MemoryScope::kCta;
+}
+
+// log2 of the bytes one lane accesses, capped at 16 bytes (the record's largest size).
+std::optional<uint32_t> size_log2(uint32_t bytes) {
+  if (bytes == 0 || !std::has_single_bit(bytes)) return std::nullopt;
+  return std::min<uint32_t>(std::countr_zero(bytes), 4);
+}
+
+class AccessLogger {
+ public:
+  explicit AccessLogger(PassContext& context) : context_(context) {}
+
+  void log(StatementIterator position) {
+    const Instruction& instruction = std::get<Instruction>(*position);
+    if (instruction.opcode == Opcode::Cp && instruction.has_modifier("async") && !instruction.has_modifier("bulk")) {
+      log_async_copy(position);
+      return;
+    }
+    std::optional<AccessShape> shape = access_shape(instruction);
+    if (!shape) return;
+    std::optional<MemorySpace> space = record_space(instruction.space);
+    if (!space) return;
+    bool is_atomic = shape->op == RecordOp::kAtomic || shape->op == RecordOp::kReduction;
+    std::optional<uint32_t> size = size_log2(bit_width(instruction.type()) * instruction.vector_width / 8);
+    if (!size || instruction.operands.size() <= shape->address_operand ||
+        !instruction.operands[shape->address_operand].is_address()) {
+      ++context_.statistics.skipped_memory;
+      return;
+    }
+    uint8_t space_sem =
+        pack_space_sem(*space, record_semantics(instruction, is_atomic), record_scope(instruction, is_atomic));
+    uint32_t extra = instruction.space == StateSpace::Generic ? kAccessGeneric : 0;
+    std::optional<Operand> value;
+    if (shape->value_operand && instruction.vector_width == 1) value = stored_value(instruction, *shape->value_operand);
+    if (value) extra |= kAccessHasValue;
+    uint32_t info = pack_access_info(shape->op, space_sem, *size, extra);
+    emit(position, shape->address_operand, info, value);
+  }
+
+ private:
+  // cp.async.{ca,cg}.shared.global [dst], [src], cp-size: a shared write and a global read.
+  void log_async_copy(StatementIterator position) {
+    const Instruction& instruction = std::get<Instruction>(*position);
+    const auto& operands = instruction.operands;
+    std::optional<uint32_t> size;
+    if (operands.size() >= 3 && operands[2].kind == OperandKind::Integer) size = size_log2(operands[2].value);
+    if (!size || !operands[0].is_address() || !operands[1].is_address()) {
+      ++context_.statistics.skipped_memory;
+      return;
+    }
+    auto weak = [](MemorySpace space) {
+      return pack_space_sem(space, barracuda::MemorySemantics::kWeak, MemoryScope::kCta);
+    };
+    emit(position, 1, pack_access_info(RecordOp::kLoad, weak(MemorySpace::kGlobal), *size, 0), std::nullopt);
+    emit(position, 0, pack_access_info(RecordOp::kAsyncCopy, weak(MemorySpace::kShared), *size, 0), std::nullopt);
+  }
+
+  // The stored value as a register or integer immediate of at most 64 bits, else nullopt.
+  std::optional<Operand> stored_value(const Instruction& instruction, size_t index) {
+    if (instruction.operands.size() <= index) return std::nullopt;
+    const Operand& value = instruction.operands[index];
+    if (value.kind == OperandKind::Integer) return value;
+    if (!value.is_register()) return std::nullopt;
+    uint32_t bits = context_.calls.register_bits(value.text);
+    if (bits != 16 && bits != 32 && bits != 64) return std::nullopt;
+    return value;
+  }
+
+  void emit(StatementIterator position, size_t address_operand, uint32_t info, std::optional<Operand> value) {
+    Instruction& instruction = std::get<Instruction>(*position);
+    uint32_t site = context_.sites.add(SiteKind::Access, context_.function, instruction);
+    DebugLocation location = instruction.debug_location;
+    position = unguard(context_, position);
+    Operand address = std::get<Instruction>(*position).operands[address_operand];
+    Operand address_value = context_.calls.materialize_address(position, address, location);
+    Operand stored = value ? context_.calls.widen_to_64(position, *value, 1, location) : Operand::integer(0);
+    context_.calls.call_before(position, RuntimeFunction::LogAccess,
+                               {{ScalarType::B64, address_value},
+                                {ScalarType::B32, Operand::integer(site)},
+                                {ScalarType::B32, Operand::integer(info)},
+                                {ScalarType::B64, stored}},
+                               location);
+    ++context_.statistics.memory_accesses;
+  }
+
+  PassContext& context_;
+};
+
+}  // namespace
+
+void log_memory_accesses(PassContext& context, const std::vector<StatementIterator>& instructions) {
+  AccessLogger logger(context);
+  for (StatementIterator position : instructions) logger.log(position);
+}
+
+}  // namespace barracuda::ptx::passes

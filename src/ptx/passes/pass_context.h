@@ -1,0 +1,31 @@
+#pragma once
+// What every instrumentation pass gets for one function: the editor, the runtime-call builder, the
+// site table and the statistics. Each pass lives in its own file and is declared here.
+#include "ptx/function_editor.h"
+#include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_call.h"
+
+namespace barracuda::ptx::passes {
+
+struct PassContext {
+  Function& function;
+  FunctionEditor& editor;
+  RuntimeCallBuilder& calls;
+  SiteTable& sites;
+  InstrumentStatistics& statistics;
+};
+
+// Each takes the function's original instructions (iterators stay valid across insertions).
+void log_memory_accesses(PassContext& context, const std::vector<StatementIterator>& instructions);
+void log_synchronization(PassContext& context, const std::vector<StatementIterator>& instructions);
+// Entry goes first in the body, before any label; exits before each ret/exit of a kernel.
+void log_kernel_entry(PassContext& context, const std::vector<StatementIterator>& instructions);
+void log_kernel_exits(PassContext& context, const std::vector<StatementIterator>& instructions);
+// Needs the CFG of the original body: run it before passes that split guards.
+void log_branch_divergence(PassContext& context);
+
+// The guarded instruction at `position` becomes unguarded inside a branch around it (once), so
+// logging inserted before it runs only where the guard holds. Returns the instruction's position.
+StatementIterator unguard(PassContext& context, StatementIterator position);
+
+}  // namespace barracuda::ptx::passes

@@ -1,0 +1,151 @@
+#include "ptx/passes/runtime_call.h"
+
+#include <array>
+#include <string>
+
+namespace barracuda::ptx::passes {
+namespace {
+
+struct EntryPoint {
+  std::string_view name;
+  std::vector<ScalarType> parameters;
+};
+
+// Must match device/entry_points.cuh: name and parameter list, in order.
+const EntryPoint& entry_point(RuntimeFunction function) {
+  static const std::array<EntryPoint, 6> kEntryPoints = {{
+      {"__barracuda_log_access", {ScalarType::B64, ScalarType::B32, ScalarType::B32, ScalarType::B64}},
+      {"__barracuda_log_sync", {ScalarType::B32, ScalarType::B32, ScalarType::B32, ScalarType::B64, ScalarType::B32}},
+      {"__barracuda_log_branch", {ScalarType::B32, ScalarType::B32}},
+      {"__barracuda_log_reconverge", {ScalarType::B32}},
+      {"__barracuda_log_entry", {ScalarType::B32}},
+      {"__barracuda_log_exit", {ScalarType::B32}},
+  }};
+  return kEntryPoints[static_cast<size_t>(function)];
+}
+
+constexpr std::array kAllFunctions = {RuntimeFunction::LogAccess,     RuntimeFunction::LogSync,
+                                      RuntimeFunction::LogBranch,     RuntimeFunction::LogReconverge,
+                                      RuntimeFunction::LogEntry,      RuntimeFunction::LogExit};
+
+VariableDeclaration param(Module& module, ScalarType type, std::string_view name) {
+  VariableDeclaration declaration;
+  declaration.space = StateSpace::Param;
+  declaration.type = type;
+  declaration.type_name = to_string(type);
+  declaration.name = module.intern(name);
+  return declaration;
+}
+
+std::string param_name(size_t index) { return "__bc_arg" + std::to_string(index); }
+
+}  // namespace
+
+void declare_runtime_functions(Module& module) {
+  auto first_function = module.items.begin();
+  while (first_function != module.items.end() && !std::holds_alternative<Function>(*first_function)) ++first_function;
+  for (RuntimeFunction function : kAllFunctions) {
+    const EntryPoint& entry = entry_point(function);
+    if (module.find_function(entry.name) != nullptr) continue;
+    Function prototype;
+    prototype.linkage = Linkage::Extern;
+    prototype.name = entry.name;
+    prototype.has_parameter_list = true;
+    for (size_t i = 0; i < entry.parameters.size(); ++i) {
+      prototype.parameters.push_back(param(module, entry.parameters[i], param_name(i)));
+    }
+    module.items.insert(first_function, std::move(prototype));
+  }
+}
+
+uint32_t RuntimeCallBuilder::register_bits(std::string_view name) {
+  if (auto found = register_bits_.find(name); found != register_bits_.end()) return found->second;
+  uint32_t bits = 0;
+  for (const Statement& statement : editor_.function().body) {
+    const auto* declaration = std::get_if<RegisterDeclaration>(&statement);
+    if (declaration && declaration->declares(name)) {
+      bits = bit_width(declaration->type) * declaration->vector_width;
+      break;
+    }
+  }
+  register_bits_.emplace(name, bits);
+  return bits;
+}
+
+std::string_view RuntimeCallBuilder::scratch(ScalarType type, int slot) {
+  uint32_t key = static_cast<uint32_t>(type) << 8 | static_cast<uint32_t>(slot);
+  if (auto found = scratch_.find(key); found != scratch_.end()) return found->second;
+  std::string_view name = editor_.fresh_register(type);
+  register_bits_.emplace(name, bit_width(type));
+  scratch_.emplace(key, name);
+  return name;
+}
+
+void RuntimeCallBuilder::emit(StatementIterator position, std::string_view mnemonic, std::vector<Operand> operands,
+                              DebugLocation location) {
+  Instruction instruction = editor_.make_instruction(mnemonic, std::move(operands));
+  instruction.debug_location = location;
+  editor_.insert_before(position, std::move(instruction));
+}
+
+Operand RuntimeCallBuilder::widen_to_64(StatementIterator position, const Operand& value, int slot,
+                                        DebugLocation location) {
+  if (!value.is_register()) return value;
+  uint32_t bits = register_bits(value.text);
+  Operand wide = Operand::reg(scratch(ScalarType::B64, slot));
+  if (bits == 64) return value;
+  // mov.bN first: the register may be a float or signed type, which cvt.u64.uN would reject.
+  ScalarType narrow_type = bits == 16 ? ScalarType::B16 : ScalarType::B32;
+  Operand narrow = Operand::reg(scratch(narrow_type, slot));
+  emit(position, bits == 16 ? "mov.b16" : "mov.b32", {narrow, value}, location);
+  emit(position, bits == 16 ? "cvt.u64.u16" : "cvt.u64.u32", {wide, narrow}, location);
+  return wide;
+}
+
+Operand RuntimeCallBuilder::materialize_address(StatementIterator position, const Operand& address,
+                                                DebugLocation location) {
+  Operand result = Operand::reg(scratch(ScalarType::B64, 0));
+  Operand base;
+  if (register_bits(address.text) != 0) {
+    base = widen_to_64(position, Operand::reg(address.text), 0, location);
+    if (address.value == 0) return base;
+  } else {
+    // A variable (mov gives its address in its own state space) or an absolute integer address.
+    bool is_integer = address.text.empty() || address.text[0] == '-' || (address.text[0] >= '0' && address.text[0] <= '9');
+    std::string_view spelled = address.text.empty() ? std::string_view("0") : address.text;
+    Operand source = is_integer ? Operand{OperandKind::Integer, false, spelled, 0, {}, false} : Operand::symbol(spelled);
+    emit(position, "mov.u64", {result, source}, location);
+    if (address.value == 0) return result;
+    base = result;
+  }
+  emit(position, "add.s64", {result, base, Operand::integer(address.value)}, location);
+  return result;
+}
+
+Operand RuntimeCallBuilder::predicate_as_u32(StatementIterator position, const Guard& guard, DebugLocation location) {
+  Operand result = Operand::reg(scratch(ScalarType::B32, 1));
+  Operand taken = Operand::integer(guard.negated ? 0 : 1);
+  Operand not_taken = Operand::integer(guard.negated ? 1 : 0);
+  emit(position, "selp.b32", {result, taken, not_taken, Operand::reg(guard.predicate)}, location);
+  return result;
+}
+
+void RuntimeCallBuilder::call_before(StatementIterator position, RuntimeFunction function,
+                                     const std::vector<CallArgument>& arguments, DebugLocation location) {
+  const EntryPoint& entry = entry_point(function);
+  editor_.insert_before(position, ScopeBegin{});
+  std::vector<Operand> parameters;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    std::string name = param_name(i);
+    VariableDeclaration declaration = param(module_, arguments[i].type, name);
+    parameters.push_back(Operand::symbol(declaration.name));
+    editor_.insert_before(position, std::move(declaration));
+    std::string store = std::string("st.param.") + std::string(to_string(arguments[i].type));
+    emit(position, store, {Operand::address(parameters.back().text), arguments[i].value}, location);
+  }
+  Operand parameter_list{OperandKind::ParameterList, false, {}, 0, parameters, false};
+  emit(position, "call", {Operand::symbol(entry.name), parameter_list}, location);
+  editor_.insert_before(position, ScopeEnd{});
+}
+
+}  // namespace barracuda::ptx::passes

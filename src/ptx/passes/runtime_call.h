@@ -1,0 +1,61 @@
+#pragma once
+// Emits calls from instrumented PTX into the device runtime (device/entry_points.cuh), and the
+// `.extern .func` declarations that let the module link with the runtime's PTX.
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ptx/function_editor.h"
+#include "ptx/module.h"
+
+namespace barracuda::ptx::passes {
+
+// The runtime's entry points as instrumented code sees them.
+enum class RuntimeFunction : uint8_t { LogAccess, LogSync, LogBranch, LogReconverge, LogEntry, LogExit };
+
+// Adds a `.extern .func` prototype for every entry point (once; an existing one is kept).
+void declare_runtime_functions(Module& module);
+
+// One call argument: `value` is a register of a matching width or an integer immediate.
+struct CallArgument {
+  ScalarType type;  // B32 or B64: the entry point's parameter type
+  Operand value;
+};
+
+// Builds the statements of runtime calls for one function, reusing a few scratch registers (each
+// call sequence is self-contained, so they never carry values between sequences).
+class RuntimeCallBuilder {
+ public:
+  RuntimeCallBuilder(Module& module, FunctionEditor& editor) : module_(module), editor_(editor) {}
+
+  // Inserts `{ .param ...; st.param ...; call fn, (...); }` before `position`.
+  void call_before(StatementIterator position, RuntimeFunction function, const std::vector<CallArgument>& arguments,
+                   DebugLocation location);
+
+  // Width in bits of a declared register (0 when `name` is not a register of the function).
+  uint32_t register_bits(std::string_view name);
+
+  // A b64 operand holding `value` zero-extended (registers of 16/32 bits are converted into a
+  // scratch register `slot` (0 or 1) before `position`). Immediates are returned as they are.
+  Operand widen_to_64(StatementIterator position, const Operand& value, int slot, DebugLocation location);
+
+  // A b64 register holding the address an `[base+offset]` operand names in its own state space.
+  Operand materialize_address(StatementIterator position, const Operand& address, DebugLocation location);
+
+  // A b32 register holding 1 where `guard` holds, else 0 (for branch conditions).
+  Operand predicate_as_u32(StatementIterator position, const Guard& guard, DebugLocation location);
+
+  FunctionEditor& editor() { return editor_; }
+
+ private:
+  std::string_view scratch(ScalarType type, int slot);
+  void emit(StatementIterator position, std::string_view mnemonic, std::vector<Operand> operands,
+            DebugLocation location);
+
+  Module& module_;
+  FunctionEditor& editor_;
+  std::unordered_map<std::string_view, uint32_t> register_bits_;
+  std::unordered_map<uint32_t, std::string_view> scratch_;  // (type << 8 | slot) -> register
+};
+
+}  // namespace barracuda::ptx::passes

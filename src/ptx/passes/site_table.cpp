@@ -1,0 +1,64 @@
+#include "ptx/passes/site_table.h"
+
+#include <nlohmann/json.hpp>
+
+#include "ptx/printer.h"
+
+namespace barracuda::ptx::passes {
+
+std::string_view to_string(SiteKind kind) {
+  switch (kind) {
+    case SiteKind::Access: return "access";
+    case SiteKind::Synchronization: return "synchronization";
+    case SiteKind::Branch: return "branch";
+    case SiteKind::Reconvergence: return "reconvergence";
+    case SiteKind::Entry: return "entry";
+    case SiteKind::Exit: return "exit";
+  }
+  return "unknown";
+}
+
+SiteTable::SiteTable(const Module& module, uint32_t first_id) : first_id_(first_id) {
+  for (const ModuleItem& item : module.items) {
+    const auto* file = std::get_if<FileDirective>(&item);
+    if (file == nullptr) continue;
+    if (file_paths_.size() <= file->index) file_paths_.resize(file->index + 1);
+    std::string_view path = file->path;
+    if (path.size() >= 2 && path.front() == '"' && path.back() == '"') path = path.substr(1, path.size() - 2);
+    file_paths_[file->index] = std::string(path);
+  }
+}
+
+uint32_t SiteTable::add(SiteKind kind, const Function& function, const Instruction& instruction) {
+  Site site;
+  site.id = first_id_ + static_cast<uint32_t>(sites_.size());
+  site.kind = kind;
+  site.function = std::string(function.name);
+  site.instruction = to_string(Statement{instruction});
+  site.ptx_line = instruction.position.line;
+  const DebugLocation& location = instruction.debug_location;
+  if (location.known() && location.file < file_paths_.size()) {
+    site.source_file = file_paths_[location.file];
+    site.source_line = location.line;
+    site.source_column = location.column;
+  }
+  sites_.push_back(std::move(site));
+  return sites_.back().id;
+}
+
+nlohmann::json to_json(const SiteTable& table) {
+  nlohmann::json sites = nlohmann::json::array();
+  for (const Site& site : table.sites()) {
+    sites.push_back({{"id", site.id},
+                     {"kind", to_string(site.kind)},
+                     {"function", site.function},
+                     {"instruction", site.instruction},
+                     {"ptx_line", site.ptx_line},
+                     {"file", site.source_file},
+                     {"line", site.source_line},
+                     {"column", site.source_column}});
+  }
+  return {{"first_id", table.first_id()}, {"sites", std::move(sites)}};
+}
+
+}  // namespace barracuda::ptx::passes

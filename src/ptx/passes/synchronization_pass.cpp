@@ -1,0 +1,105 @@
+// Logs fences, block barriers, warp syncs and cluster barriers before they execute.
+#include <optional>
+
+#include "barracuda/record.h"
+#include "ptx/passes/pass_context.h"
+
+namespace barracuda::ptx::passes {
+namespace {
+
+struct SyncEvent {
+  RecordOp op;
+  uint8_t space_sem = 0;
+  std::optional<Operand> payload;  // -> RecordHeader::base
+  std::optional<Operand> count;    // -> RecordHeader::stride
+};
+
+MemoryScope membar_scope(const Instruction& instruction) {
+  if (instruction.has_modifier("cta")) return MemoryScope::kCta;
+  if (instruction.has_modifier("sys")) return MemoryScope::kSystem;
+  return MemoryScope::kGpu;  // membar.gl
+}
+
+MemoryScope fence_scope(Scope scope) {
+  switch (scope) {
+    case Scope::Cta: return MemoryScope::kCta;
+    case Scope::Cluster: return MemoryScope::kCluster;
+    case Scope::Sys: return MemoryScope::kSystem;
+    case Scope::Gpu:
+    case Scope::None: break;
+  }
+  return MemoryScope::kGpu;
+}
+
+std::optional<Operand> operand_at(const Instruction& instruction, size_t index) {
+  if (index >= instruction.operands.size()) return std::nullopt;
+  return instruction.operands[index];
+}
+
+// bar{.sync,.arrive,.red} / barrier{...}: bar.red carries its destination first.
+SyncEvent block_barrier(const Instruction& instruction) {
+  RecordOp op = instruction.has_modifier("arrive") ? RecordOp::kBarrierArrive : RecordOp::kBarrier;
+  size_t first = instruction.has_modifier("red") ? 1 : 0;
+  std::optional<Operand> count;
+  // bar.red has a trailing predicate operand; the thread count, when present, precedes it.
+  size_t operands_without_predicate = instruction.operands.size() - (instruction.has_modifier("red") ? 1 : 0);
+  if (operands_without_predicate > first + 1) count = operand_at(instruction, first + 1);
+  return {op, 0, operand_at(instruction, first), count};
+}
+
+std::optional<SyncEvent> sync_event(const Instruction& instruction) {
+  const auto legacy_fence = [](MemoryScope scope) {
+    return pack_space_sem(MemorySpace::kGlobal, barracuda::MemorySemantics::kLegacy, scope);
+  };
+  switch (instruction.opcode) {
+    case Opcode::Membar:
+      if (instruction.has_modifier("proxy")) return std::nullopt;
+      return SyncEvent{RecordOp::kFence, legacy_fence(membar_scope(instruction)), std::nullopt, std::nullopt};
+    case Opcode::Fence: {
+      // Proxy and mbarrier-init fences order other proxies, not generic accesses between threads.
+      bool sc = instruction.has_modifier("sc");
+      if (!sc && !instruction.has_modifier("acq_rel")) return std::nullopt;
+      auto sem = sc ? barracuda::MemorySemantics::kSeqCst : barracuda::MemorySemantics::kAcqRel;
+      return SyncEvent{RecordOp::kFence, pack_space_sem(MemorySpace::kGlobal, sem, fence_scope(instruction.scope)),
+                       std::nullopt, std::nullopt};
+    }
+    case Opcode::Bar:
+      if (instruction.has_modifier("warp")) {
+        return SyncEvent{RecordOp::kWarpSync, 0, operand_at(instruction, 0), std::nullopt};
+      }
+      return block_barrier(instruction);
+    case Opcode::Barrier:
+      if (instruction.has_modifier("cluster")) {
+        return SyncEvent{RecordOp::kClusterBarrier, 0, Operand::integer(instruction.has_modifier("wait") ? 1 : 0),
+                         std::nullopt};
+      }
+      return block_barrier(instruction);
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void log_synchronization(PassContext& context, const std::vector<StatementIterator>& instructions) {
+  for (StatementIterator position : instructions) {
+    const Instruction& instruction = std::get<Instruction>(*position);
+    std::optional<SyncEvent> event = sync_event(instruction);
+    if (!event) continue;
+    uint32_t site = context.sites.add(SiteKind::Synchronization, context.function, instruction);
+    DebugLocation location = instruction.debug_location;
+    position = unguard(context, position);
+    Operand payload = event->payload ? context.calls.widen_to_64(position, *event->payload, 0, location)
+                                     : Operand::integer(0);
+    Operand count = event->count.value_or(Operand::integer(0));
+    context.calls.call_before(position, RuntimeFunction::LogSync,
+                              {{ScalarType::B32, Operand::integer(site)},
+                               {ScalarType::B32, Operand::integer(static_cast<int64_t>(event->op))},
+                               {ScalarType::B32, Operand::integer(event->space_sem)},
+                               {ScalarType::B64, payload},
+                               {ScalarType::B32, count}},
+                              location);
+    ++context.statistics.synchronizations;
+  }
+}
+
+}  // namespace barracuda::ptx::passes

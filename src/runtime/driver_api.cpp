@@ -1,0 +1,45 @@
+#include "runtime/driver_api.h"
+
+#include "shim/real_driver.h"
+
+namespace barracuda::runtime {
+namespace {
+
+template <typename Function>
+void resolve(Function& slot, const char* exported_name, std::string& missing) {
+  slot = reinterpret_cast<Function>(shim::libcuda_symbol(exported_name));
+  if (slot == nullptr && missing.empty()) missing = exported_name;
+}
+
+DriverApi resolve_all() {
+  DriverApi api;
+  resolve(api.ctx_get_device, "cuCtxGetDevice", api.missing);
+  resolve(api.device_get_attribute, "cuDeviceGetAttribute", api.missing);
+  resolve(api.device_get_name, "cuDeviceGetName", api.missing);
+  resolve(api.mem_host_alloc, "cuMemHostAlloc", api.missing);
+  resolve(api.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2", api.missing);
+  resolve(api.module_get_global, "cuModuleGetGlobal_v2", api.missing);
+  resolve(api.library_get_global, "cuLibraryGetGlobal", api.missing);
+  resolve(api.memcpy_htod, "cuMemcpyHtoD_v2", api.missing);
+  resolve(api.stream_query, "cuStreamQuery", api.missing);
+  resolve(api.get_error_name, "cuGetErrorName", api.missing);
+  return api;
+}
+
+}  // namespace
+
+const DriverApi& driver_api() {
+  static const DriverApi api = resolve_all();
+  return api;
+}
+
+std::string describe(CUresult result) {
+  const char* name = nullptr;
+  const DriverApi& api = driver_api();
+  if (api.get_error_name == nullptr || api.get_error_name(result, &name) != CUDA_SUCCESS || name == nullptr) {
+    name = "CUDA error";
+  }
+  return std::string(name) + " (" + std::to_string(static_cast<int>(result)) + ")";
+}
+
+}  // namespace barracuda::runtime

@@ -1,0 +1,32 @@
+#pragma once
+// The driver functions the runtime itself calls, resolved from libcuda directly (never through the
+// shim's wrappers, so the runtime's own calls are not mistaken for the application's).
+#include <cudaTypedefs.h>
+
+#include <string>
+
+namespace barracuda::runtime {
+
+struct DriverApi {
+  PFN_cuCtxGetDevice_v2000 ctx_get_device = nullptr;
+  PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
+  PFN_cuDeviceGetName_v2000 device_get_name = nullptr;
+  PFN_cuMemHostAlloc_v2020 mem_host_alloc = nullptr;
+  PFN_cuMemHostGetDevicePointer_v3020 mem_host_get_device_pointer = nullptr;
+  PFN_cuModuleGetGlobal_v3020 module_get_global = nullptr;
+  PFN_cuLibraryGetGlobal_v12000 library_get_global = nullptr;
+  PFN_cuMemcpyHtoD_v3020 memcpy_htod = nullptr;
+  PFN_cuStreamQuery_v2000 stream_query = nullptr;
+  PFN_cuGetErrorName_v6000 get_error_name = nullptr;
+
+  // Names the first function libcuda did not provide, or is empty when all resolved.
+  std::string missing;
+};
+
+// Resolved on first use; later calls return the same table.
+const DriverApi& driver_api();
+
+// "CUDA_ERROR_OUT_OF_MEMORY (2)" for messages.
+std::string describe(CUresult result);
+
+}  // namespace barracuda::runtime

@@ -1,0 +1,121 @@
+#include "runtime/launch_monitor.h"
+
+#include <thread>
+
+#include "runtime/driver_api.h"
+
+namespace barracuda::runtime {
+namespace {
+
+// Whether this thread's current launch is being checked (before_launch and after_launch of one launch
+// run on the launching thread, with the launch mutex held in between).
+thread_local bool this_thread_checks_a_launch = false;
+
+engine::Dim3 to_engine(shim::Dim3 d) { return {d.x, d.y, d.z}; }
+
+// The stream whose completion means the kernel finished: the "_ptsz" entry points read stream 0 as the
+// calling thread's default stream.
+CUstream completion_stream(const shim::LaunchInfo& launch) {
+  if (launch.stream == nullptr && launch.entry.per_thread_stream) return CU_STREAM_PER_THREAD;
+  return launch.stream;
+}
+
+}  // namespace
+
+LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model,
+                             const ModuleInstrumenter& modules, std::function<QueueHost*()> queues,
+                             TraceRecorder* recorder)
+    : engine_(engine), warp_model_(warp_model), modules_(modules), queues_(std::move(queues)), recorder_(recorder) {}
+
+void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
+  QueueHost* queues = modules_.is_instrumented(launch.module) ? queues_() : nullptr;
+  if (queues == nullptr) {
+    std::lock_guard lock(totals_mutex_);
+    ++totals_.launches_unchecked;
+    return;
+  }
+  launch_mutex_.lock();
+  engine::LaunchInfo info;
+  info.launch_id = next_launch_id_++;
+  info.kernel = std::string(launch.kernel_name);
+  info.grid = to_engine(launch.grid);
+  info.block = to_engine(launch.block);
+  info.shared_bytes = launch.shared_mem_bytes;
+  info.warp_model = warp_model_;
+  try {
+    engine_.begin_launch(info);
+  } catch (const std::exception& e) {
+    launch_mutex_.unlock();
+    std::lock_guard lock(totals_mutex_);
+    ++totals_.launches_unchecked;
+    ++totals_.failed_launches;
+    totals_.last_error = info.kernel + ": " + e.what();
+    return;
+  }
+  queues->begin_launch(info.launch_id);
+  if (recorder_) {
+    recorder_->launch({info.launch_id, info.kernel, {info.grid.x, info.grid.y, info.grid.z},
+                       {info.block.x, info.block.y, info.block.z}, info.shared_bytes,
+                       reinterpret_cast<uint64_t>(launch.stream), queues->shape().queue_count});
+  }
+  this_thread_checks_a_launch = true;
+  std::lock_guard lock(totals_mutex_);
+  launches_.push_back({info.kernel, info.grid, info.block});
+}
+
+void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result) {
+  if (!this_thread_checks_a_launch) return;
+  this_thread_checks_a_launch = false;
+  std::unique_lock lock(launch_mutex_, std::adopt_lock);
+  try {
+    if (result == CUDA_SUCCESS) drain_until_done(launch, *queues_());
+  } catch (const std::exception& e) {
+    std::lock_guard totals_lock(totals_mutex_);
+    ++totals_.failed_launches;
+    totals_.last_error = std::string(launch.kernel_name) + ": " + e.what();
+  }
+  engine_.end_launch();
+  std::lock_guard totals_lock(totals_mutex_);
+  ++totals_.launches_checked;
+}
+
+void LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, QueueHost& queues) {
+  const uint64_t threads = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z * launch.block.x *
+                           launch.block.y * launch.block.z;
+  auto consume = [this](uint32_t queue, std::span<const RecordHeader> records) {
+    if (recorder_) recorder_->slots(queue, records);
+    engine_.worker(queue % engine_.worker_count()).consume(records);
+  };
+  const DriverApi& api = driver_api();
+  uint64_t records = 0;
+  for (;;) {
+    // Read the exit count before draining: records committed before a thread counted itself are
+    // then certainly drained by this pass.
+    bool all_exited = queues.threads_exited() >= threads;
+    bool finished = all_exited || api.stream_query(completion_stream(launch)) != CUDA_ERROR_NOT_READY;
+    uint64_t drained = queues.drain(consume);
+    records += drained;
+    if (finished) {
+      records += queues.drain(consume);  // whatever was committed while the last pass ran
+      break;
+    }
+    if (drained == 0) std::this_thread::yield();
+  }
+  std::lock_guard lock(totals_mutex_);
+  totals_.records += records;
+}
+
+LaunchTotals LaunchMonitor::totals() const {
+  std::lock_guard lock(totals_mutex_);
+  return totals_;
+}
+
+std::optional<LaunchRecord> LaunchMonitor::latest_launch(const std::string& kernel) const {
+  std::lock_guard lock(totals_mutex_);
+  for (auto it = launches_.rbegin(); it != launches_.rend(); ++it) {
+    if (it->kernel == kernel) return *it;
+  }
+  return std::nullopt;
+}
+
+}  // namespace barracuda::runtime

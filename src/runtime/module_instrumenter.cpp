@@ -1,0 +1,156 @@
+#include "runtime/module_instrumenter.h"
+
+#include <chrono>
+#include <sstream>
+
+#include "barracuda/queue.h"
+#include "device/runtime_ptx.h"
+#include "fatbin/error.h"
+#include "fatbin/image.h"
+#include "fatbin/ptx_select.h"
+#include "ptx/parser.h"
+#include "ptx/passes/instrument.h"
+#include "ptx/printer.h"
+#include "runtime/driver_api.h"
+
+namespace barracuda::runtime {
+namespace {
+
+constexpr const char* kToolVersion = "barracuda 0.1.0";
+// Modules this large take nvJitLink long enough that the user deserves a progress line.
+constexpr size_t kLargeModuleBytes = 4u << 20;
+
+std::string module_name(const shim::ModuleImage& image) {
+  return "module " + std::to_string(static_cast<unsigned>(image.id));
+}
+
+// The entry's ptxas options block as separate arguments ("-O3 -lineinfo" -> {"-O3", "-lineinfo"}).
+std::vector<std::string> split_options(std::string_view text) {
+  std::vector<std::string> options;
+  std::istringstream in{std::string(text)};
+  for (std::string word; in >> word;) options.push_back(word);
+  return options;
+}
+
+std::vector<std::string> kernel_names(const ptx::Module& module) {
+  std::vector<std::string> names;
+  for (const ptx::Function* function : module.functions()) {
+    if (function->is_entry && function->is_definition) names.emplace_back(function->name);
+  }
+  return names;
+}
+
+}  // namespace
+
+ModuleInstrumenter::ModuleInstrumenter(InstrumenterConfig config, SiteRegistry& sites,
+                                       std::function<CUdeviceptr()> queues)
+    : config_(std::move(config)), sites_(sites), queues_(std::move(queues)) {}
+
+const void* ModuleInstrumenter::transform(const shim::ModuleImage& image) {
+  // Runs inside a driver entry point called from C: nothing may escape.
+  try {
+    return instrument(image);
+  } catch (const std::exception& e) {
+    skip(image, e.what());
+  } catch (...) {
+    skip(image, "unknown error");
+  }
+  return nullptr;
+}
+
+const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
+  if (image.kind == shim::ImageKind::Unknown) {
+    skip(image, "unrecognised image format");
+    return nullptr;
+  }
+  fatbin::Image decoded = fatbin::read_image(image.data, image.size);
+  std::vector<fatbin::Entry> entries;
+  for (auto& container : decoded.containers) {
+    for (auto& entry : container.entries) entries.push_back(std::move(entry));
+  }
+  const unsigned arch = config_.device_arch();
+  const fatbin::Entry* ptx_entry = fatbin::select_ptx(entries, fatbin::SmArch{arch});
+  if (ptx_entry == nullptr) {
+    skip(image, "no PTX for sm_" + std::to_string(arch) + " in the module (cubin only)");
+    return nullptr;
+  }
+  ptx::ParseResult parsed = ptx::parse(std::string(ptx_entry->text()));
+  if (!parsed) {
+    skip(image, "PTX not understood: " + parsed.error.to_string());
+    return nullptr;
+  }
+  ptx::passes::InstrumentResult result =
+      ptx::passes::instrument_module(*parsed.module, {.first_site_id = sites_.next_id()});
+  std::string instrumented = ptx::to_string(*parsed.module);
+
+  JitRequest request{{{module_name(image), instrumented}, {"barracuda device runtime", device_runtime_ptx()}},
+                     arch, split_options(ptx_entry->ptxas_options)};
+  bool large = instrumented.size() > kLargeModuleBytes;
+  if (large && config_.message) {
+    config_.message("compiling instrumented " + module_name(image) + " (" +
+                    std::to_string(instrumented.size() >> 20) + " MiB of PTX); this can take a while");
+  }
+  auto start = std::chrono::steady_clock::now();
+  bool compiled = false;
+  std::vector<char> cubin = cached_link_to_cubin(config_.cache, request, kToolVersion, &compiled);
+  if ((large || config_.verbose) && config_.message) {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    config_.message(module_name(image) + (compiled ? " compiled in " : " loaded from cache in ") +
+                    std::to_string(seconds) + " s");
+  }
+  std::vector<std::string> kernels = kernel_names(*parsed.module);
+  trace::ModuleTable table = module_table(static_cast<uint32_t>(image.id), result.sites, kernels);
+  if (config_.instrumented) config_.instrumented(table);
+  sites_.add(std::move(table));
+  std::lock_guard lock(mutex_);
+  kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
+  return images_.emplace_back(std::move(cubin)).data();
+}
+
+void ModuleInstrumenter::loaded(const shim::ModuleImage& image, const shim::LoadedHandle& handle) {
+  const DriverApi& api = driver_api();
+  CUdeviceptr queues = 0;
+  try {
+    queues = queues_();
+  } catch (const std::exception& e) {
+    if (config_.message) config_.message(std::string("cannot set up the event queues: ") + e.what());
+  }
+  CUdeviceptr global = 0;
+  size_t bytes = 0;
+  CUresult found = handle.library != nullptr
+                       ? api.library_get_global(&global, &bytes, handle.library, BARRACUDA_QUEUES_SYMBOL)
+                       : api.module_get_global(&global, &bytes, handle.module, BARRACUDA_QUEUES_SYMBOL);
+  CUresult set = found == CUDA_SUCCESS && queues != 0 && bytes == sizeof(queues)
+                     ? api.memcpy_htod(global, &queues, sizeof(queues))
+                     : found;
+  std::lock_guard lock(mutex_);
+  if (queues != 0 && set == CUDA_SUCCESS) {
+    instrumented_.insert(image.id);
+  } else {
+    // With a null queue pointer the device runtime logs nothing; the kernels still run correctly.
+    skipped_.push_back({module_name(image), "event queues unavailable (" + describe(set) + ")"});
+  }
+}
+
+bool ModuleInstrumenter::is_instrumented(shim::ModuleId module) const {
+  std::lock_guard lock(mutex_);
+  return instrumented_.count(module) != 0;
+}
+
+std::vector<SkippedModule> ModuleInstrumenter::skipped() const {
+  std::lock_guard lock(mutex_);
+  return skipped_;
+}
+
+std::vector<std::string> ModuleInstrumenter::instrumented_kernels() const {
+  std::lock_guard lock(mutex_);
+  return kernels_;
+}
+
+void ModuleInstrumenter::skip(const shim::ModuleImage& image, std::string reason) {
+  if (config_.message) config_.message(module_name(image) + " runs uninstrumented: " + reason);
+  std::lock_guard lock(mutex_);
+  skipped_.push_back({module_name(image), std::move(reason)});
+}
+
+}  // namespace barracuda::runtime

@@ -1,0 +1,109 @@
+#include "runtime/report_builder.h"
+
+namespace barracuda::runtime {
+namespace {
+
+report::Site to_report_site(engine::SiteId id, const SiteRegistry& sites) {
+  report::Site site;
+  std::optional<trace::SiteInfo> found = sites.find(static_cast<uint32_t>(id));
+  if (!found) {
+    site.function = "<unknown site " + std::to_string(static_cast<uint32_t>(id)) + ">";
+    return site;
+  }
+  site.function = found->function;
+  site.ptx_line = found->ptx_line;
+  site.source = {found->file, found->line, found->column};
+  return site;
+}
+
+report::Dim3 unflatten(uint64_t linear, const engine::Dim3& dims) {
+  return {static_cast<uint32_t>(linear % dims.x), static_cast<uint32_t>(linear / dims.x % dims.y),
+          static_cast<uint32_t>(linear / (uint64_t{dims.x} * dims.y))};
+}
+
+report::ThreadCoordinates to_report_thread(const engine::ThreadCoord& thread, const std::optional<LaunchRecord>& launch) {
+  report::ThreadCoordinates coords;
+  engine::Dim3 grid = launch ? launch->grid : engine::Dim3{};
+  engine::Dim3 block = launch ? launch->block : engine::Dim3{};
+  coords.block = unflatten(static_cast<uint32_t>(thread.block), grid);
+  coords.thread = unflatten(thread.thread, block);
+  coords.warp = thread.thread / kWarpSize;
+  coords.lane = thread.thread % kWarpSize;
+  return coords;
+}
+
+report::RaceClass to_report(engine::RaceClass c) {
+  switch (c) {
+    case engine::RaceClass::kIntraWarp: return report::RaceClass::kIntraWarp;
+    case engine::RaceClass::kInterWarp: return report::RaceClass::kInterWarp;
+    case engine::RaceClass::kInterBlock: return report::RaceClass::kInterBlock;
+    case engine::RaceClass::kBranchOrdering: return report::RaceClass::kBranchOrdering;
+    case engine::RaceClass::kScoped: return report::RaceClass::kScoped;
+  }
+  return report::RaceClass::kInterBlock;
+}
+
+report::Hazard to_report(engine::Hazard h) {
+  switch (h) {
+    case engine::Hazard::kReadAfterWrite: return report::Hazard::kReadAfterWrite;
+    case engine::Hazard::kWriteAfterRead: return report::Hazard::kWriteAfterRead;
+    case engine::Hazard::kWriteAfterWrite: return report::Hazard::kWriteAfterWrite;
+    case engine::Hazard::kAtomicPlain: return report::Hazard::kAtomicPlain;
+  }
+  return report::Hazard::kWriteAfterWrite;
+}
+
+// The kinds of the two accesses follow from the hazard (named from the earlier to the later access).
+std::pair<report::AccessKind, report::AccessKind> access_kinds(engine::Hazard h) {
+  using K = report::AccessKind;
+  switch (h) {
+    case engine::Hazard::kReadAfterWrite: return {K::kWrite, K::kRead};
+    case engine::Hazard::kWriteAfterRead: return {K::kRead, K::kWrite};
+    case engine::Hazard::kWriteAfterWrite: return {K::kWrite, K::kWrite};
+    case engine::Hazard::kAtomicPlain: return {K::kAtomic, K::kWrite};
+  }
+  return {K::kWrite, K::kWrite};
+}
+
+}  // namespace
+
+report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches) {
+  std::optional<LaunchRecord> launch = launches(race.kernel);
+  report::Race out;
+  out.race_class = to_report(race.race_class);
+  out.hazard = to_report(race.hazard);
+  out.space = race.space;
+  out.address = race.address;
+  out.size = race.size;
+  out.kernel = race.kernel;
+  out.dynamic_count = race.count;
+  auto [previous_kind, current_kind] = access_kinds(race.hazard);
+  out.previous = {to_report_site(race.first_site, sites), to_report_thread(race.first_thread, launch), previous_kind};
+  out.current = {to_report_site(race.second_site, sites), to_report_thread(race.second_thread, launch), current_kind};
+  return out;
+}
+
+std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic, const SiteRegistry& sites,
+                                            const LaunchLookup& launches) {
+  report::Diagnostic out;
+  switch (diagnostic.kind) {
+    case engine::DiagnosticKind::kBarrierDivergence: out.kind = report::DiagnosticKind::kBarrierDivergence; break;
+    case engine::DiagnosticKind::kRedundantBarrier: out.kind = report::DiagnosticKind::kRedundantBarrier; break;
+    case engine::DiagnosticKind::kMalformedRecord: return std::nullopt;  // counted as incomplete analysis
+  }
+  out.kernel = diagnostic.kernel;
+  out.site = to_report_site(diagnostic.site, sites);
+  out.thread = to_report_thread({diagnostic.block, 0}, launches(diagnostic.kernel));
+  out.detail = diagnostic.message;
+  return out;
+}
+
+void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
+                  const LaunchLookup& launches) {
+  for (const engine::Race& race : engine.races()) report.races.push_back(to_report(race, sites, launches));
+  for (const engine::Diagnostic& d : engine.diagnostics()) {
+    if (auto converted = to_report(d, sites, launches)) report.diagnostics.push_back(*std::move(converted));
+  }
+}
+
+}  // namespace barracuda::runtime

@@ -1,0 +1,25 @@
+#pragma once
+// Turns the engine's findings (site ids, linear block/thread ids) into the report model (source
+// locations from the site tables, 3-D coordinates from the launch dimensions).
+#include <functional>
+#include <optional>
+
+#include "engine/engine.h"
+#include "engine/findings.h"
+#include "report/model.h"
+#include "runtime/launch_monitor.h"
+#include "runtime/site_registry.h"
+
+namespace barracuda::runtime {
+
+using LaunchLookup = std::function<std::optional<LaunchRecord>(const std::string& kernel)>;
+
+report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches);
+std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic, const SiteRegistry& sites,
+                                            const LaunchLookup& launches);
+
+// Appends the engine's races and diagnostics to `report`.
+void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
+                  const LaunchLookup& launches);
+
+}  // namespace barracuda::runtime

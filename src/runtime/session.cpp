@@ -1,0 +1,245 @@
+#include "runtime/session.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "options/options.h"
+#include "report/baseline.h"
+#include "report/exit_code.h"
+#include "report/json_report.h"
+#include "report/sarif_renderer.h"
+#include "report/suppressions.h"
+#include "report/text_renderer.h"
+#include "runtime/driver_api.h"
+#include "runtime/launch_monitor.h"
+#include "runtime/module_instrumenter.h"
+#include "runtime/report_builder.h"
+#include "runtime/trace_recorder.h"
+#include "shim/shim_runtime.h"
+
+namespace barracuda::runtime {
+namespace {
+
+constexpr const char* kToolVersion = "0.1.0";
+// Page-locked memory is taken from the host: never more than this for all queues together.
+constexpr uint64_t kMaxQueueArenaBytes = uint64_t{2} << 30;
+
+std::string iso_time_now() {
+  std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> process_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> args;
+  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(arg);
+  return args;
+}
+
+uint64_t floor_power_of_two(uint64_t v) {
+  uint64_t p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+
+engine::WarpModel to_engine(WarpModel model) {
+  return model == WarpModel::kLockstep ? engine::WarpModel::kLockstep : engine::WarpModel::kIndependent;
+}
+
+class Session {
+ public:
+  explicit Session(options::Options options)
+      : options_(std::move(options)),
+        start_time_(iso_time_now()),
+        recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(options_.record)),
+        engine_(engine::EngineConfig{}),
+        instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
+        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, [this] { return queues(); },
+                 recorder_.get()) {
+    shim::install_module_transformer(instrumenter_);
+    shim::add_launch_observer(monitor_);
+  }
+
+  void finish() {
+    if (recorder_) recorder_->finish();
+    report::Report report = build_report();
+    std::ostream& log = log_stream();
+    try {
+      if (!options_.suppressions.empty()) {
+        auto rules = report::parse_suppressions(read_text_file(options_.suppressions), options_.suppressions);
+        report::apply_suppressions(report, rules);
+      }
+      if (!options_.baseline.empty()) {
+        report::mark_known_races(report,
+                                 report::baseline_fingerprints(report::parse_json_report(read_text_file(options_.baseline))));
+      }
+    } catch (const std::exception& e) {
+      log << "barracuda: " << e.what() << "\n";
+    }
+    write_file(options_.report, report::render_json(report), log);
+    write_file(options_.sarif, report::render_sarif(report), log);
+    report::render_text(report, report::TextOptions{.print_limit = options_.print_limit, .summary_only = options_.quiet},
+                        log);
+    log << std::flush;
+  }
+
+ private:
+  InstrumenterConfig make_instrumenter_config() {
+    InstrumenterConfig config;
+    config.device_arch = [this] { return device_arch(); };
+    config.cache = CubinCache(options_.cache_dir.empty() ? default_cache_dir() : std::filesystem::path(options_.cache_dir));
+    config.verbose = options_.verbose;
+    config.message = [this](const std::string& text) {
+      if (!options_.quiet) log_stream() << "barracuda: " << text << std::endl;
+    };
+    if (recorder_) config.instrumented = [this](const trace::ModuleTable& table) { recorder_->module(table); };
+    return config;
+  }
+
+  CUdevice current_device() {
+    CUdevice device = 0;
+    if (driver_api().ctx_get_device(&device) != CUDA_SUCCESS) device = 0;
+    return device;
+  }
+
+  unsigned device_arch() {
+    const DriverApi& api = driver_api();
+    CUdevice device = current_device();
+    int major = 0, minor = 0;
+    api.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+    api.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    char name[256] = {};
+    if (api.device_get_name(name, sizeof name, device) == CUDA_SUCCESS) {
+      std::lock_guard lock(mutex_);
+      device_name_ = name;
+    }
+    return static_cast<unsigned>(major * 10 + minor);
+  }
+
+  // The queue arena, created in the current context on first need; null when that failed.
+  QueueHost* queues() {
+    std::call_once(queues_once_, [this] {
+      try {
+        int sms = 0;
+        driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, current_device());
+        QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
+        uint64_t per_queue = std::min<uint64_t>(options_.queue_bytes, kMaxQueueArenaBytes / shape.queue_count);
+        shape.capacity = std::max<uint64_t>(floor_power_of_two(per_queue / kSlotBytes), kMaxRecordSlots * 2);
+        queues_ = std::make_unique<QueueHost>(shape);
+      } catch (const std::exception& e) {
+        log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
+      }
+    });
+    return queues_.get();
+  }
+
+  CUdeviceptr queue_address() {
+    QueueHost* host = queues();
+    return host ? host->device_address() : 0;
+  }
+
+  report::Report build_report() {
+    report::Report report;
+    report.run.tool_version = kToolVersion;
+    report.run.command_line = process_command_line();
+    report.run.start_time = start_time_;
+    report.run.warp_model = options_.warp_model;
+    {
+      std::lock_guard lock(mutex_);
+      report.run.device_name = device_name_;
+    }
+    LaunchTotals totals = monitor_.totals();
+    report.summary.kernels_instrumented = instrumenter_.instrumented_kernels().size();
+    for (const SkippedModule& skipped : instrumenter_.skipped()) {
+      report.summary.kernels_skipped.push_back({skipped.module, skipped.reason});
+    }
+    if (totals.failed_launches > 0) {
+      std::string launches = std::to_string(totals.failed_launches);
+      launches.append(" launches");
+      report.summary.kernels_skipped.push_back({launches, "not fully checked: " + totals.last_error});
+    }
+    report.summary.launches = totals.launches_checked + totals.launches_unchecked;
+    report.summary.events = totals.records;
+    add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); });
+    return report;
+  }
+
+  std::ostream& log_stream() {
+    if (options_.log_path.empty()) return std::cerr;
+    if (!log_file_.is_open()) log_file_.open(options_.log_path, std::ios::app);
+    return log_file_.is_open() ? static_cast<std::ostream&>(log_file_) : std::cerr;
+  }
+
+  static void write_file(const std::string& path, const std::string& contents, std::ostream& log) {
+    if (path.empty()) return;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!(out << contents) || !out.flush()) log << "barracuda: cannot write " << path << "\n";
+  }
+
+  options::Options options_;
+  std::string start_time_;
+  std::mutex mutex_;
+  std::string device_name_;
+  std::ofstream log_file_;
+  std::unique_ptr<TraceRecorder> recorder_;
+  SiteRegistry sites_;
+  engine::Engine engine_;
+  ModuleInstrumenter instrumenter_;
+  LaunchMonitor monitor_;
+  std::once_flag queues_once_;
+  std::unique_ptr<QueueHost> queues_;
+};
+
+Session* g_session = nullptr;
+
+void finish_session() {
+  if (g_session == nullptr) return;
+  try {
+    g_session->finish();
+  } catch (const std::exception& e) {
+    std::cerr << "barracuda: could not write the report: " << e.what() << "\n";
+  }
+}
+
+}  // namespace
+
+void start_session_from_environment() {
+  options::Options options;
+  try {
+    if (const char* text = std::getenv("BARRACUDA_OPTIONS")) options::parse_options(text, options);
+  } catch (const std::exception& e) {
+    std::cerr << "barracuda: BARRACUDA_OPTIONS: " << e.what() << "\n";
+    _exit(report::kUsageErrorExitCode);
+  }
+  if (options.help) {
+    std::cerr << options::options_help();
+    _exit(0);
+  }
+  try {
+    // Lives until the process ends: the driver may call into it from any thread until then.
+    g_session = new Session(std::move(options));
+    std::atexit(finish_session);
+  } catch (const std::exception& e) {
+    std::cerr << "barracuda: cannot start (" << e.what() << "); the application runs unchecked\n";
+  }
+}
+
+}  // namespace barracuda::runtime

@@ -1,0 +1,40 @@
+#include "runtime/site_registry.h"
+
+#include <algorithm>
+
+namespace barracuda::runtime {
+
+trace::ModuleTable module_table(uint32_t module_index, const ptx::passes::SiteTable& sites,
+                                std::vector<std::string> kernels) {
+  trace::ModuleTable table{module_index, sites.first_id(), std::move(kernels), {}};
+  for (const ptx::passes::Site& site : sites.sites()) {
+    table.sites.push_back({site.function, site.ptx_line, site.source_file, site.source_line, site.source_column});
+  }
+  return table;
+}
+
+uint32_t SiteRegistry::next_id() const {
+  std::lock_guard lock(mutex_);
+  return next_id_;
+}
+
+void SiteRegistry::add(trace::ModuleTable table) {
+  std::lock_guard lock(mutex_);
+  next_id_ = std::max<uint32_t>(next_id_, table.site_base + static_cast<uint32_t>(table.sites.size()));
+  auto at = std::upper_bound(tables_.begin(), tables_.end(), table.site_base,
+                             [](uint32_t base, const auto& t) { return base < t.site_base; });
+  tables_.insert(at, std::move(table));
+}
+
+std::optional<trace::SiteInfo> SiteRegistry::find(uint32_t site_id) const {
+  std::lock_guard lock(mutex_);
+  auto after = std::upper_bound(tables_.begin(), tables_.end(), site_id,
+                                [](uint32_t id, const auto& t) { return id < t.site_base; });
+  if (after == tables_.begin()) return std::nullopt;
+  const trace::ModuleTable& table = *std::prev(after);
+  uint32_t index = site_id - table.site_base;
+  if (index >= table.sites.size()) return std::nullopt;
+  return table.sites[index];
+}
+
+}  // namespace barracuda::runtime

@@ -1,0 +1,32 @@
+#pragma once
+// Every instrumented module's site table, reachable by the global site id a record carries. Modules
+// take consecutive id ranges, so a lookup is a binary search over the ranges. The tables are kept in
+// the trace file's form, so a live run and `barracuda replay` resolve sites the same way.
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "ptx/passes/site_table.h"
+#include "trace/trace_items.h"
+
+namespace barracuda::runtime {
+
+// The trace form of an instrumented module's sites.
+trace::ModuleTable module_table(uint32_t module_index, const ptx::passes::SiteTable& sites,
+                                std::vector<std::string> kernels);
+
+class SiteRegistry {
+ public:
+  // Where the next module's ids start; add() registers the module's finished table.
+  uint32_t next_id() const;
+  void add(trace::ModuleTable table);
+  std::optional<trace::SiteInfo> find(uint32_t site_id) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<trace::ModuleTable> tables_;  // in id order
+  uint32_t next_id_ = 1;  // 0 stays free: a zeroed record must never name a real site
+};
+
+}  // namespace barracuda::runtime

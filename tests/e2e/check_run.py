@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Runs an app natively and under `barracuda run`, and checks what a user relies on: the app's output
+and exit status are unchanged, the exit code says whether races were found, and the JSON report holds
+the expected races with both source lines.
+
+  check_run.py BARRACUDA --races N [--line FILE:LINE ...] -- APP [ARGS...]
+
+Exits 77 (skipped) where no GPU is usable."""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def gpu_available():
+    smi = shutil.which("nvidia-smi")
+    return smi is not None and subprocess.run([smi], capture_output=True).returncode == 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("barracuda")
+    parser.add_argument("--races", type=int, required=True, help="unique races the report must hold")
+    parser.add_argument("--line", action="append", default=[], help="FILE:LINE one of the races must name")
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    app = argv[split + 1:]
+    if not app:
+        parser.error("no app after --")
+    if not gpu_available():
+        print("skipped: no GPU")
+        return 77
+
+    native = subprocess.run(app, capture_output=True, text=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        report_path = os.path.join(tmp, "report.json")
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        checked = subprocess.run([args.barracuda, "run", "--report", report_path, "--"] + app,
+                                 capture_output=True, text=True, env=env)
+        sys.stderr.write(checked.stderr)
+        failures = []
+        if checked.stdout != native.stdout:
+            failures.append(f"stdout differs:\n--- native\n{native.stdout}--- barracuda\n{checked.stdout}")
+        expected_code = 66 if args.races else native.returncode
+        if checked.returncode != expected_code:
+            failures.append(f"exit code {checked.returncode}, expected {expected_code}")
+        with open(report_path) as f:
+            report = json.load(f)
+    summary = report["summary"]
+    if summary["analysis_incomplete"]:
+        failures.append(f"analysis incomplete: {summary['kernels_skipped']}")
+    if summary["unique_races"] != args.races:
+        failures.append(f"{summary['unique_races']} unique races, expected {args.races}")
+    named = set()
+    for race in report["races"]:
+        for access in (race["current"], race["previous"]):
+            site = access["site"]
+            named.add(f"{os.path.basename(site['file'])}:{site['line']}")
+    for line in args.line:
+        if line not in named:
+            failures.append(f"no race names {line} (races name {sorted(named)})")
+    for failure in failures:
+        print("FAIL:", failure)
+    print(f"{len(report['races'])} races, {summary['events']} events, {summary['launches']} launches")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "barracuda/queue.h"
+#include "device/runtime_link.h"
+#include "ptx/parser.h"
+#include "ptx/passes/instrument.h"
+#include "ptx/printer.h"
+
+namespace barracuda::ptx::passes {
+namespace {
+
+using RecordSemantics = barracuda::MemorySemantics;
+
+// A kernel body wrapped in a module with a few registers, a shared array and line information.
+std::string kernel(std::string_view body) {
+  return std::string(R"(.version 8.0
+.target sm_90
+.address_size 64
+.file 1 "/src/kernel.cu"
+.visible .entry k(.param .u64 k_param_0)
+{
+.reg .pred %p<4>;
+.reg .b16 %rs<4>;
+.reg .b32 %r<16>;
+.reg .f32 %f<4>;
+.reg .b64 %rd<16>;
+.local .align 4 .b8 scratch[16];
+.shared .align 4 .b8 smem[512];
+)") + std::string(body) + "\n}\n";
+}
+
+struct Instrumented {
+  std::vector<std::string> lines;
+  InstrumentResult result;
+};
+
+Instrumented instrument(std::string_view body, InstrumentOptions options = {}) {
+  ParseResult parsed = parse(kernel(body));
+  EXPECT_TRUE(parsed) << parsed.error.to_string();
+  InstrumentResult result = instrument_module(*parsed.module, options);
+  std::string text = to_string(*parsed.module);
+  LinkedCubin linked = link_with_device_runtime({{"kernel", text}}, "sm_90");
+  EXPECT_TRUE(linked.error_log.empty()) << linked.error_log << "\n" << text;
+  Instrumented out{{}, std::move(result)};
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) {
+    size_t start = line.find_first_not_of('\t');
+    out.lines.push_back(start == std::string::npos ? "" : line.substr(start));
+  }
+  return out;
+}
+
+struct RuntimeCall {
+  std::string callee;
+  std::vector<std::string> arguments;  // the values stored into the call's parameters, in order
+  size_t line = 0;
+};
+
+// The runtime call right before line `index` (skipping the non-call instructions in between).
+RuntimeCall call_before_line(const std::vector<std::string>& lines, size_t index) {
+  RuntimeCall call;
+  size_t i = index;
+  while (i > 0 && lines[i].rfind("call ", 0) != 0) --i;
+  call.line = i;
+  call.callee = lines[i].substr(5, lines[i].find(',') - 5);
+  size_t open = i;
+  while (open > 0 && lines[open] != "{") --open;
+  for (size_t j = open; j < i; ++j) {
+    if (lines[j].rfind("st.param", 0) == 0) {
+      size_t comma = lines[j].find("], ");
+      call.arguments.push_back(lines[j].substr(comma + 3, lines[j].size() - comma - 4));
+    }
+  }
+  return call;
+}
+
+size_t line_of(const std::vector<std::string>& lines, std::string_view text) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i] == text) return i;
+  }
+  ADD_FAILURE() << "no line " << text;
+  return 0;
+}
+
+RuntimeCall call_before(const Instrumented& instrumented, std::string_view instruction) {
+  return call_before_line(instrumented.lines, line_of(instrumented.lines, instruction));
+}
+
+std::string info(RecordOp op, MemorySpace space, RecordSemantics sem, MemoryScope scope, uint32_t size_log2,
+                 uint32_t extra = 0) {
+  return std::to_string(pack_access_info(op, pack_space_sem(space, sem, scope), size_log2, extra));
+}
+
+TEST(InstrumentPass, GlobalStoreLogsAddressSiteAccessInfoAndStoredValue) {
+  auto out = instrument("ld.param.u64 %rd1, [k_param_0];\n.loc 1 12 7\nst.global.f32 [%rd1+4], %f1;\nret;");
+  RuntimeCall call = call_before(out, "st.global.f32 [%rd1+4], %f1;");
+  EXPECT_EQ(call.callee, "__barracuda_log_access");
+  ASSERT_EQ(call.arguments.size(), 4u);
+  EXPECT_EQ(call.arguments[2], info(RecordOp::kStore, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta,
+                                    2, kAccessHasValue));
+  // The address is base + offset, the float value goes through its bits.
+  EXPECT_NE(std::find(out.lines.begin(), out.lines.end(), "add.s64 " + call.arguments[0] + ", %rd1, 4;"),
+            out.lines.end());
+  auto defined = [&](const std::string& prefix) {
+    for (size_t i = 0; i < call.line; ++i) {
+      if (out.lines[i].rfind(prefix, 0) == 0) return out.lines[i].substr(prefix.size());
+    }
+    return std::string();
+  };
+  std::string bits = defined("cvt.u64.u32 " + call.arguments[3] + ", ");
+  ASSERT_FALSE(bits.empty());
+  EXPECT_EQ(defined("mov.b32 " + bits.substr(0, bits.size() - 1) + ", "), "%f1;");
+  const Site& site = out.result.sites.sites().at(std::stoul(call.arguments[1]));
+  EXPECT_EQ(site.kind, SiteKind::Access);
+  EXPECT_EQ(site.function, "k");
+  EXPECT_EQ(site.source_file, "/src/kernel.cu");
+  EXPECT_EQ(site.source_line, 12u);
+  EXPECT_EQ(site.source_column, 7u);
+  EXPECT_EQ(site.instruction, "st.global.f32 [%rd1+4], %f1;");
+}
+
+TEST(InstrumentPass, MemoryModelQualifiersAndDefaultsReachTheRecord) {
+  auto out = instrument(
+      "ld.acquire.gpu.global.u32 %r1, [%rd1];\n"
+      "atom.global.add.u32 %r2, [%rd1], 1;\n"
+      "ld.volatile.shared.u16 %rs1, [smem+2];\n"
+      "red.relaxed.cta.shared.add.u64 [%r3], %rd2;\n"
+      "ld.u64 %rd3, [%rd2];\n"
+      "ret;");
+  EXPECT_EQ(call_before(out, "ld.acquire.gpu.global.u32 %r1, [%rd1];").arguments[2],
+            info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kAcquire, MemoryScope::kGpu, 2));
+  EXPECT_EQ(call_before(out, "atom.global.add.u32 %r2, [%rd1], 1;").arguments[2],
+            info(RecordOp::kAtomic, MemorySpace::kGlobal, RecordSemantics::kLegacy, MemoryScope::kGpu, 2));
+  RuntimeCall volatile_load = call_before(out, "ld.volatile.shared.u16 %rs1, [smem+2];");
+  EXPECT_EQ(volatile_load.arguments[2],
+            info(RecordOp::kLoad, MemorySpace::kShared, RecordSemantics::kVolatile, MemoryScope::kSystem, 1));
+  EXPECT_EQ(call_before(out, "red.relaxed.cta.shared.add.u64 [%r3], %rd2;").arguments[2],
+            info(RecordOp::kReduction, MemorySpace::kShared, RecordSemantics::kRelaxed, MemoryScope::kCta, 3));
+  EXPECT_EQ(call_before(out, "ld.u64 %rd3, [%rd2];").arguments[2],
+            info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta, 3, kAccessGeneric));
+  EXPECT_EQ(out.result.statistics.memory_accesses, 5u);
+}
+
+TEST(InstrumentPass, LocalParamAndConstAccessesAreNotLogged) {
+  auto out = instrument(
+      "ld.param.u64 %rd1, [k_param_0];\nst.local.u32 [scratch], %r1;\nld.local.u32 %r2, [scratch+4];\nret;");
+  EXPECT_EQ(out.result.statistics.memory_accesses, 0u);
+  for (const std::string& line : out.lines) EXPECT_EQ(line.find("__barracuda_log_access,"), std::string::npos);
+}
+
+TEST(InstrumentPass, GuardedAccessIsLoggedOnlyWhereItsGuardHolds) {
+  auto out = instrument("setp.eq.u32 %p1, %r1, 0;\n@%p1 atom.global.exch.b32 %r2, [%rd1], %r3;\nret;");
+  size_t atom = line_of(out.lines, "atom.global.exch.b32 %r2, [%rd1], %r3;");
+  RuntimeCall call = call_before_line(out.lines, atom);
+  EXPECT_EQ(call.callee, "__barracuda_log_access");
+  size_t skip = line_of(out.lines, "@!%p1 bra $L__bc0;");
+  EXPECT_LT(skip, call.line);
+  EXPECT_EQ(out.lines[atom + 1], "$L__bc0:");
+}
+
+TEST(InstrumentPass, BarriersFencesAndWarpSyncsAreLoggedBeforeTheyExecute) {
+  auto out = instrument(
+      "bar.sync 1, 64;\nbarrier.sync 0;\nbar.arrive 2, 96;\nmembar.cta;\nfence.sc.sys;\nfence.proxy.async;\n"
+      "bar.warp.sync %r1;\nret;");
+  auto sync_arguments = [&](std::string_view instruction) { return call_before(out, instruction).arguments; };
+  EXPECT_EQ(sync_arguments("bar.sync 1, 64;")[1], std::to_string(static_cast<int>(RecordOp::kBarrier)));
+  EXPECT_EQ(sync_arguments("bar.sync 1, 64;")[3], "1");
+  EXPECT_EQ(sync_arguments("bar.sync 1, 64;")[4], "64");
+  EXPECT_EQ(sync_arguments("barrier.sync 0;")[4], "0");
+  EXPECT_EQ(sync_arguments("bar.arrive 2, 96;")[1], std::to_string(static_cast<int>(RecordOp::kBarrierArrive)));
+  EXPECT_EQ(sync_arguments("membar.cta;")[2],
+            std::to_string(pack_space_sem(MemorySpace::kGlobal, RecordSemantics::kLegacy, MemoryScope::kCta)));
+  EXPECT_EQ(sync_arguments("fence.sc.sys;")[2],
+            std::to_string(pack_space_sem(MemorySpace::kGlobal, RecordSemantics::kSeqCst, MemoryScope::kSystem)));
+  EXPECT_EQ(sync_arguments("bar.warp.sync %r1;")[1], std::to_string(static_cast<int>(RecordOp::kWarpSync)));
+  EXPECT_EQ(out.result.statistics.synchronizations, 6u);  // not the proxy fence
+}
+
+TEST(InstrumentPass, BranchLogsTakenLanesAndItsJoinLogsReconvergence) {
+  auto out = instrument(
+      "setp.ne.u32 %p1, %r1, 0;\n@!%p1 bra $L_else;\nst.global.u32 [%rd1], 1;\nbra.uni $L_join;\n$L_else:\n"
+      "st.global.u32 [%rd1], 2;\n$L_join:\nret;");
+  RuntimeCall branch = call_before(out, "@!%p1 bra $L_else;");
+  EXPECT_EQ(branch.callee, "__barracuda_log_branch");
+  // Taken lanes are those where the negated guard holds.
+  EXPECT_NE(std::find(out.lines.begin(), out.lines.end(), "selp.b32 " + branch.arguments[1] + ", 0, 1, %p1;"),
+            out.lines.end());
+  size_t join = line_of(out.lines, "$L_join:");
+  // Right after the join label: `{`, `.param`, `st.param`, then the call.
+  EXPECT_EQ(out.lines.at(join + 4), "call __barracuda_log_reconverge, (__bc_arg0);");
+  EXPECT_EQ(out.result.statistics.branches, 1u);  // bra.uni is uniform
+  EXPECT_EQ(out.result.statistics.reconvergences, 1u);
+
+  auto without = instrument("@%p1 bra $L_x;\nst.global.u32 [%rd1], 1;\n$L_x:\nret;", {0, false});
+  EXPECT_EQ(without.result.statistics.branches, 0u);
+}
+
+TEST(InstrumentPass, KernelEntryPrecedesEverythingAndEveryExitIsLogged) {
+  auto out = instrument("$L_top:\nst.shared.u32 [smem], 1;\n@%p1 bra $L_top;\n@%p2 ret;\nret;", {100, true});
+  size_t top = line_of(out.lines, "$L_top:");
+  RuntimeCall entry = call_before_line(out.lines, top);
+  EXPECT_EQ(entry.callee, "__barracuda_log_entry");
+  EXPECT_EQ(out.result.sites.sites().front().id, 100u);
+  EXPECT_EQ(entry.arguments[0], "100");
+  EXPECT_EQ(out.result.statistics.kernel_exits, 2u);
+  size_t exits = 0;
+  for (const std::string& line : out.lines) exits += line == "call __barracuda_log_exit, (__bc_arg0);";
+  EXPECT_EQ(exits, 2u);
+}
+
+TEST(InstrumentPass, RuntimeDeclarationsAreAddedOnce) {
+  ParseResult parsed = parse(kernel("ret;"));
+  ASSERT_TRUE(parsed);
+  instrument_module(*parsed.module, {});
+  size_t functions = parsed.module->functions().size();
+  instrument_module(*parsed.module, {});
+  EXPECT_EQ(parsed.module->functions().size(), functions);
+  ASSERT_NE(parsed.module->find_function("__barracuda_log_access"), nullptr);
+  EXPECT_EQ(parsed.module->find_function("__barracuda_log_access")->parameters.size(), 4u);
+}
+
+}  // namespace
+}  // namespace barracuda::ptx::passes
