@@ -1,5 +1,6 @@
 #include "shim/hook_symbols.h"
 
+#include <algorithm>
 #include <array>
 
 namespace barracuda::shim {
@@ -36,7 +37,9 @@ constexpr std::array kExportedSymbols{
 constexpr int kGetProcAddressV2Version = 12000;
 
 bool has_per_thread_variant(Hook hook) {
-  return hook == Hook::LaunchKernel || hook == Hook::LaunchKernelEx || hook == Hook::LaunchCooperativeKernel;
+  return std::ranges::any_of(kExportedSymbols, [hook](const ExportedSymbol& exported) {
+    return exported.symbol == HookedSymbol{hook, true};
+  });
 }
 
 }  // namespace

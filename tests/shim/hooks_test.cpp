@@ -54,6 +54,10 @@ CUresult fake_kernel_get_function(CUfunction* function, CUkernel) {
   return CUDA_SUCCESS;
 }
 CUresult fake_launch_ex(const CUlaunchConfig*, CUfunction, void**, void**) { return CUDA_SUCCESS; }
+CUresult fake_link_add_data(CUlinkState, CUjitInputType, void*, size_t, const char*, unsigned int, CUjit_option*,
+                            void**) {
+  return CUDA_ERROR_INVALID_PTX;
+}
 
 class ReplacingTransformer final : public ModuleTransformer {
  public:
@@ -184,6 +188,25 @@ TEST_F(HooksTest, ModuleFunctionsAreNamedByTheirLookup) {
   EXPECT_EQ(observer.launches[0].module, observer.loads.back().original.id);
 }
 
+TEST_F(HooksTest, LinkInputsAreRecordedAndPassedThrough) {
+  auto link_add_data = wrap(Hook::LinkAddData, &fake_link_add_data);
+  char ptx[] = ".version 9.0";
+  auto state = reinterpret_cast<CUlinkState>(0xD000);
+  EXPECT_EQ(link_add_data(state, CU_JIT_INPUT_PTX, ptx, sizeof ptx, "a.ptx", 0, nullptr, nullptr),
+            CUDA_ERROR_INVALID_PTX);
+  {
+    ReentrancyGuard inside_hook;
+    link_add_data(state, CU_JIT_INPUT_PTX, ptx, sizeof ptx, "nested.ptx", 0, nullptr, nullptr);
+  }
+  ASSERT_EQ(observer.links.size(), 1u);
+  EXPECT_EQ(observer.links[0].type, CU_JIT_INPUT_PTX);
+  EXPECT_EQ(observer.links[0].data, ptx);
+  EXPECT_EQ(observer.links[0].size, sizeof ptx);
+  EXPECT_STREQ(observer.links[0].name, "a.ptx");
+  EXPECT_EQ(observer.links[0].result, CUDA_ERROR_INVALID_PTX);
+  EXPECT_TRUE(transformer.seen.empty()) << "link inputs are recorded, not transformed";
+}
+
 TEST(DlsymRoute, WrapsLibcudaSymbolsTheShimHooks) {
   void* libcuda = dlopen(FAKE_LIBCUDA_PATH, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(libcuda, nullptr) << dlerror();
@@ -200,7 +223,7 @@ TEST(DlsymRoute, LeavesEverythingElseToTheRealDlsym) {
   void* libcuda = dlopen(FAKE_LIBCUDA_PATH, RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(libcuda, nullptr) << dlerror();
   EXPECT_EQ(route_dlsym(libcuda, "cuMemAlloc_v2"), nullptr);         // not hooked
-  EXPECT_EQ(route_dlsym(libcuda, "cuModuleLoadFatBinary"), nullptr);  // hooked, but the fake lacks it
+  EXPECT_EQ(route_dlsym(libcuda, "cuLaunchKernelEx_ptsz"), nullptr);  // hooked, but the fake lacks it
   EXPECT_EQ(route_dlsym(RTLD_NEXT, "cuModuleLoadData"), nullptr);     // relative to the caller
   EXPECT_EQ(route_dlsym(libcuda, nullptr), nullptr);
 }

@@ -136,6 +136,7 @@ TEST_F(ProcAddressTest, WrappedLaunchReachesTheRightDriverFunctionAndIsObserved)
   auto per_thread = reinterpret_cast<PFN_cuLaunchKernel_v7000_ptsz>(
       lookup("cuLaunchKernel", 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM));
   auto function = reinterpret_cast<CUfunction>(0x1000);
+  shim_runtime().kernels.add_named(function, ModuleId{9}, "_Z4fakev");  // so the driver is not asked
   auto stream = reinterpret_cast<CUstream>(0x2000);
   EXPECT_EQ(legacy(function, 7, 1, 1, 64, 1, 1, 256, stream, nullptr, nullptr), CUDA_SUCCESS);
   EXPECT_EQ(per_thread(function, 3, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
@@ -152,6 +153,8 @@ TEST_F(ProcAddressTest, WrappedLaunchReachesTheRightDriverFunctionAndIsObserved)
   EXPECT_EQ(observer.launches_begun, 2);
   ASSERT_EQ(observer.launches.size(), 2u);
   EXPECT_EQ(observer.launches[0].entry, (HookedSymbol{Hook::LaunchKernel, false}));
+  EXPECT_EQ(observer.launches[0].kernel_name, "_Z4fakev");
+  EXPECT_EQ(observer.launches[0].module, ModuleId{9});
   EXPECT_EQ(observer.launches[0].grid.x, 7u);
   EXPECT_EQ(observer.launches[0].block.x, 64u);
   EXPECT_EQ(observer.launches[0].shared_mem_bytes, 256u);

@@ -7,20 +7,21 @@
 #                          [--log REGEX]... [--log-count N REGEX]... -- APP ARGS...
 #   --gpu            exit 77 (ctest: skipped) unless an NVIDIA GPU and libcuda.so.1 are usable
 #   --also-preload   preload LIB after the shim (e.g. a test transformer)
-#   --replaced R     the preloaded run's stdout must differ from the native one: the native stdout must
-#                    not match R and the preloaded stdout must (stderr and exit code still identical)
+#   --replaced R     the preloaded run's stdout may differ from the native one, but must show the
+#                    replaced code ran: no native stdout line matches R and one preloaded line does
+#                    (repeatable; stderr and exit code must still be identical)
 #   --log R          at least one log line matches the extended regex R
 #   --log-count N R  exactly N log lines match R
 set -uo pipefail
 
-shim="" gpu=0 also_preload="" replaced=""
-log_patterns=() count_patterns=() counts=()
+shim="" gpu=0 also_preload=""
+replaced_patterns=() log_patterns=() count_patterns=() counts=()
 while (($#)); do
   case $1 in
     --shim) shim=$2; shift 2 ;;
     --gpu) gpu=1; shift ;;
     --also-preload) also_preload=$2; shift 2 ;;
-    --replaced) replaced=$2; shift 2 ;;
+    --replaced) replaced_patterns+=("$2"); shift 2 ;;
     --log) log_patterns+=("$2"); shift 2 ;;
     --log-count) counts+=("$2"); count_patterns+=("$3"); shift 3 ;;
     --) shift; break ;;
@@ -49,9 +50,11 @@ touch "$work/shim.log"
 
 ((native_rc == shim_rc)) || fail "exit code $native_rc natively, $shim_rc under the shim"
 cmp -s "$work/native.err" "$work/shim.err" || fail "stderr differs under the shim"
-if [[ -n $replaced ]]; then
-  grep -Eq -- "$replaced" "$work/native.out" && fail "native stdout already matches '$replaced'"
-  grep -Eq -- "$replaced" "$work/shim.out" || fail "stdout under the shim does not match '$replaced'"
+if ((${#replaced_patterns[@]})); then
+  for pattern in "${replaced_patterns[@]}"; do
+    grep -Eq -- "$pattern" "$work/native.out" && fail "native stdout already matches '$pattern'"
+    grep -Eq -- "$pattern" "$work/shim.out" || fail "stdout under the shim does not match '$pattern'"
+  done
 else
   cmp -s "$work/native.out" "$work/shim.out" || fail "stdout differs under the shim"
 fi

@@ -1,8 +1,9 @@
 // A driver-API application linked with -lcuda: loads the marker kernel as PTX text (cuModuleLoadData), as
-// a fat binary (cuModuleLoadDataEx) and as a library (cuLibraryLoadData), launches it through
-// cuLaunchKernel, cuLaunchKernelEx and the per-thread-stream cuLaunchKernel, and prints the marker value
-// each launch wrote. The last one is found the way cudart finds the driver: dlopen("libcuda.so.1"),
-// dlsym(handle, "cuGetProcAddress_v2"), then cuGetProcAddress with flags.
+// a fat binary (cuModuleLoadDataEx, cuModuleLoadFatBinary) and as a library (cuLibraryLoadData),
+// launches it through cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel and the
+// per-thread-stream cuLaunchKernel, and prints the marker value each launch wrote. The last one is found
+// the way cudart finds the driver: dlopen("libcuda.so.1"), dlsym(handle, "cuGetProcAddress_v2"), then
+// cuGetProcAddress with flags.
 // Usage: driver_api_app MARKER.ptx MARKER.fatbin
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -96,6 +97,13 @@ int main(int argc, char** argv) {
   CHECK(cuLaunchKernelEx(&config, fatbin_marker, params, nullptr));
   report("fatbin module", out, {2, 1, 16});
 
+  CUmodule cooperative_module;
+  CHECK(cuModuleLoadFatBinary(&cooperative_module, fatbin.data()));
+  CUfunction cooperative_marker;
+  CHECK(cuModuleGetFunction(&cooperative_marker, cooperative_module, "marker"));
+  CHECK(cuLaunchCooperativeKernel(cooperative_marker, 2, 1, 1, 8, 1, 1, 0, nullptr, params));
+  report("cooperative", out, {2, 1, 8});
+
   CUlibrary library;
   CHECK(cuLibraryLoadData(&library, ptx.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0));
   CUkernel kernel;
@@ -118,6 +126,7 @@ int main(int argc, char** argv) {
   report("library", out, {1, 2, 8});
 
   CHECK(cuLibraryUnload(library));
+  CHECK(cuModuleUnload(cooperative_module));
   CHECK(cuModuleUnload(fatbin_module));
   CHECK(cuModuleUnload(ptx_module));
   CHECK(cuMemFree(out));

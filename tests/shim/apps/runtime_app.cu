@@ -2,17 +2,11 @@
 // per-thread default stream): add once on the legacy stream, then scale on the default stream and on a
 // created stream, with dynamic shared memory. Prints a checksum; exits 1 with the error on any failure.
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
-namespace {
+#include "runtime_check.h"
 
-void check(cudaError_t error, const char* call) {
-  if (error == cudaSuccess) return;
-  std::fprintf(stderr, "runtime_app: %s failed: %s\n", call, cudaGetErrorString(error));
-  std::exit(1);
-}
-#define CHECK(call) check(call, #call)
+namespace {
 
 constexpr int kCount = 1024;
 constexpr int kTileFloats = 32;

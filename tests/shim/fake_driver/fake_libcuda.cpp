@@ -1,7 +1,8 @@
 // A CPU stand-in for libcuda.so.1, for testing the preload shim where there is no GPU. It implements the
 // driver calls apps/driver_api_app.cpp makes, "runs" the marker kernel on the host, and answers
 // cuGetProcAddress with distinct legacy and per-thread-stream launch functions like the real driver.
-// Device memory is host memory; the marker value comes from the loaded image's text (see apps/marker.h).
+// Device memory is host memory; the marker value comes from the PTX of the loaded image (text, or the PTX
+// entries of a fat binary, read with the fat-binary reader): see apps/marker.h.
 #include <cuda.h>
 
 #include <cstdlib>
@@ -10,6 +11,8 @@
 #include <string_view>
 
 #include "apps/marker.h"
+#include "fatbin/error.h"
+#include "fatbin/image.h"
 
 namespace {
 
@@ -26,12 +29,21 @@ struct FakeFunction {
   std::string name;
 };
 
-// PTX text carrying the replaced constant runs the replaced kernel; anything else (fat binaries, which
-// the fake cannot read) runs the original.
+// An image whose PTX carries the replaced constant runs the replaced kernel; any other runs the original.
+bool has_replaced_marker(const void* image) {
+  try {
+    for (const auto& container : barracuda::fatbin::read_image(image).containers) {
+      for (const auto& entry : container.entries) {
+        if (entry.text().find(kReplacedMarkerText) != std::string_view::npos) return true;
+      }
+    }
+  } catch (const barracuda::fatbin::FormatError&) {
+  }
+  return false;
+}
+
 FakeModule* load(const void* image) {
-  const char* text = static_cast<const char*>(image);
-  bool replaced = text != nullptr && text[0] != '\x7f' && std::strstr(text, kReplacedMarkerText) != nullptr;
-  return new FakeModule{replaced ? kReplacedMarker : kOriginalMarker};
+  return new FakeModule{has_replaced_marker(image) ? kReplacedMarker : kOriginalMarker};
 }
 
 CUresult get_function(CUfunction* function, void* module, const char* name) {
@@ -102,6 +114,7 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image) {
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int, CUjit_option*, void**) {
   return cuModuleLoadData(module, image);
 }
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) { return cuModuleLoadData(module, fatbin); }
 CUresult CUDAAPI cuModuleUnload(CUmodule module) {
   delete reinterpret_cast<FakeModule*>(module);
   return CUDA_SUCCESS;
@@ -142,6 +155,11 @@ CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, uns
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void**) {
   return run(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
              config->blockDimZ, params);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                           unsigned by, unsigned bz, unsigned, CUstream, void** params) {
+  return run(f, gx, gy, gz, bx, by, bz, params);
 }
 
 CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** function, int, cuuint64_t flags,
