@@ -16,7 +16,7 @@ namespace barracuda::options {
   X(sarif, TextValue, "", "write a SARIF 2.1.0 report to this file")                                        \
   X(error_exitcode, ExitCodeValue, 66, "exit code when new races or barrier divergence are found")          \
   X(print_limit, CountValue, 100, "races and diagnostics printed in full on stderr (0: all)")               \
-  X(kernel_name, RegexValue, "", "instrument only kernels whose name matches this regex (empty: all)")      \
+  X(kernel_name, RegexValue, "", "check only launches of kernels whose (mangled) name matches this regex (empty: all)")      \
   X(suppressions, TextValue, "", "ThreadSanitizer-style suppressions file (race:PATTERN lines)")            \
   X(baseline, TextValue, "", "previous JSON report: races found in it are known, not new")                   \
   X(quiet, BoolValue, false, "print only the final summary line")                                            \

@@ -7,9 +7,10 @@
 namespace barracuda::runtime {
 namespace {
 
-// Whether this thread's current launch is being checked (before_launch and after_launch of one launch
-// run on the launching thread, with the launch mutex held in between).
-thread_local bool this_thread_checks_a_launch = false;
+// What this thread's current launch is (before_launch and after_launch of one launch run on the
+// launching thread, with the launch mutex held in between for instrumented kernels).
+enum class LaunchMode { kNone, kCheck, kDrainOnly };
+thread_local LaunchMode this_thread_launch = LaunchMode::kNone;
 
 engine::Dim3 to_engine(shim::Dim3 d) { return {d.x, d.y, d.z}; }
 
@@ -24,8 +25,13 @@ CUstream completion_stream(const shim::LaunchInfo& launch) {
 
 LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model,
                              const ModuleInstrumenter& modules, std::function<QueueHost*()> queues,
-                             TraceRecorder* recorder)
-    : engine_(engine), warp_model_(warp_model), modules_(modules), queues_(std::move(queues)), recorder_(recorder) {}
+                             TraceRecorder* recorder, std::optional<std::regex> kernels)
+    : engine_(engine),
+      warp_model_(warp_model),
+      modules_(modules),
+      queues_(std::move(queues)),
+      recorder_(recorder),
+      kernels_(std::move(kernels)) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   QueueHost* queues = modules_.is_instrumented(launch.module) ? queues_() : nullptr;
@@ -35,6 +41,13 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     return;
   }
   launch_mutex_.lock();
+  if (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_)) {
+    queues->begin_launch(next_launch_id_++);
+    this_thread_launch = LaunchMode::kDrainOnly;
+    std::lock_guard lock(totals_mutex_);
+    ++totals_.launches_unchecked;
+    return;
+  }
   engine::LaunchInfo info;
   info.launch_id = next_launch_id_++;
   info.kernel = std::string(launch.kernel_name);
@@ -58,31 +71,35 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
                        {info.block.x, info.block.y, info.block.z}, info.shared_bytes,
                        reinterpret_cast<uint64_t>(launch.stream), queues->shape().queue_count});
   }
-  this_thread_checks_a_launch = true;
+  this_thread_launch = LaunchMode::kCheck;
   std::lock_guard lock(totals_mutex_);
   launches_.push_back({info.kernel, info.grid, info.block});
 }
 
 void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result) {
-  if (!this_thread_checks_a_launch) return;
-  this_thread_checks_a_launch = false;
+  const LaunchMode mode = this_thread_launch;
+  if (mode == LaunchMode::kNone) return;
+  this_thread_launch = LaunchMode::kNone;
   std::unique_lock lock(launch_mutex_, std::adopt_lock);
+  const bool check = mode == LaunchMode::kCheck;
   try {
-    if (result == CUDA_SUCCESS) drain_until_done(launch, *queues_());
+    if (result == CUDA_SUCCESS) drain_until_done(launch, *queues_(), check);
   } catch (const std::exception& e) {
     std::lock_guard totals_lock(totals_mutex_);
     ++totals_.failed_launches;
     totals_.last_error = std::string(launch.kernel_name) + ": " + e.what();
   }
+  if (!check) return;
   engine_.end_launch();
   std::lock_guard totals_lock(totals_mutex_);
   ++totals_.launches_checked;
 }
 
-void LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, QueueHost& queues) {
+void LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, QueueHost& queues, bool check) {
   const uint64_t threads = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z * launch.block.x *
                            launch.block.y * launch.block.z;
-  auto consume = [this](uint32_t queue, std::span<const RecordHeader> records) {
+  auto consume = [this, check](uint32_t queue, std::span<const RecordHeader> records) {
+    if (!check) return;
     if (recorder_) recorder_->slots(queue, records);
     engine_.worker(queue % engine_.worker_count()).consume(records);
   };

@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <vector>
 #include <string>
 
@@ -36,8 +37,10 @@ struct LaunchTotals {
 class LaunchMonitor final : public shim::LaunchObserver {
  public:
   // `recorder` (may be null) receives every launch and drained record.
+  // `kernels` (may be empty) selects the launches checked: the others still log (their module is
+  // instrumented) and are drained, but their records are dropped.
   LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, const ModuleInstrumenter& modules,
-                std::function<QueueHost*()> queues, TraceRecorder* recorder);
+                std::function<QueueHost*()> queues, TraceRecorder* recorder, std::optional<std::regex> kernels);
 
   void before_launch(const shim::LaunchInfo& launch) override;
   void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
@@ -47,13 +50,15 @@ class LaunchMonitor final : public shim::LaunchObserver {
   std::optional<LaunchRecord> latest_launch(const std::string& kernel) const;
 
  private:
-  void drain_until_done(const shim::LaunchInfo& launch, QueueHost& queues);
+  // `check`: feed the records to the engine, or only free the queues.
+  void drain_until_done(const shim::LaunchInfo& launch, QueueHost& queues, bool check);
 
   engine::Engine& engine_;
   engine::WarpModel warp_model_;
   const ModuleInstrumenter& modules_;
   std::function<QueueHost*()> queues_;
   TraceRecorder* recorder_;
+  std::optional<std::regex> kernels_;
   // One launch is checked at a time: the engine and the queues' launch id are process-wide.
   std::mutex launch_mutex_;  // held from before_launch to after_launch of a checked launch
   uint16_t next_launch_id_ = 0;

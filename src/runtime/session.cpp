@@ -73,7 +73,8 @@ class Session {
         engine_(engine::EngineConfig{}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
         monitor_(engine_, to_engine(options_.warp_model), instrumenter_, [this] { return queues(); },
-                 recorder_.get()) {
+                 recorder_.get(),
+                 options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name))) {
     shim::install_module_transformer(instrumenter_);
     shim::add_launch_observer(monitor_);
   }
