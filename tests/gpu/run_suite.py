@@ -105,6 +105,9 @@ def main() -> int:
         return SKIP
     manifest = json.loads(args.manifest.read_text())
     root = Path(manifest["source_root"])
+    if any(not entry["executable"] for entry in manifest["programs"]):
+        print(f"run_suite: {args.manifest} lists no executables (a sanitizer build?): use the release build's")
+        return 2
     sanitizer = None if args.no_racecheck else shutil.which("compute-sanitizer")
     if not args.no_racecheck and not sanitizer:
         print("run_suite: compute-sanitizer not on PATH: racecheck column left empty")
