@@ -3,7 +3,7 @@
 #include "suite.cuh"
 
 __global__ void pack(int* out) {
-  __shared__ unsigned char bytes[4];
+  __shared__ alignas(4) unsigned char bytes[4];
   if (threadIdx.x % 32 == 0) bytes[threadIdx.x / 32] = static_cast<unsigned char>(threadIdx.x + 1);
   __syncthreads();
   if (threadIdx.x == 0) out[0] = *reinterpret_cast<int*>(bytes);
