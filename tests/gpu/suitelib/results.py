@@ -28,11 +28,6 @@ class ProgramResult:
     barracuda_findings: list[Finding] | None = None
     barracuda_agreement: Agreement | None = None
 
-    def racecheck_agrees(self) -> bool | None:
-        if self.racecheck_findings is None:
-            return None
-        return self.expected.clean == (not self.racecheck_findings)
-
     def summary_line(self) -> str:
         parts = [f"{self.program}: expected {self.expected}", f"native {_status(self.native)}"]
         if self.racecheck:
@@ -43,8 +38,8 @@ class ProgramResult:
         return " | ".join(parts)
 
     def as_json(self) -> dict:
-        return {"program": self.program, "expected": str(self.expected), "native": _run_json(self.native), "racecheck": _run_json(self.racecheck),
-                "racecheck_findings": _findings_json(self.racecheck_findings),
+        return {"program": self.program, "expected": str(self.expected), "native": _run_json(self.native),
+                "racecheck": _run_json(self.racecheck), "racecheck_findings": _findings_json(self.racecheck_findings),
                 "barracuda": _run_json(self.barracuda), "barracuda_findings": _findings_json(self.barracuda_findings)}
 
     @classmethod
@@ -76,8 +71,8 @@ def _findings_json(findings: list[Finding] | None):
 def _findings_from(data: list | None) -> list[Finding] | None:
     if data is None:
         return None
-    return [Finding(f["kind"], f["class"], f["space"], f["hazard"], frozenset((file, line) for file, line in f["lines"]))
-            for f in data]
+    return [Finding(f["kind"], f["class"], f["space"], f["hazard"],
+                    frozenset((file, line) for file, line in f["lines"])) for f in data]
 
 
 def _status(run: Run | None) -> str:
@@ -114,38 +109,52 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _tool_column(results: list[ProgramResult], tool: str) -> dict[str, str]:
+    """The summary rows of one detector over the programs it ran on; a run that produced no findings
+    (crash, no report, unparsable output) counts as a disagreement."""
+    ran = [r for r in results if getattr(r, tool) is not None]
+
+    def found(r: ProgramResult):
+        return getattr(r, f"{tool}_findings")
+
+    agreeing = [r for r in ran if found(r) is not None and r.expected.clean == (not found(r))]
+    racy = [r for r in ran if not r.expected.clean]
+    full = [r for r in ran if r.barracuda_agreement and r.barracuda_agreement.detail]
+    return {
+        "verdict agreement": _percent(len(agreeing), len(ran)),
+        "full agreement (class, space, hazard, both lines)": _percent(len(full), len(ran)) if tool == "barracuda"
+        else "n/a",
+        "racy programs flagged": _percent(sum(1 for r in racy if found(r)), len(racy)),
+        "false alarms on race-free programs": str(sum(1 for r in ran if r.expected.clean and found(r))),
+        "geometric-mean slowdown vs native": _geomean_slowdown(results, tool),
+    }
+
+
 def write_markdown(path: Path, results: list[ProgramResult], device: str, command: str, model: str) -> None:
-    racy = [r for r in results if not r.expected.clean]
-    clean = [r for r in results if r.expected.clean]
-    rc = [r for r in results if r.racecheck_agrees() is not None]
-    bc = [r for r in results if r.barracuda is not None]
+    clean = sum(1 for r in results if r.expected.clean)
+    failures = sum(1 for r in results if r.native is None or r.native.status != 0)
+    racecheck, barracuda = _tool_column(results, "racecheck"), _tool_column(results, "barracuda")
     lines = [
         "# GPU concurrency suite: results", "",
         f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
         f"- device: {device or 'unknown'}",
         f"- command: `{command}`",
         f"- warp model of the expectations: {model}",
-        f"- programs: {len(results)} ({len(racy)} with expected findings, {len(clean)} race-free); "
-        f"native failures: {sum(1 for r in results if r.native and r.native.status != 0)}", "",
+        f"- programs: {len(results)} ({len(results) - clean} with expected findings, {clean} race-free); "
+        f"native failures: {failures}", "",
         "| | racecheck | barracuda |", "|---|---|---|",
-        f"| verdict agreement | {_percent(sum(r.racecheck_agrees() for r in rc), len(rc))} | "
-        f"{_percent(sum(1 for r in bc if r.barracuda_agreement and r.barracuda_agreement.verdict), len(bc))} |",
-        f"| full agreement (class, space, hazard, both lines) | n/a | "
-        f"{_percent(sum(1 for r in bc if r.barracuda_agreement and r.barracuda_agreement.detail), len(bc))} |",
-        f"| racy programs flagged | {_percent(sum(1 for r in rc if not r.expected.clean and r.racecheck_findings), sum(1 for r in rc if not r.expected.clean))} | "
-        f"{_percent(sum(1 for r in bc if not r.expected.clean and r.barracuda_findings), sum(1 for r in bc if not r.expected.clean))} |",
-        f"| false alarms on race-free programs | {sum(1 for r in rc if r.expected.clean and r.racecheck_findings)} | "
-        f"{sum(1 for r in bc if r.expected.clean and r.barracuda_findings)} |",
-        f"| geometric-mean slowdown vs native | {_geomean_slowdown(results, 'racecheck')} | "
-        f"{_geomean_slowdown(results, 'barracuda')} |",
+    ]
+    lines += [f"| {row} | {racecheck[row]} | {barracuda[row]} |" for row in racecheck]
+    lines += [
         "", "Times are wall-clock seconds of the whole process (CUDA context creation included).", "",
         "| program | expected | native | barracuda | racecheck | t native | t racecheck | t barracuda |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        barracuda = "-" if r.barracuda is None else f"{_findings(r.barracuda_findings, r.barracuda)} " \
-                                                    f"**{r.barracuda_agreement or 'no report'}**"
-        lines.append("| " + " | ".join(_cell(x) for x in (
-            r.program, str(r.expected), _status(r.native), barracuda, _findings(r.racecheck_findings, r.racecheck),
-            _seconds(r.native), _seconds(r.racecheck), _seconds(r.barracuda))) + " |")
+        barracuda_cell = "-" if r.barracuda is None else \
+            f"{_findings(r.barracuda_findings, r.barracuda)} **{r.barracuda_agreement or 'no report'}**"
+        cells = (r.program, str(r.expected), _status(r.native), barracuda_cell,
+                 _findings(r.racecheck_findings, r.racecheck), _seconds(r.native), _seconds(r.racecheck),
+                 _seconds(r.barracuda))
+        lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
     path.write_text("\n".join(lines) + "\n")

@@ -7,18 +7,20 @@ from suitelib.detectors import compare, findings_from_barracuda_report, findings
 from suitelib.expectations import parse_program
 
 RACECHECK_RACE = """========= COMPUTE-SANITIZER
-========= Error: Race reported between Write access at exchange(const int *, int *)+0x90 in /src/shared/missing_barrier_raw.cu:9
-=========     and Read access at exchange(const int *, int *)+0xc0 in /src/shared/missing_barrier_raw.cu:10 [64 hazards]
+========= Error: Race reported between Write access at exchange(int *)+0x90 in /src/shared/missing_barrier_raw.cu:9
+=========     and Read access at exchange(int *)+0xc0 in /src/shared/missing_barrier_raw.cu:10 [64 hazards]
 =========
 ========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
 """
-RACECHECK_CLEAN = "========= COMPUTE-SANITIZER\nok: 1\n========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"
+RACECHECK_CLEAN = ("========= COMPUTE-SANITIZER\nok: 1\n"
+                   "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n")
 
 
 class RacecheckTest(unittest.TestCase):
     def test_race_lines_and_hazard(self):
         (finding,) = findings_from_racecheck(RACECHECK_RACE)
         self.assertEqual(finding.lines, frozenset({("missing_barrier_raw.cu", 9), ("missing_barrier_raw.cu", 10)}))
+
         self.assertEqual((finding.space, finding.hazard), ("shared", "RAW"))
 
     def test_clean_and_unfinished_runs(self):
@@ -26,7 +28,8 @@ class RacecheckTest(unittest.TestCase):
         self.assertIsNone(findings_from_racecheck("========= Error: process didn't terminate successfully\n"))
 
     def test_summary_with_errors_but_no_parsable_pair_still_counts(self):
-        (finding,) = findings_from_racecheck("========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n")
+        summary = "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n"
+        (finding,) = findings_from_racecheck(summary)
         self.assertEqual(finding.kind, "race")
 
 
