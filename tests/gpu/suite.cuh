@@ -37,14 +37,3 @@ T fetch(const T* device_ptr) {
   CHECK(cudaMemcpy(&value, device_ptr, sizeof(T), cudaMemcpyDeviceToHost));
   return value;
 }
-
-// The message-passing shape shared by the fence and libcu groups: kernel(data, flag, out) on two
-// blocks of 32 threads (block 0 produces, block 1 consumes) over three zeroed ints; prints out[0].
-template <typename Flag>
-int run_message_passing(const char* name, void (*kernel)(int*, Flag*, int*)) {
-  int* data = zeroed<int>(1);
-  int* flag = zeroed<int>(1);
-  int* out = zeroed<int>(1);
-  kernel<<<2, 32>>>(data, flag, out);
-  return finish(name, fetch(out));
-}

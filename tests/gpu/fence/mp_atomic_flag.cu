@@ -1,6 +1,6 @@
 // BARRACUDA-style legacy synchronisation: fence + atomicExch publishes, atomicCAS spin + fence
 // acquires (relaxed atomics made release/acquire by the adjacent fences): race-free.
-#include "suite.cuh"
+#include "message_passing.cuh"
 
 __global__ void message_passing(int* data, int* flag, int* out) {
   if (threadIdx.x != 0) return;

@@ -1,5 +1,5 @@
 // The atomic-flag hand-off of mp_atomic_flag without the fences: relaxed atomics order nothing.
-#include "suite.cuh"
+#include "message_passing.cuh"
 
 __global__ void message_passing(int* data, int* flag, int* out) {
   if (threadIdx.x != 0) return;

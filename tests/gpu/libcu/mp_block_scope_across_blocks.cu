@@ -1,7 +1,6 @@
 // Release/acquire at block scope between two blocks: the scope does not cover both threads, so the
 // flag accesses are not morally strong (a scoped race) and they order nothing (the data races too).
-#include <cuda/atomic>
-#include "suite.cuh"
+#include "message_passing.cuh"
 
 __global__ void message_passing(int* data, int* flag, int* out) {
   if (threadIdx.x != 0) return;

@@ -1,7 +1,6 @@
 // Relaxed device-scope flag with fences of block scope only, across blocks: the fences do not
 // order anything between the blocks, so the data accesses race (scoped race).
-#include <cuda/atomic>
-#include "suite.cuh"
+#include "message_passing.cuh"
 
 __global__ void message_passing(int* data, int* flag, int* out) {
   if (threadIdx.x != 0) return;

@@ -1,7 +1,6 @@
 // Relaxed flag accesses made into release/acquire patterns by cuda::atomic_thread_fence at device
 // scope on both sides: race-free.
-#include <cuda/atomic>
-#include "suite.cuh"
+#include "message_passing.cuh"
 
 __global__ void message_passing(int* data, int* flag, int* out) {
   if (threadIdx.x != 0) return;

@@ -1,19 +1,10 @@
 // Release store of the flag but a relaxed load on the consumer side: no acquire, so the data read
 // is not ordered after the data write.
-#include <cuda/atomic>
-#include "suite.cuh"
+#include "message_passing.cuh"
 
-__global__ void message_passing(int* data, int* flag, int* out) {
-  if (threadIdx.x != 0) return;
-  cuda::atomic_ref<int, cuda::thread_scope_device> ready(*flag);
-  if (blockIdx.x == 0) {
-    data[0] = 42;                                       // @A
-    ready.store(1, cuda::memory_order_release);              // @C
-  } else {
-    while (ready.load(cuda::memory_order_relaxed) == 0) {}   // @D
-    out[0] = data[0];                                   // @B
-  }
+int main() {
+  return run_message_passing(
+      "mp_release_relaxed",
+      atomic_ref_message_passing<cuda::thread_scope_device, cuda::memory_order_release, cuda::memory_order_relaxed>);
 }
-
-int main() { return run_message_passing("mp_release_relaxed", message_passing); }
-// EXPECT: race inter-block global RAW A B
+// EXPECT: race inter-block global RAW MP_DATA_WRITE MP_DATA_READ

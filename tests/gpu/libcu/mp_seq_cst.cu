@@ -1,18 +1,9 @@
 // Message passing across blocks with seq_cst flag store and load at device scope: race-free.
-#include <cuda/atomic>
-#include "suite.cuh"
+#include "message_passing.cuh"
 
-__global__ void message_passing(int* data, int* flag, int* out) {
-  if (threadIdx.x != 0) return;
-  cuda::atomic_ref<int, cuda::thread_scope_device> ready(*flag);
-  if (blockIdx.x == 0) {
-    data[0] = 42;                                       // @A
-    ready.store(1, cuda::memory_order_seq_cst);              // @C
-  } else {
-    while (ready.load(cuda::memory_order_seq_cst) == 0) {}   // @D
-    out[0] = data[0];                                   // @B
-  }
+int main() {
+  return run_message_passing(
+      "mp_seq_cst",
+      atomic_ref_message_passing<cuda::thread_scope_device, cuda::memory_order_seq_cst, cuda::memory_order_seq_cst>);
 }
-
-int main() { return run_message_passing("mp_seq_cst", message_passing); }
 // EXPECT: no-race

@@ -8,7 +8,8 @@ Grammar (one item per line, inside a // comment):
     // EXPECT-LOCKSTEP: ...         same forms; the verdict under the lockstep warp model
     // BUILD: <extra nvcc flags>
 and a marker is `// @NAME` at the end of a source line; every marker named by an EXPECT line must
-occur exactly once among the program's files.
+occur exactly once among the program's files and the suite headers they include (`#include "x.cuh"`
+naming a file at the suite root, where kernels shared by several variant programs live).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ MODELS = ("independent", "lockstep")
 
 _DIRECTIVE = re.compile(r"//\s*(EXPECT|EXPECT-LOCKSTEP|BUILD):(.*)$")
 _MARKER = re.compile(r"//\s*@([A-Za-z_][A-Za-z0-9_]*)\b")
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+\.cuh)"', re.MULTILINE)
 
 
 class ExpectationError(ValueError):
@@ -97,6 +99,12 @@ def program_sources(path: Path) -> list[Path]:
     return files
 
 
+def _suite_headers(sources: list[Path], root: Path) -> list[Path]:
+    """The suite-root headers the sources include directly."""
+    names = sorted({name for src in sources for name in _INCLUDE.findall(src.read_text())})
+    return [root / name for name in names if (root / name).is_file()]
+
+
 def _markers(sources: list[Path]) -> dict[str, list[SourceLine]]:
     found: dict[str, list[SourceLine]] = {}
     for src in sources:
@@ -136,7 +144,7 @@ def parse_program(path: Path, root: Path) -> Program:
     sources = program_sources(path)
     if not sources:
         raise ExpectationError(f"{path}: no .cu files")
-    markers = _markers(sources)
+    markers = _markers(sources + _suite_headers(sources, root))
     items: dict[str, list] = {}
     build_flags: list[str] = []
     for src in sources:

@@ -51,6 +51,13 @@ class ParseProgramTest(unittest.TestCase):
         self.assertEqual(program.verdict("independent").races[0].first.file.name, "other.cu")
         self.assertEqual(program.verdict("independent").races[0].first.line, 3)
 
+    def test_markers_found_in_included_suite_headers(self):
+        (self.root / "shared_kernel.cuh").write_text("// shared kernel\n  x[0] = 1;  // @K\n")
+        program = parse_program(self.write("v.cu", '#include "shared_kernel.cuh"\n'
+                                                   "// EXPECT: race inter-block global WAW K K\n"), self.root)
+        site = program.verdict("independent").races[0].first
+        self.assertEqual((site.file.name, site.line), ("shared_kernel.cuh", 2))
+
     def assert_rejected(self, text, fragment):
         with self.assertRaises(ExpectationError) as caught:
             parse_program(self.write("bad.cu", text), self.root)
