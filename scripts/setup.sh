@@ -10,7 +10,7 @@ cd "$root"
 packages=(
   cmake ninja-build g++ clang-14 libclang-rt-14-dev pkg-config
   libelf-dev liblz4-dev libzstd-dev zlib1g-dev libtbb-dev
-  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev llvm-14-tools
+  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev llvm-14-tools python3
 )
 missing=()
 for p in "${packages[@]}"; do
