@@ -1,0 +1,39 @@
+// Helpers every suite program shares: fail loudly on a CUDA error, print the one result line.
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+
+#define CHECK(call)                                                                          \
+  do {                                                                                       \
+    cudaError_t check_status_ = (call);                                                      \
+    if (check_status_ != cudaSuccess) {                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                     \
+                   cudaGetErrorString(check_status_));                                       \
+      std::exit(1);                                                                          \
+    }                                                                                        \
+  } while (0)
+
+// Waits for the device, checks launch and execution errors, and prints "<name>: <value>".
+inline int finish(const char* name, long long value) {
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::printf("%s: %lld\n", name, value);
+  return 0;
+}
+
+// Device buffer of n T's, zero-filled.
+template <typename T>
+T* zeroed(size_t n) {
+  T* p = nullptr;
+  CHECK(cudaMalloc(&p, n * sizeof(T)));
+  CHECK(cudaMemset(p, 0, n * sizeof(T)));
+  return p;
+}
+
+// Copies one T back from the device (after the kernels before it finished).
+template <typename T>
+T fetch(const T* device_ptr) {
+  T value{};
+  CHECK(cudaMemcpy(&value, device_ptr, sizeof(T), cudaMemcpyDeviceToHost));
+  return value;
+}

@@ -1,0 +1,1 @@
+"""Shared code of the GPU concurrency suite: expectation parsing, detector output adapters."""
