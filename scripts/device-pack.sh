@@ -11,7 +11,7 @@ mkdir -p .device-pack/lib
 mkdir -p .device-pack/build
 # The device tool carries 64 MiB at most: leave out objects, CMake's scratch files and the CPU tests' data.
 tar -C build --exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='*-corpus' --exclude='./CMakeFiles' \
-  --exclude='./tests/fatbin' --exclude='./tests/ptx' --exclude='*.ii' \
+  --exclude='./tests/fatbin' --exclude='./tests/ptx' --exclude='./tests/gpu' --exclude='*.ii' \
   -cf - . | tar -C .device-pack/build -xf -
 # Libraries the GPU machine does not have: TBB (and whatever else ldd resolves outside the system set).
 for bin in .device-pack/build/bin/* .device-pack/build/lib/*.so; do

@@ -53,8 +53,11 @@ extern "C" __global__ void probe_patterns(uint64_t* data) {
   __syncthreads();
   __barracuda_log_sync(static_cast<uint32_t>(ProbeSite::kFence), static_cast<uint32_t>(RecordOp::kFence),
                        pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kAcqRel, MemoryScope::kGpu), 0, 0);
+  __syncwarp();
   __barracuda_log_branch(static_cast<uint32_t>(ProbeSite::kBranch), lane < kBranchTakenLanes);
+  __syncwarp();
   __barracuda_log_reconverge(static_cast<uint32_t>(ProbeSite::kReconverge));
+  __syncwarp();
   __barracuda_log_exit(static_cast<uint32_t>(ProbeSite::kExit));
 }
 
@@ -72,7 +75,7 @@ extern "C" __global__ void probe_flood(uint32_t records) {
       case 1: address += 4 * lane * lane; break;                // delta32
       default: address += (uint64_t{lane} << 36); break;       // full64
     }
-    log(address, ProbeSite::kFlood, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 2));
+    log_converged(address, ProbeSite::kFlood, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 2));
   }
   __barracuda_log_exit(static_cast<uint32_t>(ProbeSite::kExit));
 }
