@@ -71,27 +71,25 @@ def _site(access: dict) -> tuple[str, int]:
     return (PurePath(str(access.get("file", "?"))).name, int(access.get("line", 0)))
 
 
+# Hazard names of the report schema (src/report/names.h) in the EXPECT lines' spelling.
+_REPORT_HAZARDS = {"read-after-write": "RAW", "write-after-read": "WAR", "write-write": "WAW",
+                   "atomic-plain": "atomic-plain"}
+
+
 def findings_from_barracuda_report(report: dict) -> list[Finding]:
-    """THE adapter for barracuda's JSON report; fix it here when the schema settles. Assumed today:
-      {"races": [{"class": "inter-block", "space": "global", "hazard": "RAW",
-                  "accesses": [{"file": "a.cu", "line": 12, ...}, {"file": "a.cu", "line": 14, ...}]}],
-       "barrier_divergences": [{"file": "a.cu", "line": 20, ...}]}
-    Tolerated variants: the two accesses as "first"/"second" or "access1"/"access2"; a race whose
-    class is "barrier-divergence" with one access; "divergences" for the divergence list."""
+    """THE adapter for barracuda's JSON report (schema "barracuda-report" v1, src/report/json_report.h):
+      {"races": [{"class": "inter-block", "space": "global", "hazard": "write-write",
+                  "current": {"site": {"file": "/abs/a.cu", "line": 12, ...}, ...},
+                  "previous": {"site": {...}, ...}, ...}],
+       "diagnostics": [{"kind": "barrier-divergence", "site": {"file": ..., "line": ...}, ...}]}"""
     findings = []
     for race in report.get("races", []):
-        accesses = race.get("accesses") or [a for a in (race.get("first"), race.get("second"),
-                                                         race.get("access1"), race.get("access2")) if a]
-        sites = frozenset(_site(a) for a in accesses)
-        race_class = str(race.get("class", "")).lower()
-        if race_class == "barrier-divergence":
-            findings.append(Finding("barrier-divergence", lines=sites))
-            continue
-        hazard = str(race.get("hazard", ""))
-        hazard = hazard.upper() if hazard.upper() in ("RAW", "WAR", "WAW") else hazard.lower()
-        findings.append(Finding("race", race_class, str(race.get("space", "")).lower(), hazard, sites))
-    for divergence in report.get("barrier_divergences", report.get("divergences", [])):
-        findings.append(Finding("barrier-divergence", lines=frozenset({_site(divergence)})))
+        sites = frozenset(_site(race[side]["site"]) for side in ("current", "previous"))
+        hazard = _REPORT_HAZARDS.get(race.get("hazard", ""), race.get("hazard", ""))
+        findings.append(Finding("race", race.get("class", ""), race.get("space", ""), hazard, sites))
+    for diagnostic in report.get("diagnostics", []):
+        if diagnostic.get("kind") == "barrier-divergence":
+            findings.append(Finding("barrier-divergence", lines=frozenset({_site(diagnostic["site"])})))
     return findings
 
 

@@ -45,20 +45,21 @@ class BarracudaReportTest(unittest.TestCase):
         self.tmp.cleanup()
 
     @staticmethod
-    def report(race_class="inter-block", hazard="RAW", lines=(1, 2)):
+    def report(race_class="inter-block", hazard="read-after-write", lines=(1, 2)):
         return {"races": [{"class": race_class, "space": "global", "hazard": hazard,
-                           "accesses": [{"file": "/abs/g/p.cu", "line": lines[0]},
-                                        {"file": "/abs/g/p.cu", "line": lines[1]}]}]}
+                           "current": {"site": {"file": "/abs/g/p.cu", "line": lines[1]}},
+                           "previous": {"site": {"file": "/abs/g/p.cu", "line": lines[0]}}}],
+                "diagnostics": []}
 
     def test_exact_match(self):
         agreement = compare(self.expected, findings_from_barracuda_report(self.report()))
         self.assertTrue(agreement.verdict and agreement.detail)
 
     def test_observed_war_accepted_for_expected_raw(self):
-        self.assertTrue(compare(self.expected, findings_from_barracuda_report(self.report(hazard="WAR"))).detail)
+        self.assertTrue(compare(self.expected, findings_from_barracuda_report(self.report(hazard="write-after-read"))).detail)
 
     def test_wrong_class_or_lines_is_verdict_only(self):
-        for report in (self.report(race_class="inter-warp"), self.report(lines=(1, 3)), self.report(hazard="WAW")):
+        for report in (self.report(race_class="inter-warp"), self.report(lines=(1, 3)), self.report(hazard="write-write")):
             agreement = compare(self.expected, findings_from_barracuda_report(report))
             self.assertTrue(agreement.verdict)
             self.assertFalse(agreement.detail)
@@ -71,14 +72,13 @@ class BarracudaReportTest(unittest.TestCase):
         self.assertTrue(agreement.verdict)
         self.assertFalse(agreement.detail)
 
-    def test_tolerated_variants(self):
-        variant = {"races": [{"class": "INTER-BLOCK", "space": "Global", "hazard": "raw",
-                              "first": {"file": "p.cu", "line": 2}, "second": {"file": "p.cu", "line": 1}}],
-                   "barrier_divergences": [{"file": "p.cu", "line": 7}]}
-        findings = findings_from_barracuda_report(variant)
-        self.assertEqual([f.kind for f in findings], ["race", "barrier-divergence"])
-        self.assertEqual(findings[0].race_class, "inter-block")
-        self.assertEqual(findings[0].hazard, "RAW")
+    def test_barrier_divergence_and_redundant_barrier_diagnostics(self):
+        report = {"races": [], "diagnostics": [
+            {"kind": "barrier-divergence", "site": {"file": "/abs/g/p.cu", "line": 7}},
+            {"kind": "redundant-barrier", "site": {"file": "/abs/g/p.cu", "line": 9}}]}
+        findings = findings_from_barracuda_report(report)
+        self.assertEqual([f.kind for f in findings], ["barrier-divergence"])
+        self.assertEqual(findings[0].lines, frozenset({("p.cu", 7)}))
 
 
 if __name__ == "__main__":

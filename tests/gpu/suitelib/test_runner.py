@@ -34,8 +34,9 @@ class RunnerTest(unittest.TestCase):
         # Stand-in barracuda: writes a report naming lines 1 and 2 of p.cu to the --report path.
         self.barracuda = script(self.dir / "barracuda", """\
             report="$3"
-            echo '{"races": [{"class": "inter-block", "space": "global", "hazard": "WAW",
-                  "accesses": [{"file": "g/p.cu", "line": 1}, {"file": "g/p.cu", "line": 2}]}]}' > "$report"
+            echo '{"races": [{"class": "inter-block", "space": "global", "hazard": "write-write",
+                  "current": {"site": {"file": "g/p.cu", "line": 2}},
+                  "previous": {"site": {"file": "g/p.cu", "line": 1}}}], "diagnostics": []}' > "$report"
             """)
 
     def tearDown(self):
