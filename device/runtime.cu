@@ -114,13 +114,21 @@ __device__ __forceinline__ RecordHeader make_header(const QueueArenaHeader* aren
   return header;
 }
 
+// Under independent thread scheduling the other lanes would otherwise return while the leader still
+// waits in reserve/commit, and the app instruction after the call would then run (and be logged) in
+// pieces. Rejoining the group before returning keeps one warp instruction one record. This adds no
+// ordering the engine sees: the lanes were converged when they entered.
+__device__ __forceinline__ void rejoin(const WarpGroup& group) { __syncwarp(group.mask); }
+
 // Logs a header-only record (everything but memory accesses) from the group's leader.
 __device__ void log_header_only(QueueArenaHeader* arena, const WarpGroup& group, const RecordHeader& header) {
-  if (!group.is_leader()) return;
-  Queue queue = block_queue(arena);
-  uint64_t position = reserve(queue, 1);
-  *queue.slot(position) = header;
-  commit(queue, position, 1);
+  if (group.is_leader()) {
+    Queue queue = block_queue(arena);
+    uint64_t position = reserve(queue, 1);
+    *queue.slot(position) = header;
+    commit(queue, position, 1);
+  }
+  rejoin(group);
 }
 
 // ---- Memory accesses ----------------------------------------------------------------------------
@@ -240,6 +248,7 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   }
   __syncwarp(group.mask);
   if (group.is_leader()) commit(queue, position, slots);
+  rejoin(group);
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, uint32_t op, uint32_t space_sem,

@@ -48,10 +48,12 @@ def run_racecheck(sanitizer: str, exe: Path, timeout: float) -> tuple[Run, list 
     return run, findings_from_racecheck(run.output)
 
 
-def run_barracuda(barracuda: str, extra: list[str], exe: Path, timeout: float) -> tuple[Run, list | None]:
+def run_barracuda(barracuda: str, extra: list[str], exe: Path, timeout: float,
+                  trace: Path | None) -> tuple[Run, list | None]:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
-        run = timed([barracuda, "run", "--report", str(report), *extra, "--", str(exe)], timeout, exe.parent)
+        record = ["--record", str(trace)] if trace else []
+        run = timed([barracuda, "run", "--report", str(report), *record, *extra, "--", str(exe)], timeout, exe.parent)
         if not report.exists():
             return run, None
         try:
@@ -67,8 +69,12 @@ def run_program(program_id: str, expected, exe: Path, sanitizer: str | None, arg
     if sanitizer:
         result.racecheck, result.racecheck_findings = run_racecheck(sanitizer, exe, args.timeout * 4)
     if args.barracuda:
+        trace = None
+        if args.traces:
+            args.traces.mkdir(parents=True, exist_ok=True)
+            trace = args.traces / f"{program_id.replace('/', '.')}.bctrace"
         result.barracuda, result.barracuda_findings = run_barracuda(args.barracuda, args.barracuda_arg, exe,
-                                                                    args.timeout * 4)
+                                                                    args.timeout * 4, trace)
         if result.barracuda_findings is not None:
             result.barracuda_agreement = compare(expected, result.barracuda_findings)
     if args.logs:
@@ -93,6 +99,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("RESULTS.md"), help="markdown table to write")
     parser.add_argument("--json", type=Path, help="also write the raw results here")
     parser.add_argument("--logs", type=Path, help="write every run's output to LOGS/<group>.<name>.<tool>.log")
+    parser.add_argument("--traces", type=Path,
+                        help="record each barracuda run's event trace as TRACES/<group>.<name>.bctrace")
     parser.add_argument("--resume", action="store_true",
                         help="keep the results already in --json and run only the programs missing there")
     parser.add_argument("--budget", type=float, default=0,
