@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""The detector column of the litmus table: runs every cell once under `barracuda run` and compares its
+verdict with the one the PTX model predicts (model.h, expected_detector_verdict).
+
+    detector.py --litmus BIN --barracuda BIN [--table HW.md] --out OUT.md [--jobs N] [--work DIR]
+
+Each cell is one process (`barracuda-litmus --detector-cell TEST:VARIANT:PLACEMENT`: one instance on fixed
+threads), so every race in its report belongs to that cell. A race counts for the cell when both of its
+accesses are litmus accesses (source lines in litmus/access.cuh); any other race is a harness bug and is
+shown as such. With --table (the markdown table barracuda-litmus writes) the columns are added to its
+rows and only those cells run; without it every cell runs. Exit status: 0 when every cell agrees with
+the model, 1 otherwise, 2 on usage errors.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+LITMUS_SOURCE = "access.cuh"  # where every litmus access is written (inline PTX)
+
+
+def list_cells(litmus):
+    """[(cell name, expected verdict)] in table order, from barracuda-litmus --list-cells."""
+    out = subprocess.run([litmus, "--list-cells"], check=True, capture_output=True, text=True).stdout
+    return [tuple(line.split("\t")) for line in out.splitlines() if line]
+
+
+def run_cell(args, cell, cache_dir):
+    """Runs one cell under barracuda; returns (exit code, report path, output)."""
+    report = os.path.join(args.work, cell.replace(":", "_") + ".json")
+    command = [args.barracuda, "run", "--report", report, "--cache-dir", cache_dir, "--queue-bytes", "4M",
+               "--", args.litmus, "--detector-cell", cell]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+        return done.returncode, report, done.stdout + done.stderr
+    except subprocess.TimeoutExpired:
+        return None, report, f"timed out after {args.timeout} s"
+
+
+def is_litmus_access(access):
+    return access["site"]["file"].endswith(LITMUS_SOURCE)
+
+
+def verdict_of(code, report_path, output):
+    """(verdict, detail): verdict is "race", "no race" or "error"; detail names race classes or the problem."""
+    if code is None:
+        return "error", output
+    if code not in (0, 66) or not os.path.exists(report_path):
+        last = output.strip().splitlines()[-1] if output.strip() else ""
+        return "error", f"exit {code}: {last}" if last else f"exit {code}"
+    with open(report_path) as f:
+        report = json.load(f)
+    summary = report["summary"]
+    problems = []
+    if summary.get("analysis_incomplete") or summary.get("dropped_events"):
+        problems.append("analysis incomplete")
+    if summary.get("kernels_skipped"):
+        problems.append("kernel not instrumented")
+    if report.get("diagnostics") and any(d["kind"] == "barrier-divergence" for d in report["diagnostics"]):
+        problems.append("barrier divergence")
+    races = report["races"]
+    cell_races = [r for r in races if is_litmus_access(r["current"]) and is_litmus_access(r["previous"])]
+    harness = len(races) - len(cell_races)
+    if harness:
+        problems.append(f"{harness} race(s) outside the litmus accesses")
+    if problems:
+        return "error", "; ".join(problems)
+    if not cell_races:
+        return "no race", ""
+    classes = sorted({r["class"] for r in cell_races})
+    return "race", ", ".join(classes)
+
+
+def read_table(path):
+    """(header lines, rows as cell lists) of a markdown table."""
+    with open(path) as f:
+        lines = [line.rstrip("\n") for line in f if line.startswith("|")]
+    split = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    return split[:2], split[2:]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--litmus", required=True, help="barracuda-litmus")
+    parser.add_argument("--barracuda", required=True, help="the barracuda command")
+    parser.add_argument("--table", help="hardware table written by barracuda-litmus --markdown")
+    parser.add_argument("--out", required=True, help="markdown table with the detector columns")
+    parser.add_argument("--jobs", type=int, default=8, help="cells checked at once (one GPU context each)")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds per cell")
+    parser.add_argument("--work", help="directory for the reports and the module cache (default: a temporary one)")
+    args = parser.parse_args()
+    args.work = args.work or tempfile.mkdtemp(prefix="litmus-detector-")
+    os.makedirs(args.work, exist_ok=True)
+    cache_dir = os.path.join(args.work, "cache")
+
+    expected = dict(list_cells(args.litmus))
+    if args.table:
+        header, rows = read_table(args.table)
+        cells = [":".join(row[:3]) for row in rows]
+    else:
+        header = [["test", "variant", "placement"], ["---", "---", "---"]]
+        cells = list(expected)
+        rows = [cell.split(":") for cell in cells]
+    unknown = [c for c in cells if c not in expected]
+    if unknown:
+        sys.exit(f"detector.py: cells not in barracuda-litmus --list-cells: {', '.join(unknown)}")
+
+    # The first run instruments the module and fills the cache; the others then only load it.
+    results = {cells[0]: verdict_of(*run_cell(args, cells[0], cache_dir))}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {pool.submit(run_cell, args, cell, cache_dir): cell for cell in cells[1:]}
+        for future in concurrent.futures.as_completed(futures):
+            results[futures[future]] = verdict_of(*future.result())
+
+    weak_columns = [i for i, name in enumerate(header[0]) if name.startswith("weak")]
+    header[0] += ["detector expected", "barracuda", "agrees"]
+    header[1] += ["---", "---", "---"]
+    disagreements, engine_bugs = [], []
+    out_rows = []
+    for cell, row in zip(cells, rows):
+        verdict, detail = results[cell]
+        agrees = verdict == expected[cell]
+        shown = f"{verdict} ({detail})" if detail else verdict
+        out_rows.append(row + [expected[cell], shown, "yes" if agrees else "**NO**"])
+        print(f"{cell:42} expected {expected[cell]:8} barracuda {shown}")
+        if not agrees:
+            disagreements.append(cell)
+        # The hardware proved a race the engine did not see: it took a racy pair for synchronised.
+        if verdict == "no race" and expected[cell] == "race" and any(int(row[i]) > 0 for i in weak_columns):
+            engine_bugs.append(cell)
+
+    with open(args.out, "w") as f:
+        for line in header + out_rows:
+            f.write("| " + " | ".join(line) + " |\n")
+        f.write(f"\ndetector: {len(cells) - len(disagreements)} of {len(cells)} cells agree with the model")
+        f.write(f"; disagreements: {', '.join(disagreements)}\n" if disagreements else "\n")
+        if engine_bugs:
+            f.write(f"engine called synchronised what the hardware showed weak: {', '.join(engine_bugs)}\n")
+    print(f"detector: {len(cells) - len(disagreements)} of {len(cells)} cells agree; reports in {args.work}")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
