@@ -5,9 +5,10 @@ verdict with the one the PTX model predicts (model.h, expected_detector_verdict)
     detector.py --litmus BIN --barracuda BIN [--table HW.md] --out OUT.md [--jobs N] [--work DIR]
 
 Each cell is one process (`barracuda-litmus --detector-cell TEST:VARIANT:PLACEMENT`: one instance on fixed
-threads), so every race in its report belongs to that cell. A race counts for the cell when both of its
-accesses are litmus accesses (source lines in litmus/access.cuh); any other race is a harness bug and is
-shown as such. With --table (the markdown table barracuda-litmus writes) the columns are added to its
+threads), so every race in its report belongs to that cell. A race counts for the cell when it is on one
+of the cell's two locations, whose addresses the cell prints (`locations: x=0x... y=0x...`); a race
+anywhere else is a harness bug and is shown as such (source lines cannot tell them apart: the report
+names the kernel's line that calls the inlined litmus code). With --table (the markdown table barracuda-litmus writes) the columns are added to its
 rows and only those cells run; without it every cell runs. Exit status: 0 when every cell agrees with
 the model, 1 otherwise, 2 on usage errors.
 """
@@ -15,11 +16,13 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
-LITMUS_SOURCE = "access.cuh"  # where every litmus access is written (inline PTX)
+LOCATIONS = re.compile(r"^locations: x=(0x[0-9a-f]+) y=(0x[0-9a-f]+)$", re.MULTILINE)
+WORD = 4  # every litmus access is a 32-bit word
 
 
 def list_cells(litmus):
@@ -40,12 +43,17 @@ def run_cell(args, cell, cache_dir):
         return None, report, f"timed out after {args.timeout} s"
 
 
-def is_litmus_access(access):
-    return access["site"]["file"].endswith(LITMUS_SOURCE)
+def location_of(race, locations):
+    """'x' or 'y' when the race is on that litmus location, else None."""
+    address = int(race["address"], 16)
+    for name, start in locations.items():
+        if start <= address < start + WORD:
+            return name
+    return None
 
 
 def verdict_of(code, report_path, output):
-    """(verdict, detail): verdict is "race", "no race" or "error"; detail names race classes or the problem."""
+    """(verdict, detail): verdict is "race", "no race" or "error"; detail names the races or the problem."""
     if code is None:
         return "error", output
     if code not in (0, 66) or not os.path.exists(report_path):
@@ -61,17 +69,20 @@ def verdict_of(code, report_path, output):
         problems.append("kernel not instrumented")
     if report.get("diagnostics") and any(d["kind"] == "barrier-divergence" for d in report["diagnostics"]):
         problems.append("barrier divergence")
+    found = LOCATIONS.search(output)
+    if not found:
+        return "error", "the cell did not print its locations"
+    locations = {"x": int(found.group(1), 16), "y": int(found.group(2), 16)}
     races = report["races"]
-    cell_races = [r for r in races if is_litmus_access(r["current"]) and is_litmus_access(r["previous"])]
+    cell_races = [(r["class"], location_of(r, locations)) for r in races if location_of(r, locations)]
     harness = len(races) - len(cell_races)
     if harness:
-        problems.append(f"{harness} race(s) outside the litmus accesses")
+        problems.append(f"{harness} race(s) off the cell's locations")
     if problems:
         return "error", "; ".join(problems)
     if not cell_races:
         return "no race", ""
-    classes = sorted({r["class"] for r in cell_races})
-    return "race", ", ".join(classes)
+    return "race", ", ".join(f"{c} on {name}" for c, name in sorted(set(cell_races)))
 
 
 def read_table(path):

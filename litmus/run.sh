@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates litmus/RESULTS.md on the GPU machine. From this checkout:
 #   scripts/setup.sh && scripts/device-pack.sh, then through the device tool (carry .device-pack):
-#   litmus/run.sh [--tune] [--tune-iterations N] [--tune-seconds S] [--jobs N] [--no-detector]
+#   litmus/run.sh [--tune] [--tune-iterations N] [--tune-seconds S] [--tune-max-launch-ms M] [--jobs N]
+#                 [--no-detector]
 #                 [barracuda-litmus args, e.g. --iterations 200000]
 # 1. --tune: barracuda-litmus --tune picks the stress setting (tune.log); the table then uses it
 #    (barracuda-litmus arguments given here still override it).
@@ -23,7 +24,7 @@ tune=0 detector=1 jobs=8 tune_args=() litmus_args=()
 while (($#)); do
   case $1 in
     --tune) tune=1 ;;
-    --tune-iterations | --tune-seconds) tune_args+=("$1" "$2"); shift ;;
+    --tune-iterations | --tune-seconds | --tune-max-launch-ms) tune_args+=("$1" "$2"); shift ;;
     --jobs) jobs=$2; shift ;;
     --no-detector) detector=0 ;;
     *) litmus_args+=("$1") ;;

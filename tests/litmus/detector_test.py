@@ -16,25 +16,26 @@ import unittest
 
 DETECTOR, LITMUS = sys.argv[1], sys.argv[2]
 
-# The stand-in's behaviour per cell: list of (class, file of the current access, file of the previous one).
+# The stand-in's behaviour per cell: the races as (class, address); the cell's x is at 0x7f0000000000,
+# y at 0x7f0000000080.
 FAKE_BARRACUDA = textwrap.dedent("""\
     #!/usr/bin/env python3
     import json, sys
     args = sys.argv[1:]
     report, cell = args[args.index("--report") + 1], args[-1]
     races = {
-        "MP:no-fence:intra-block": [("inter-warp", "access.cuh", "access.cuh")],
-        "MP:membar.cta:inter-block": [("scoped", "access.cuh", "access.cuh"),
-                                      ("inter-block", "access.cuh", "access.cuh")],
-        "MP:membar.gl:inter-block": [("inter-block", "/src/litmus/access.cuh", "/src/litmus/access.cuh")],
-        "SB:weak:inter-block": [("inter-block", "litmus.cu", "access.cuh")],
+        "MP:no-fence:intra-block": [("inter-warp", "0x7f0000000000")],
+        "MP:membar.cta:inter-block": [("scoped", "0x7f0000000000"), ("inter-block", "0x7f0000000082")],
+        "MP:membar.gl:inter-block": [("inter-block", "0x7f0000000000")],
+        "SB:weak:inter-block": [("inter-block", "0x7f0000000000"), ("inter-block", "0x7f0000000004")],
     }.get(cell, [])
     if cell == "LB:weak:intra-warp":
         sys.exit(2)  # the app failed and wrote no report
-    site = lambda f: {"site": {"file": f, "line": 12}}
+    if cell != "LB:no-fence:intra-warp":
+        print("locations: x=0x7f0000000000 y=0x7f0000000080")
     doc = {"summary": {"analysis_incomplete": cell == "SB:no-fence:intra-warp", "dropped_events": 0,
                        "kernels_skipped": []},
-           "races": [{"class": c, "current": site(a), "previous": site(b)} for c, a, b in races],
+           "races": [{"class": c, "address": a} for c, a in races],
            "diagnostics": []}
     with open(report, "w") as f:
         json.dump(doc, f)
@@ -52,6 +53,7 @@ TABLE = textwrap.dedent("""\
     | SB | no-fence | intra-warp | allowed | 100 | 0 | 0 |
     | SB | atomic-relaxed | inter-block | allowed | 100 | 9 | 2 |
     | LB | weak | intra-warp | allowed | 100 | 0 | 0 |
+    | LB | no-fence | intra-warp | allowed | 100 | 0 | 0 |
 """)
 
 
@@ -90,26 +92,28 @@ class DetectorDriver(unittest.TestCase):
         self.assertIn("| ---: | ---: | --- | --- | --- |", self.text)
 
     def test_expected_race_reported_agrees(self):
-        self.assertEqual(self.rows["MP:no-fence:intra-block"], ["race", "race (inter-warp)", "yes"])
-        self.assertEqual(self.rows["MP:membar.cta:inter-block"], ["race", "race (inter-block, scoped)", "yes"])
+        self.assertEqual(self.rows["MP:no-fence:intra-block"], ["race", "race (inter-warp on x)", "yes"])
+        self.assertEqual(self.rows["MP:membar.cta:inter-block"],
+                         ["race", "race (inter-block on y, scoped on x)", "yes"])
 
     def test_missed_race_with_weak_hardware_outcome_is_an_engine_bug(self):
         self.assertEqual(self.rows["MP:no-fence:inter-block"], ["race", "no race", "**NO**"])
         self.assertIn("engine called synchronised what the hardware showed weak: MP:no-fence:inter-block\n", self.text)
 
     def test_false_alarm_disagrees(self):
-        self.assertEqual(self.rows["MP:membar.gl:inter-block"], ["no race", "race (inter-block)", "**NO**"])
+        self.assertEqual(self.rows["MP:membar.gl:inter-block"], ["no race", "race (inter-block on x)", "**NO**"])
 
     def test_weak_outcome_of_strong_accesses_is_no_race(self):
         self.assertEqual(self.rows["SB:atomic-relaxed:inter-block"], ["no race", "no race", "yes"])
 
-    def test_harness_races_failures_and_incomplete_runs_are_errors(self):
-        self.assertEqual(self.rows["SB:weak:inter-block"][1], "error (1 race(s) outside the litmus accesses)")
+    def test_races_off_the_locations_failures_and_incomplete_runs_are_errors(self):
+        self.assertEqual(self.rows["SB:weak:inter-block"][1], "error (1 race(s) off the cell's locations)")
         self.assertEqual(self.rows["SB:no-fence:intra-warp"][1], "error (analysis incomplete)")
         self.assertEqual(self.rows["LB:weak:intra-warp"][1], "error (exit 2)")
+        self.assertEqual(self.rows["LB:no-fence:intra-warp"][1], "error (the cell did not print its locations)")
 
     def test_summary_counts_agreeing_cells(self):
-        self.assertIn("detector: 3 of 8 cells agree with the model; disagreements: ", self.text)
+        self.assertIn("detector: 3 of 9 cells agree with the model; disagreements: ", self.text)
 
 
 if __name__ == "__main__":
