@@ -23,6 +23,9 @@ import tempfile
 
 LOCATIONS = re.compile(r"^locations: x=(0x[0-9a-f]+) y=(0x[0-9a-f]+)$", re.MULTILINE)
 WORD = 4  # every litmus access is a 32-bit word
+# MP's bounded wait for the flag ran out: the run is not the synchronised execution the model's verdict
+# assumes (shown beside the verdict).
+FLAG_NOT_SEEN = "note: the reader never saw the flag"
 
 
 def list_cells(litmus):
@@ -80,9 +83,10 @@ def verdict_of(code, report_path, output):
         problems.append(f"{harness} race(s) off the cell's locations")
     if problems:
         return "error", "; ".join(problems)
-    if not cell_races:
-        return "no race", ""
-    return "race", ", ".join(f"{c} on {name}" for c, name in sorted(set(cell_races)))
+    notes = [f"{c} on {name}" for c, name in sorted(set(cell_races))]
+    if FLAG_NOT_SEEN in output:
+        notes.append("the reader never saw the flag")
+    return "race" if cell_races else "no race", ", ".join(notes)
 
 
 def read_table(path):

@@ -99,6 +99,8 @@ CellResult run_cell(Harness& h, const Cell& cell, long iterations, const StressS
   return r;
 }
 
+constexpr const char* kFlagNotSeen = "note: the reader never saw the flag";  // detector.py looks for it
+
 // One instance of one cell on fixed threads, no stress: the run `litmus/detector.py` checks under
 // `barracuda run`. Prints the outcome; the verdict is the detector's.
 int run_detector_cell(Harness& h, const Cell& cell) {
@@ -116,6 +118,8 @@ int run_detector_cell(Harness& h, const Cell& cell) {
   std::printf("%s: results %d %d %d %d (%s outcome)\n", cell_name(cell).c_str(), static_cast<int>(r[0]),
               static_cast<int>(r[1]), static_cast<int>(r[2]), static_cast<int>(r[3]),
               is_weak_outcome(cell.litmus_test(), r.data()) ? "weak" : "strong");
+  // Then the payload read was not the synchronised execution the expected verdict assumes.
+  if (cell.litmus_test() == LitmusTest::kMP && r[0] != 1) std::printf("%s\n", kFlagNotSeen);
   return 0;
 }
 
