@@ -2,7 +2,7 @@
 """The detector column of the litmus table: runs every cell once under `barracuda run` and compares its
 verdict with the one the PTX model predicts (model.h, expected_detector_verdict).
 
-    detector.py --litmus BIN --barracuda BIN [--table HW.md] --out OUT.md [--jobs N] [--work DIR]
+    detector.py --litmus BIN --barracuda BIN [--table HW.md] --out OUT.md [--jobs N] [--repeat N] [--work DIR]
 
 Each cell is one process (`barracuda-litmus --detector-cell TEST:VARIANT:PLACEMENT`: one instance on fixed
 threads), so every race in its report belongs to that cell. A race counts for the cell when it is on one
@@ -34,9 +34,9 @@ def list_cells(litmus):
     return [tuple(line.split("\t")) for line in out.splitlines() if line]
 
 
-def run_cell(args, cell, cache_dir):
-    """Runs one cell under barracuda; returns (exit code, report path, output)."""
-    report = os.path.join(args.work, cell.replace(":", "_") + ".json")
+def run_cell(args, cell, run, cache_dir):
+    """Runs one cell under barracuda (its `run`th time); returns (exit code, report path, output)."""
+    report = os.path.join(args.work, f"{cell.replace(':', '_')}.{run}.json")
     command = [args.barracuda, "run", "--report", report, "--cache-dir", cache_dir, "--queue-bytes", "4M",
                "--", args.litmus, "--detector-cell", cell]
     try:
@@ -89,6 +89,19 @@ def verdict_of(code, report_path, output):
     return "race" if cell_races else "no race", ", ".join(notes)
 
 
+def combine(runs):
+    """One (verdict, detail) for the runs of a cell: any error wins; runs that differ are a race seen in
+    some runs only (the engine's view of one run depends on the order it drains the queues)."""
+    errors = [detail for verdict, detail in runs if verdict == "error"]
+    if errors:
+        return "error", "; ".join(sorted(set(errors)))
+    details = ", ".join(sorted({d for _, d in runs if d}))
+    racy = sum(verdict == "race" for verdict, _ in runs)
+    if racy not in (0, len(runs)):
+        return "race", f"{details}; in {racy} of {len(runs)} runs"
+    return runs[0][0], details
+
+
 def read_table(path):
     """(header lines, rows as cell lists) of a markdown table."""
     with open(path) as f:
@@ -104,7 +117,8 @@ def main():
     parser.add_argument("--table", help="hardware table written by barracuda-litmus --markdown")
     parser.add_argument("--out", required=True, help="markdown table with the detector columns")
     parser.add_argument("--jobs", type=int, default=8, help="cells checked at once (one GPU context each)")
-    parser.add_argument("--timeout", type=int, default=300, help="seconds per cell")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per cell (the verdict must hold in each)")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds per run")
     parser.add_argument("--work", help="directory for the reports and the module cache (default: a temporary one)")
     args = parser.parse_args()
     args.work = args.work or tempfile.mkdtemp(prefix="litmus-detector-")
@@ -124,11 +138,14 @@ def main():
         sys.exit(f"detector.py: cells not in barracuda-litmus --list-cells: {', '.join(unknown)}")
 
     # The first run instruments the module and fills the cache; the others then only load it.
-    results = {cells[0]: verdict_of(*run_cell(args, cells[0], cache_dir))}
+    runs = {cell: [] for cell in cells}
+    runs[cells[0]].append(verdict_of(*run_cell(args, cells[0], 0, cache_dir)))
+    pending = [(cell, run) for run in range(max(1, args.repeat)) for cell in cells if (cell, run) != (cells[0], 0)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {pool.submit(run_cell, args, cell, cache_dir): cell for cell in cells[1:]}
+        futures = {pool.submit(run_cell, args, cell, run, cache_dir): cell for cell, run in pending}
         for future in concurrent.futures.as_completed(futures):
-            results[futures[future]] = verdict_of(*future.result())
+            runs[futures[future]].append(verdict_of(*future.result()))
+    results = {cell: combine(cell_runs) for cell, cell_runs in runs.items()}
 
     weak_columns = [i for i, name in enumerate(header[0]) if name.startswith("weak")]
     header[0] += ["detector expected", "barracuda", "agrees"]
@@ -137,14 +154,15 @@ def main():
     out_rows = []
     for cell, row in zip(cells, rows):
         verdict, detail = results[cell]
-        agrees = verdict == expected[cell]
+        verdicts = {v for v, _ in runs[cell]}
+        agrees = verdicts == {expected[cell]}
         shown = f"{verdict} ({detail})" if detail else verdict
         out_rows.append(row + [expected[cell], shown, "yes" if agrees else "**NO**"])
         print(f"{cell:42} expected {expected[cell]:8} barracuda {shown}")
         if not agrees:
             disagreements.append(cell)
         # The hardware proved a race the engine did not see: it took a racy pair for synchronised.
-        if verdict == "no race" and expected[cell] == "race" and any(int(row[i]) > 0 for i in weak_columns):
+        if "no race" in verdicts and expected[cell] == "race" and any(int(row[i]) > 0 for i in weak_columns):
             engine_bugs.append(cell)
 
     with open(args.out, "w") as f:

@@ -13,6 +13,7 @@
 namespace litmus {
 
 inline constexpr uint32_t kLineWords = 32;  // one 128-byte line
+inline constexpr int kStartWaitLoads = 1 << 20;
 
 struct DeviceBuffers {
   int32_t* roles;     // role of each thread of the test blocks (placement.h)
@@ -44,10 +45,10 @@ __device__ inline void stress_scratchpad(uint32_t* scratch, const LaunchParams& 
 template <LitmusTest T, Access D, Access S, Fence F>
 __global__ void litmus_kernel(DeviceBuffers b, LaunchParams p) {
   // Start together: every block arrives before any runs its role, so roles overlap in time. The host
-  // sizes the grid to be co-resident, so the spin cannot deadlock.
+  // sizes the grid to be co-resident; the bound keeps a grid that is not from hanging the device.
   if (threadIdx.x == 0) {
     atomicAdd(b.start, 1u);
-    while (load<Access::kVolatile>(b.start) < gridDim.x) {
+    for (int n = 0; load<Access::kVolatile>(b.start) < gridDim.x && n < kStartWaitLoads; ++n) {
     }
   }
   __syncthreads();
