@@ -17,6 +17,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -119,11 +120,12 @@ def main():
     parser.add_argument("--jobs", type=int, default=8, help="cells checked at once (one GPU context each)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per cell (the verdict must hold in each)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per run")
-    parser.add_argument("--work", help="directory for the reports and the module cache (default: a temporary one)")
+    parser.add_argument("--work", help="directory for the reports (default: a temporary one)")
     args = parser.parse_args()
     args.work = args.work or tempfile.mkdtemp(prefix="litmus-detector-")
     os.makedirs(args.work, exist_ok=True)
-    cache_dir = os.path.join(args.work, "cache")
+    # The instrumented module is the same in every run: cached once, dropped at the end.
+    cache_dir = tempfile.mkdtemp(prefix="litmus-cache-")
 
     expected = dict(list_cells(args.litmus))
     if args.table:
@@ -145,6 +147,7 @@ def main():
         futures = {pool.submit(run_cell, args, cell, run, cache_dir): cell for cell, run in pending}
         for future in concurrent.futures.as_completed(futures):
             runs[futures[future]].append(verdict_of(*future.result()))
+    shutil.rmtree(cache_dir, ignore_errors=True)
     results = {cell: combine(cell_runs) for cell, cell_runs in runs.items()}
 
     weak_columns = [i for i, name in enumerate(header[0]) if name.startswith("weak")]
