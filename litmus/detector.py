@@ -2,7 +2,8 @@
 """The detector column of the litmus table: runs every cell once under `barracuda run` and compares its
 verdict with the one the PTX model predicts (model.h, expected_detector_verdict).
 
-    detector.py --litmus BIN --barracuda BIN [--table HW.md] --out OUT.md [--jobs N] [--repeat N] [--work DIR]
+    detector.py --litmus BIN --barracuda BIN [--table HW.md] --out OUT.md [--jobs N] [--repeat N]
+                [--budget SECONDS] [--work DIR]
 
 Each cell is one process (`barracuda-litmus --detector-cell TEST:VARIANT:PLACEMENT`: one instance on fixed
 threads), so every race in its report belongs to that cell. A race counts for the cell when it is on one
@@ -21,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 LOCATIONS = re.compile(r"^locations: x=(0x[0-9a-f]+) y=(0x[0-9a-f]+)$", re.MULTILINE)
 WORD = 4  # every litmus access is a 32-bit word
@@ -38,13 +40,17 @@ def list_cells(litmus):
 def run_cell(args, cell, run, cache_dir):
     """Runs one cell under barracuda (its `run`th time); returns (exit code, report path, output)."""
     report = os.path.join(args.work, f"{cell.replace(':', '_')}.{run}.json")
+    left = args.deadline - time.monotonic()
+    if left <= 0:
+        return None, report, "not run: --budget spent"
+    timeout = min(args.timeout, left)
     command = [args.barracuda, "run", "--report", report, "--cache-dir", cache_dir, "--queue-bytes", "4M",
                "--", args.litmus, "--detector-cell", cell]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
         return done.returncode, report, done.stdout + done.stderr
     except subprocess.TimeoutExpired:
-        return None, report, f"timed out after {args.timeout} s"
+        return None, report, f"timed out after {timeout:.0f} s"
 
 
 def location_of(race, locations):
@@ -119,9 +125,11 @@ def main():
     parser.add_argument("--out", required=True, help="markdown table with the detector columns")
     parser.add_argument("--jobs", type=int, default=8, help="cells checked at once (one GPU context each)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per cell (the verdict must hold in each)")
-    parser.add_argument("--timeout", type=int, default=300, help="seconds per run")
+    parser.add_argument("--timeout", type=int, default=120, help="seconds per run")
+    parser.add_argument("--budget", type=int, default=3600, help="seconds for all runs; later ones are not run")
     parser.add_argument("--work", help="directory for the reports (default: a temporary one)")
     args = parser.parse_args()
+    args.deadline = time.monotonic() + args.budget
     args.work = args.work or tempfile.mkdtemp(prefix="litmus-detector-")
     os.makedirs(args.work, exist_ok=True)
     # The instrumented module is the same in every run: cached once, dropped at the end.

@@ -2,13 +2,13 @@
 # Regenerates litmus/RESULTS.md on the GPU machine. From this checkout:
 #   scripts/setup.sh && scripts/device-pack.sh, then through the device tool (carry .device-pack):
 #   litmus/run.sh [--tune] [--tune-iterations N] [--tune-seconds S] [--tune-max-launch-ms M]
-#                 [--jobs N] [--detector-repeat N] [--no-detector]
+#                 [--jobs N] [--detector-repeat N] [--detector-seconds S] [--no-detector]
 #                 [barracuda-litmus args, e.g. --iterations 200000]
 # 1. --tune: barracuda-litmus --tune picks the stress setting (tune.log); the table then uses it
 #    (barracuda-litmus arguments given here still override it).
 # 2. the hardware table: every cell with and without stress (litmus.log).
-# 3. unless --no-detector: every cell under `barracuda run`, --detector-repeat times (1) (detector.py;
-#    detector.log, detector/).
+# 3. unless --no-detector: every cell under `barracuda run`, --detector-repeat times (1), runs not
+#    started within --detector-seconds (240) are left out (detector.py; detector.log, detector/).
 # Writes $OUT/RESULTS.md (copy it to litmus/RESULTS.md); without $OUT, into litmus/.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,13 +22,14 @@ bin="$build/bin/barracuda-litmus"
 out="${OUT:-$here/litmus}"
 invocation="litmus/run.sh${*:+ $*}"
 
-tune=0 detector=1 jobs=8 repeat=1 tune_args=() litmus_args=()
+tune=0 detector=1 jobs=8 repeat=1 detector_seconds=240 tune_args=() litmus_args=()
 while (($#)); do
   case $1 in
     --tune) tune=1 ;;
     --tune-iterations | --tune-seconds | --tune-max-launch-ms) tune_args+=("$1" "$2"); shift ;;
     --jobs) jobs=$2; shift ;;
     --detector-repeat) repeat=$2; shift ;;
+    --detector-seconds) detector_seconds=$2; shift ;;
     --no-detector) detector=0 ;;
     *) litmus_args+=("$1") ;;
   esac
@@ -55,7 +56,7 @@ if ((detector)); then
   merged="$(mktemp)"
   set +e
   python3 "$here/litmus/detector.py" --litmus "$bin" --barracuda "$build/bin/barracuda" --table "$table" \
-    --out "$merged" --jobs "$jobs" --repeat "$repeat" --work "$out/detector" | tee "$out/detector.log"
+    --out "$merged" --jobs "$jobs" --repeat "$repeat" --budget "$detector_seconds" --work "$out/detector" | tee "$out/detector.log"
   detector_status=${PIPESTATUS[0]}
   ((status)) || status=$detector_status
   set -e

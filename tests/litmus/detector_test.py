@@ -124,6 +124,15 @@ class DetectorDriver(unittest.TestCase):
         self.assertEqual(self.rows["SB:release-acquire.cta:inter-block"],
                          ["race", "race (scoped on y; in 1 of 2 runs)", "**NO**"])
 
+    def test_runs_past_the_budget_are_not_run(self):
+        table = os.path.join(self.dir, "hardware.md")
+        out = os.path.join(self.dir, "no-budget.md")
+        subprocess.run([sys.executable, DETECTOR, "--litmus", LITMUS, "--barracuda", os.path.join(self.dir, "barracuda"),
+                        "--table", table, "--out", out, "--budget", "0", "--work", os.path.join(self.dir, "work0")],
+                       capture_output=True, text=True)
+        with open(out) as f:
+            self.assertEqual(f.read().count("error (not run: --budget spent)"), 10)
+
     def test_summary_counts_agreeing_cells(self):
         self.assertIn("detector: 3 of 10 cells agree with the model; disagreements: ", self.text)
 
