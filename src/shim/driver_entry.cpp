@@ -26,6 +26,16 @@ template <> inline constexpr auto kInterceptor<Hook::LaunchCooperativeKernel> =
 template <> inline constexpr auto kInterceptor<Hook::ModuleGetFunction> = &intercept_module_get_function;
 template <> inline constexpr auto kInterceptor<Hook::LibraryGetKernel> = &intercept_library_get_kernel;
 template <> inline constexpr auto kInterceptor<Hook::KernelGetFunction> = &intercept_kernel_get_function;
+template <> inline constexpr auto kInterceptor<Hook::CtxSynchronize> = &intercept_ctx_synchronize;
+template <> inline constexpr auto kInterceptor<Hook::CtxSynchronizeV2> = &intercept_ctx_synchronize_v2;
+template <> inline constexpr auto kInterceptor<Hook::StreamCompletion> = &intercept_stream_completion;
+template <> inline constexpr auto kInterceptor<Hook::EventCompletion> = &intercept_event_completion;
+template <> inline constexpr auto kInterceptor<Hook::EventRecord> = &intercept_event_record;
+template <> inline constexpr auto kInterceptor<Hook::EventRecordWithFlags> = &intercept_event_record_with_flags;
+template <> inline constexpr auto kInterceptor<Hook::StreamWaitEvent> = &intercept_stream_wait_event;
+template <> inline constexpr auto kInterceptor<Hook::MemcpyHtoD> = &intercept_memcpy_htod;
+template <> inline constexpr auto kInterceptor<Hook::MemcpyDtoH> = &intercept_memcpy_dtoh;
+template <> inline constexpr auto kInterceptor<Hook::MemcpyDevice> = &intercept_memcpy_device;
 
 struct HookEntries {
   std::mutex claim_mutex;

@@ -24,12 +24,23 @@ enum class Hook : std::uint8_t {
   ModuleGetFunction,
   LibraryGetKernel,
   KernelGetFunction,
+  // Synchronisation, for the order of launches (runtime/stream_order.h):
+  CtxSynchronize,      // cuCtxSynchronize (no parameter)
+  CtxSynchronizeV2,    // cuCtxSynchronize_v2 (CUDA 13: the context to wait for)
+  StreamCompletion,    // cuStreamSynchronize, cuStreamQuery: the host learns the stream's work is done
+  EventCompletion,     // cuEventSynchronize, cuEventQuery
+  EventRecord,
+  EventRecordWithFlags,
+  StreamWaitEvent,
+  MemcpyHtoD,          // synchronous copies: the host waits for the default stream
+  MemcpyDtoH,
+  MemcpyDevice,        // cuMemcpy, cuMemcpyDtoD (same signature)
 };
-inline constexpr std::size_t kHookCount = static_cast<std::size_t>(Hook::KernelGetFunction) + 1;
+inline constexpr std::size_t kHookCount = static_cast<std::size_t>(Hook::MemcpyDevice) + 1;
 
 struct HookedSymbol {
   Hook hook;
-  bool per_thread_stream;  // the "_ptsz" flavour: stream 0 means the calling thread's default stream
+  bool per_thread_stream;  // the "_ptsz"/"_ptds" flavour: stream 0 means the calling thread's default stream
 
   bool operator==(const HookedSymbol&) const = default;
 };

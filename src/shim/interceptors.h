@@ -43,4 +43,17 @@ CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunctio
                                              unsigned int shared_mem_bytes, CUstream stream,
                                              void** kernel_params);
 
+CUresult intercept_ctx_synchronize(const DriverEntry& entry);
+CUresult intercept_ctx_synchronize_v2(const DriverEntry& entry, CUcontext context);
+CUresult intercept_stream_completion(const DriverEntry& entry, CUstream stream);
+CUresult intercept_event_completion(const DriverEntry& entry, CUevent event);
+CUresult intercept_event_record(const DriverEntry& entry, CUevent event, CUstream stream);
+CUresult intercept_event_record_with_flags(const DriverEntry& entry, CUevent event, CUstream stream,
+                                           unsigned int flags);
+CUresult intercept_stream_wait_event(const DriverEntry& entry, CUstream stream, CUevent event, unsigned int flags);
+CUresult intercept_memcpy_htod(const DriverEntry& entry, CUdeviceptr destination, const void* source, size_t bytes);
+CUresult intercept_memcpy_dtoh(const DriverEntry& entry, void* destination, CUdeviceptr source, size_t bytes);
+CUresult intercept_memcpy_device(const DriverEntry& entry, CUdeviceptr destination, CUdeviceptr source,
+                                 size_t bytes);
+
 }  // namespace barracuda::shim

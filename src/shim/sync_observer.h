@@ -1,0 +1,29 @@
+#pragma once
+// Notifications of the application's synchronisation calls, for the runtime's order of launches.
+// Each is sent after the driver call succeeded, from the calling thread.
+#include <cuda.h>
+
+namespace barracuda::shim {
+
+enum class SyncKind : unsigned char {
+  kEventRecorded,     // cuEventRecord(event, stream)
+  kStreamWaitsEvent,  // cuStreamWaitEvent(stream, event)
+  kHostWaitedStream,  // cuStreamSynchronize / a cuStreamQuery that found the stream idle; synchronous copies
+  kHostWaitedEvent,   // cuEventSynchronize / a cuEventQuery that found the event complete
+  kHostWaitedDevice,  // cuCtxSynchronize
+};
+
+struct SyncEvent {
+  SyncKind kind;
+  CUstream stream = nullptr;
+  CUevent event = nullptr;
+  bool per_thread_stream = false;  // the call was a "_ptsz"/"_ptds" variant: stream 0 is the thread's own
+};
+
+class SyncObserver {
+ public:
+  virtual ~SyncObserver() = default;
+  virtual void synchronized(const SyncEvent& event) = 0;
+};
+
+}  // namespace barracuda::shim
