@@ -22,6 +22,7 @@ DriverApi resolve_all() {
   resolve(api.library_get_global, "cuLibraryGetGlobal", api.missing);
   resolve(api.memcpy_htod, "cuMemcpyHtoD_v2", api.missing);
   resolve(api.stream_query, "cuStreamQuery", api.missing);
+  resolve(api.stream_get_flags, "cuStreamGetFlags", api.missing);
   resolve(api.get_error_name, "cuGetErrorName", api.missing);
   return api;
 }

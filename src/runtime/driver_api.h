@@ -17,6 +17,7 @@ struct DriverApi {
   PFN_cuLibraryGetGlobal_v12000 library_get_global = nullptr;
   PFN_cuMemcpyHtoD_v3020 memcpy_htod = nullptr;
   PFN_cuStreamQuery_v2000 stream_query = nullptr;
+  PFN_cuStreamGetFlags_v5050 stream_get_flags = nullptr;
   PFN_cuGetErrorName_v6000 get_error_name = nullptr;
 
   // Names the first function libcuda did not provide, or is empty when all resolved.

@@ -24,11 +24,13 @@ CUstream completion_stream(const shim::LaunchInfo& launch) {
 }  // namespace
 
 LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model,
-                             const ModuleInstrumenter& modules, std::function<QueueHost*()> queues,
-                             TraceRecorder* recorder, std::optional<std::regex> kernels)
+                             const ModuleInstrumenter& modules, StreamTracker& streams,
+                             std::function<QueueHost*()> queues, TraceRecorder* recorder,
+                             std::optional<std::regex> kernels)
     : engine_(engine),
       warp_model_(warp_model),
       modules_(modules),
+      streams_(streams),
       queues_(std::move(queues)),
       recorder_(recorder),
       kernels_(std::move(kernels)) {}
@@ -55,6 +57,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   info.block = to_engine(launch.block);
   info.shared_bytes = launch.shared_mem_bytes;
   info.warp_model = warp_model_;
+  info.order = streams_.launch_order(launch);
   try {
     engine_.begin_launch(info);
   } catch (const std::exception& e) {

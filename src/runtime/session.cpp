@@ -72,11 +72,12 @@ class Session {
         recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(options_.record)),
         engine_(engine::EngineConfig{}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
-        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, [this] { return queues(); },
+        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, streams_, [this] { return queues(); },
                  recorder_.get(),
                  options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name))) {
     shim::install_module_transformer(instrumenter_);
     shim::add_launch_observer(monitor_);
+    shim::add_sync_observer(streams_);
   }
 
   void finish() {
@@ -204,6 +205,7 @@ class Session {
   SiteRegistry sites_;
   engine::Engine engine_;
   ModuleInstrumenter instrumenter_;
+  StreamTracker streams_;
   LaunchMonitor monitor_;
   std::once_flag queues_once_;
   std::unique_ptr<QueueHost> queues_;
