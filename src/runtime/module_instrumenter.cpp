@@ -63,45 +63,58 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     skip(image, "unrecognised image format");
     return nullptr;
   }
-  fatbin::Image decoded = fatbin::read_image(image.data, image.size);
-  std::vector<fatbin::Entry> entries;
-  for (auto& container : decoded.containers) {
-    for (auto& entry : container.entries) entries.push_back(std::move(entry));
-  }
+  const fatbin::Image decoded = fatbin::read_image(image.data, image.size);
   const unsigned arch = config_.device_arch();
-  const fatbin::Entry* ptx_entry = fatbin::select_ptx(entries, fatbin::SmArch{arch});
-  if (ptx_entry == nullptr) {
+  // One PTX per container: a relocatable-device-code (-rdc) module keeps each object's PTX in its own
+  // prelinked container, and only all of them linked together make the module.
+  const std::vector<const fatbin::Entry*> ptx_entries =
+      fatbin::select_ptx_per_container(decoded.containers, fatbin::SmArch{arch});
+  if (ptx_entries.empty()) {
     skip(image, "no PTX for sm_" + std::to_string(arch) + " in the module (cubin only)");
     return nullptr;
   }
-  ptx::ParseResult parsed = ptx::parse(std::string(ptx_entry->text()));
-  if (!parsed) {
-    skip(image, "PTX not understood: " + parsed.error.to_string());
-    return nullptr;
+  std::vector<std::string> texts;
+  std::vector<trace::ModuleTable> tables;
+  std::vector<std::string> kernels;
+  uint32_t next_site = sites_.next_id();
+  for (const fatbin::Entry* entry : ptx_entries) {
+    ptx::ParseResult parsed = ptx::parse(std::string(entry->text()));
+    if (!parsed) {
+      skip(image, "PTX not understood: " + parsed.error.to_string());
+      return nullptr;
+    }
+    ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, {.first_site_id = next_site});
+    next_site += static_cast<uint32_t>(result.sites.sites().size());
+    std::vector<std::string> object_kernels = kernel_names(*parsed.module);
+    kernels.insert(kernels.end(), object_kernels.begin(), object_kernels.end());
+    tables.push_back(module_table(static_cast<uint32_t>(image.id), result.sites, std::move(object_kernels)));
+    texts.push_back(ptx::to_string(*parsed.module));
   }
-  ptx::passes::InstrumentResult result =
-      ptx::passes::instrument_module(*parsed.module, {.first_site_id = sites_.next_id()});
-  std::string instrumented = ptx::to_string(*parsed.module);
 
-  JitRequest request{{{module_name(image), instrumented}, {"barracuda device runtime", device_runtime_ptx()}},
-                     arch, split_options(ptx_entry->ptxas_options)};
-  bool large = instrumented.size() > kLargeModuleBytes;
+  const std::string name = module_name(image);
+  JitRequest request{{}, arch, split_options(ptx_entries.front()->ptxas_options)};
+  size_t ptx_bytes = 0;
+  for (const std::string& text : texts) {
+    request.inputs.push_back({name, text});
+    ptx_bytes += text.size();
+  }
+  request.inputs.push_back({"barracuda device runtime", device_runtime_ptx()});
+  bool large = ptx_bytes > kLargeModuleBytes;
   if (large && config_.message) {
-    config_.message("compiling instrumented " + module_name(image) + " (" +
-                    std::to_string(instrumented.size() >> 20) + " MiB of PTX); this can take a while");
+    config_.message("compiling instrumented " + name + " (" + std::to_string(ptx_bytes >> 20) +
+                    " MiB of PTX); this can take a while");
   }
   auto start = std::chrono::steady_clock::now();
   bool compiled = false;
   std::vector<char> cubin = cached_link_to_cubin(config_.cache, request, kToolVersion, &compiled);
   if ((large || config_.verbose) && config_.message) {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    config_.message(module_name(image) + (compiled ? " compiled in " : " loaded from cache in ") +
-                    std::to_string(seconds) + " s");
+    config_.message(name + (compiled ? " compiled in " : " loaded from cache in ") + std::to_string(seconds) + " s");
   }
-  std::vector<std::string> kernels = kernel_names(*parsed.module);
-  trace::ModuleTable table = module_table(static_cast<uint32_t>(image.id), result.sites, kernels);
-  if (config_.instrumented) config_.instrumented(table);
-  sites_.add(std::move(table));
+  for (trace::ModuleTable& table : tables) {
+    if (config_.instrumented) config_.instrumented(table);
+    sites_.add(std::move(table));
+  }
   std::lock_guard lock(mutex_);
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
   return images_.emplace_back(std::move(cubin)).data();
