@@ -16,7 +16,9 @@ DriverApi resolve_all() {
   resolve(api.ctx_get_device, "cuCtxGetDevice", api.missing);
   resolve(api.device_get_attribute, "cuDeviceGetAttribute", api.missing);
   resolve(api.device_get_name, "cuDeviceGetName", api.missing);
+  resolve(api.ctx_get_current, "cuCtxGetCurrent", api.missing);
   resolve(api.mem_host_alloc, "cuMemHostAlloc", api.missing);
+  resolve(api.mem_free_host, "cuMemFreeHost", api.missing);
   resolve(api.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2", api.missing);
   resolve(api.module_get_global, "cuModuleGetGlobal_v2", api.missing);
   resolve(api.library_get_global, "cuLibraryGetGlobal", api.missing);

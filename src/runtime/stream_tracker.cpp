@@ -49,6 +49,7 @@ void StreamTracker::synchronized(const shim::SyncEvent& event) {
       order_.host_waits_event(event_id);
       break;
     case shim::SyncKind::kHostWaitedDevice:
+    case shim::SyncKind::kContextTeardown:  // a reset waits for all work first
       order_.host_waits_device();
       break;
   }

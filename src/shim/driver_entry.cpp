@@ -36,6 +36,8 @@ template <> inline constexpr auto kInterceptor<Hook::StreamWaitEvent> = &interce
 template <> inline constexpr auto kInterceptor<Hook::MemcpyHtoD> = &intercept_memcpy_htod;
 template <> inline constexpr auto kInterceptor<Hook::MemcpyDtoH> = &intercept_memcpy_dtoh;
 template <> inline constexpr auto kInterceptor<Hook::MemcpyDevice> = &intercept_memcpy_device;
+template <> inline constexpr auto kInterceptor<Hook::DevicePrimaryCtxReset> = &intercept_device_primary_ctx_reset;
+template <> inline constexpr auto kInterceptor<Hook::CtxDestroy> = &intercept_ctx_destroy;
 
 struct HookEntries {
   std::mutex claim_mutex;

@@ -53,6 +53,8 @@ constexpr std::array kExportedSymbols{
     ExportedSymbol{"cuMemcpyDtoD_v2_ptds", {Hook::MemcpyDevice, true}},
     ExportedSymbol{"cuMemcpy", {Hook::MemcpyDevice, false}},
     ExportedSymbol{"cuMemcpy_ptds", {Hook::MemcpyDevice, true}},
+    ExportedSymbol{"cuDevicePrimaryCtxReset_v2", {Hook::DevicePrimaryCtxReset, false}},
+    ExportedSymbol{"cuCtxDestroy_v2", {Hook::CtxDestroy, false}},
 };
 
 // cuGetProcAddress takes base names; from `since` on, the driver answers `base` with the function
@@ -69,6 +71,9 @@ constexpr std::array kVersionedRequests{
     VersionedRequest{"cuMemcpyHtoD", 3020, "cuMemcpyHtoD_v2"},
     VersionedRequest{"cuMemcpyDtoH", 3020, "cuMemcpyDtoH_v2"},
     VersionedRequest{"cuMemcpyDtoD", 3020, "cuMemcpyDtoD_v2"},
+    // The unversioned names are older behaviours (a reset that kept the context's flags, ...): no hook.
+    VersionedRequest{"cuDevicePrimaryCtxReset", 11000, "cuDevicePrimaryCtxReset_v2"},
+    VersionedRequest{"cuCtxDestroy", 4000, "cuCtxDestroy_v2"},
 };
 
 bool has_per_thread_variant(Hook hook) {

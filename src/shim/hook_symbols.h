@@ -35,8 +35,11 @@ enum class Hook : std::uint8_t {
   MemcpyHtoD,          // synchronous copies: the host waits for the default stream
   MemcpyDtoH,
   MemcpyDevice,        // cuMemcpy, cuMemcpyDtoD (same signature)
+  // Context teardown (cudaDeviceReset): the runtime releases what it keeps in the context first.
+  DevicePrimaryCtxReset,
+  CtxDestroy,
 };
-inline constexpr std::size_t kHookCount = static_cast<std::size_t>(Hook::MemcpyDevice) + 1;
+inline constexpr std::size_t kHookCount = static_cast<std::size_t>(Hook::CtxDestroy) + 1;
 
 struct HookedSymbol {
   Hook hook;

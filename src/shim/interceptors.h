@@ -43,6 +43,8 @@ CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunctio
                                              unsigned int shared_mem_bytes, CUstream stream,
                                              void** kernel_params);
 
+CUresult intercept_device_primary_ctx_reset(const DriverEntry& entry, CUdevice device);
+CUresult intercept_ctx_destroy(const DriverEntry& entry, CUcontext context);
 CUresult intercept_ctx_synchronize(const DriverEntry& entry);
 CUresult intercept_ctx_synchronize_v2(const DriverEntry& entry, CUcontext context);
 CUresult intercept_stream_completion(const DriverEntry& entry, CUstream stream);

@@ -214,4 +214,12 @@ CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr destination, CUdeviceptr source, size
   BARRACUDA_FORWARD(PFN_cuMemcpy_v7000_ptds, "cuMemcpy_ptds", destination, source, bytes);
 }
 
+CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice device) {
+  BARRACUDA_FORWARD(PFN_cuDevicePrimaryCtxReset_v11000, "cuDevicePrimaryCtxReset_v2", device);
+}
+
+CUresult CUDAAPI cuCtxDestroy_v2(CUcontext context) {
+  BARRACUDA_FORWARD(PFN_cuCtxDestroy_v4000, "cuCtxDestroy_v2", context);
+}
+
 }  // extern "C"

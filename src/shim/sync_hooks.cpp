@@ -25,7 +25,28 @@ CUresult synchronous_copy(const DriverEntry& entry, Args... args) {
   return observe_sync(entry, {SyncKind::kHostWaitedStream}, [&] { return entry.real_as<Function>()(args...); });
 }
 
+// Teardown is announced first: observers release what they hold in the context while it still exists.
+template <typename Call>
+CUresult announce_teardown(SyncEvent event, Call&& call) {
+  ReentrancyGuard guard;
+  ShimRuntime& runtime = shim_runtime();
+  if (!guard.nested()) runtime.sync_observers.for_each([&](SyncObserver& observer) { observer.synchronized(event); });
+  return call();
+}
+
 }  // namespace
+
+CUresult intercept_device_primary_ctx_reset(const DriverEntry& entry, CUdevice device) {
+  SyncEvent event{SyncKind::kContextTeardown};
+  event.device = device;
+  return announce_teardown(event, [&] { return entry.real_as<PFN_cuDevicePrimaryCtxReset_v11000>()(device); });
+}
+
+CUresult intercept_ctx_destroy(const DriverEntry& entry, CUcontext context) {
+  SyncEvent event{SyncKind::kContextTeardown};
+  event.context = context;
+  return announce_teardown(event, [&] { return entry.real_as<PFN_cuCtxDestroy_v4000>()(context); });
+}
 
 CUresult intercept_ctx_synchronize(const DriverEntry& entry) {
   return observe_sync(entry, {SyncKind::kHostWaitedDevice},

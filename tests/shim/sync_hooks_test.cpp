@@ -34,6 +34,14 @@ CUresult fake_wait(CUstream, CUevent, unsigned int) { return next_result; }
 CUresult fake_ctx() { return next_result; }
 CUresult fake_dtoh(void*, CUdeviceptr, size_t) { return next_result; }
 
+// What the observer had heard when the driver's reset ran.
+const SyncRecorder* reset_observer = nullptr;
+size_t events_seen_by_reset = 0;
+CUresult fake_reset(CUdevice) {
+  events_seen_by_reset = reset_observer->events.size();
+  return CUDA_SUCCESS;
+}
+
 template <typename Function>
 Function wrap(HookedSymbol symbol, Function fake) {
   return reinterpret_cast<Function>(wrapper_for(symbol, reinterpret_cast<void*>(fake)));
@@ -83,6 +91,25 @@ TEST(SyncHooks, CallsFromInsideAHookAreNotAnnounced) {
   ReentrancyGuard outer;
   EXPECT_EQ(wrap({Hook::CtxSynchronize, false}, &fake_ctx)(), CUDA_SUCCESS);
   EXPECT_TRUE(recorder.events.empty());
+}
+
+TEST(SyncHooks, TeardownIsAnnouncedBeforeTheDriverCall) {
+  SyncRecorder& recorder = SyncRecorder::fresh();
+  reset_observer = &recorder;
+  events_seen_by_reset = 0;
+  EXPECT_EQ(wrap({Hook::DevicePrimaryCtxReset, false}, &fake_reset)(3), CUDA_SUCCESS);
+  EXPECT_EQ(events_seen_by_reset, 1u);
+  ASSERT_EQ(recorder.events.size(), 1u);
+  EXPECT_EQ(recorder.events[0].kind, SyncKind::kContextTeardown);
+  EXPECT_EQ(recorder.events[0].device, 3);
+  EXPECT_EQ(recorder.events[0].context, nullptr);
+}
+
+TEST(SyncHooks, ProcRequestsForTeardownPickTheCurrentSignatures) {
+  EXPECT_EQ(hook_for_proc_request("cuDevicePrimaryCtxReset", 13000, 0),
+            (HookedSymbol{Hook::DevicePrimaryCtxReset, false}));
+  EXPECT_EQ(hook_for_proc_request("cuDevicePrimaryCtxReset", 10020, 0), std::nullopt);
+  EXPECT_EQ(hook_for_proc_request("cuCtxDestroy", 13000, 0), (HookedSymbol{Hook::CtxDestroy, false}));
 }
 
 }  // namespace
