@@ -42,6 +42,9 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     ++totals_.launches_unchecked;
     return;
   }
+  // Ordered when the application issued it, not when another thread's launch is done being checked:
+  // that thread's synchronisation in between must not order the two.
+  engine::LaunchOrder order = streams_.launch_order(launch);
   launch_mutex_.lock();
   if (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_)) {
     queues->begin_launch(next_launch_id_++);
@@ -57,7 +60,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   info.block = to_engine(launch.block);
   info.shared_bytes = launch.shared_mem_bytes;
   info.warp_model = warp_model_;
-  info.order = streams_.launch_order(launch);
+  info.order = std::move(order);
   try {
     engine_.begin_launch(info);
   } catch (const std::exception& e) {

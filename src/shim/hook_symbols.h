@@ -27,14 +27,19 @@ enum class Hook : std::uint8_t {
   // Synchronisation, for the order of launches (runtime/stream_order.h):
   CtxSynchronize,      // cuCtxSynchronize (no parameter)
   CtxSynchronizeV2,    // cuCtxSynchronize_v2 (CUDA 13: the context to wait for)
-  StreamCompletion,    // cuStreamSynchronize, cuStreamQuery: the host learns the stream's work is done
+  // A hook per entry point even where two share a signature and a meaning: each hook wraps at most
+  // kEntriesPerHook driver functions (legacy and per-thread variants, several libcuda handles).
+  StreamSynchronize,   // the host learns that the stream's work is done
+  StreamQuery,         // the same when it returns CUDA_SUCCESS
   EventCompletion,     // cuEventSynchronize, cuEventQuery
   EventRecord,
   EventRecordWithFlags,
   StreamWaitEvent,
   MemcpyHtoD,          // synchronous copies: the host waits for the default stream
   MemcpyDtoH,
-  MemcpyDevice,        // cuMemcpy, cuMemcpyDtoD (same signature)
+  MemcpyDtoD,
+  Memcpy,              // unified addressing: either side may be host or device memory
+  MemFree,             // cudaFree synchronises the device before freeing
   // Context teardown (cudaDeviceReset): the runtime releases what it keeps in the context first.
   DevicePrimaryCtxReset,
   CtxDestroy,

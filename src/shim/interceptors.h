@@ -55,6 +55,7 @@ CUresult intercept_event_record_with_flags(const DriverEntry& entry, CUevent eve
 CUresult intercept_stream_wait_event(const DriverEntry& entry, CUstream stream, CUevent event, unsigned int flags);
 CUresult intercept_memcpy_htod(const DriverEntry& entry, CUdeviceptr destination, const void* source, size_t bytes);
 CUresult intercept_memcpy_dtoh(const DriverEntry& entry, void* destination, CUdeviceptr source, size_t bytes);
+CUresult intercept_mem_free(const DriverEntry& entry, CUdeviceptr pointer);
 CUresult intercept_memcpy_device(const DriverEntry& entry, CUdeviceptr destination, CUdeviceptr source,
                                  size_t bytes);
 

@@ -214,6 +214,10 @@ CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr destination, CUdeviceptr source, size
   BARRACUDA_FORWARD(PFN_cuMemcpy_v7000_ptds, "cuMemcpy_ptds", destination, source, bytes);
 }
 
+CUresult CUDAAPI cuMemFree_v2(CUdeviceptr pointer) {
+  BARRACUDA_FORWARD(PFN_cuMemFree_v3020, "cuMemFree_v2", pointer);
+}
+
 CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice device) {
   BARRACUDA_FORWARD(PFN_cuDevicePrimaryCtxReset_v11000, "cuDevicePrimaryCtxReset_v2", device);
 }

@@ -92,6 +92,11 @@ CUresult intercept_memcpy_dtoh(const DriverEntry& entry, void* destination, CUde
   return synchronous_copy<PFN_cuMemcpyDtoH_v3020>(entry, destination, source, bytes);
 }
 
+CUresult intercept_mem_free(const DriverEntry& entry, CUdeviceptr pointer) {
+  return observe_sync(entry, {SyncKind::kHostWaitedDevice},
+                      [&] { return entry.real_as<PFN_cuMemFree_v3020>()(pointer); });
+}
+
 CUresult intercept_memcpy_device(const DriverEntry& entry, CUdeviceptr destination, CUdeviceptr source,
                                  size_t bytes) {
   return synchronous_copy<PFN_cuMemcpy_v4000>(entry, destination, source, bytes);

@@ -11,7 +11,7 @@ enum class SyncKind : unsigned char {
   kStreamWaitsEvent,  // cuStreamWaitEvent(stream, event)
   kHostWaitedStream,  // cuStreamSynchronize / a cuStreamQuery that found the stream idle; synchronous copies
   kHostWaitedEvent,   // cuEventSynchronize / a cuEventQuery that found the event complete
-  kHostWaitedDevice,  // cuCtxSynchronize
+  kHostWaitedDevice,  // cuCtxSynchronize, cuMemFree
   kContextTeardown,   // cuDevicePrimaryCtxReset (cudaDeviceReset) of `device`, cuCtxDestroy of `context`
 };
 

@@ -55,7 +55,7 @@ TEST(SyncHooks, EachCallIsAnnouncedWithItsStreamAndEvent) {
   next_result = CUDA_SUCCESS;
   EXPECT_EQ(wrap({Hook::EventRecord, false}, &fake_record)(kEvent, kStream), CUDA_SUCCESS);
   EXPECT_EQ(wrap({Hook::StreamWaitEvent, true}, &fake_wait)(nullptr, kEvent, 0), CUDA_SUCCESS);
-  EXPECT_EQ(wrap({Hook::StreamCompletion, false}, &fake_stream)(kStream), CUDA_SUCCESS);
+  EXPECT_EQ(wrap({Hook::StreamSynchronize, false}, &fake_stream)(kStream), CUDA_SUCCESS);
   EXPECT_EQ(wrap({Hook::EventCompletion, false}, &fake_event)(kEvent), CUDA_SUCCESS);
   EXPECT_EQ(wrap({Hook::CtxSynchronize, false}, &fake_ctx)(), CUDA_SUCCESS);
   EXPECT_EQ(wrap({Hook::MemcpyDtoH, true}, &fake_dtoh)(nullptr, 0, 0), CUDA_SUCCESS);
@@ -79,7 +79,7 @@ TEST(SyncHooks, EachCallIsAnnouncedWithItsStreamAndEvent) {
 TEST(SyncHooks, FailedOrUnfinishedCallsOrderNothing) {
   SyncRecorder& recorder = SyncRecorder::fresh();
   next_result = CUDA_ERROR_NOT_READY;  // cuStreamQuery on a busy stream
-  EXPECT_EQ(wrap({Hook::StreamCompletion, false}, &fake_stream)(kStream), CUDA_ERROR_NOT_READY);
+  EXPECT_EQ(wrap({Hook::StreamQuery, false}, &fake_stream)(kStream), CUDA_ERROR_NOT_READY);
   next_result = CUDA_ERROR_INVALID_HANDLE;
   EXPECT_EQ(wrap({Hook::EventRecord, false}, &fake_record)(kEvent, kStream), CUDA_ERROR_INVALID_HANDLE);
   EXPECT_TRUE(recorder.events.empty());
