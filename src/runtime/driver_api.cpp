@@ -25,6 +25,8 @@ DriverApi resolve_all() {
   resolve(api.memcpy_htod, "cuMemcpyHtoD_v2", api.missing);
   resolve(api.stream_query, "cuStreamQuery", api.missing);
   resolve(api.stream_get_flags, "cuStreamGetFlags", api.missing);
+  resolve(api.stream_is_capturing, "cuStreamIsCapturing", api.missing);
+  resolve(api.thread_exchange_capture_mode, "cuThreadExchangeStreamCaptureMode", api.missing);
   resolve(api.get_error_name, "cuGetErrorName", api.missing);
   return api;
 }

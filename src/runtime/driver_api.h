@@ -20,6 +20,8 @@ struct DriverApi {
   PFN_cuMemcpyHtoD_v3020 memcpy_htod = nullptr;
   PFN_cuStreamQuery_v2000 stream_query = nullptr;
   PFN_cuStreamGetFlags_v5050 stream_get_flags = nullptr;
+  PFN_cuStreamIsCapturing_v10000 stream_is_capturing = nullptr;
+  PFN_cuThreadExchangeStreamCaptureMode_v10010 thread_exchange_capture_mode = nullptr;
   PFN_cuGetErrorName_v6000 get_error_name = nullptr;
 
   // Names the first function libcuda did not provide, or is empty when all resolved.

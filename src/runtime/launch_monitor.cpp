@@ -21,11 +21,19 @@ CUstream completion_stream(const shim::LaunchInfo& launch) {
   return launch.stream;
 }
 
+// A launch into a stream being captured only adds a node to a graph: nothing runs now, and querying or
+// synchronising the stream would invalidate the application's capture.
+bool being_captured(const shim::LaunchInfo& launch) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  const DriverApi& api = driver_api();
+  return api.stream_is_capturing(completion_stream(launch), &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 }  // namespace
 
-LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model,
-                             const ModuleInstrumenter& modules, StreamTracker& streams,
-                             std::function<QueueHost*()> queues, TraceRecorder* recorder,
+LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, ModuleInstrumenter& modules,
+                             StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
                              std::optional<std::regex> kernels)
     : engine_(engine),
       warp_model_(warp_model),
@@ -36,7 +44,7 @@ LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_mode
       kernels_(std::move(kernels)) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
-  QueueHost* queues = modules_.is_instrumented(launch.module) ? queues_() : nullptr;
+  QueueHost* queues = !being_captured(launch) && modules_.ready_to_log(launch.module) ? queues_() : nullptr;
   if (queues == nullptr) {
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;

@@ -41,7 +41,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // and drained record.
   // `kernels` (may be empty) selects the launches checked: the others still log (their module is
   // instrumented) and are drained, but their records are dropped.
-  LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, const ModuleInstrumenter& modules,
+  LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, ModuleInstrumenter& modules,
                 StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
                 std::optional<std::regex> kernels);
 
@@ -58,7 +58,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
 
   engine::Engine& engine_;
   engine::WarpModel warp_model_;
-  const ModuleInstrumenter& modules_;
+  ModuleInstrumenter& modules_;
   StreamTracker& streams_;
   std::function<QueueHost*()> queues_;
   TraceRecorder* recorder_;

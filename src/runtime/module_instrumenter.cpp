@@ -20,9 +20,7 @@ constexpr const char* kToolVersion = "barracuda 0.1.0";
 // Modules this large take nvJitLink long enough that the user deserves a progress line.
 constexpr size_t kLargeModuleBytes = 4u << 20;
 
-std::string module_name(const shim::ModuleImage& image) {
-  return "module " + std::to_string(static_cast<unsigned>(image.id));
-}
+std::string module_name(shim::ModuleId id) { return "module " + std::to_string(static_cast<unsigned>(id)); }
 
 // The entry's ptxas options block as separate arguments ("-O3 -lineinfo" -> {"-O3", "-lineinfo"}).
 std::vector<std::string> split_options(std::string_view text) {
@@ -39,6 +37,23 @@ std::vector<std::string> kernel_names(const ptx::Module& module) {
   }
   return names;
 }
+
+// While another thread (or this one) captures a stream into a graph in the default global mode,
+// allocating the queues is a prohibited "unsafe" call that would invalidate the application's capture;
+// in relaxed mode this thread may make it.
+class RelaxedCaptureMode {
+ public:
+  RelaxedCaptureMode() { exchange(); }
+  ~RelaxedCaptureMode() { exchange(); }
+  RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
+  RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
+
+ private:
+  void exchange() {
+    if (const auto swap = driver_api().thread_exchange_capture_mode) swap(&mode_);
+  }
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+};
 
 }  // namespace
 
@@ -91,7 +106,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     texts.push_back(ptx::to_string(*parsed.module));
   }
 
-  const std::string name = module_name(image);
+  const std::string name = module_name(image.id);
   JitRequest request{{}, arch, split_options(ptx_entries.front()->ptxas_options)};
   size_t ptx_bytes = 0;
   for (const std::string& text : texts) {
@@ -121,33 +136,58 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
 }
 
 void ModuleInstrumenter::loaded(const shim::ModuleImage& image, const shim::LoadedHandle& handle) {
+  {
+    std::lock_guard lock(mutex_);
+    handles_[image.id] = handle;
+  }
+  // A library loads without a current context (cudart's lazy loading does so on a thread that has
+  // not used the runtime yet): its queue pointer is then set before its first launch.
+  connect(image.id, handle);
+}
+
+std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const shim::LoadedHandle& handle) {
   const DriverApi& api = driver_api();
+  const RelaxedCaptureMode relaxed;
   CUdeviceptr queues = 0;
   try {
     queues = queues_();
   } catch (const std::exception& e) {
-    if (config_.message) config_.message(std::string("cannot set up the event queues: ") + e.what());
+    return std::string("cannot set up the event queues: ") + e.what();
   }
+  if (queues == 0) return std::string("event queues unavailable");
   CUdeviceptr global = 0;
   size_t bytes = 0;
   CUresult found = handle.library != nullptr
                        ? api.library_get_global(&global, &bytes, handle.library, BARRACUDA_QUEUES_SYMBOL)
                        : api.module_get_global(&global, &bytes, handle.module, BARRACUDA_QUEUES_SYMBOL);
-  CUresult set = found == CUDA_SUCCESS && queues != 0 && bytes == sizeof(queues)
-                     ? api.memcpy_htod(global, &queues, sizeof(queues))
-                     : found;
+  CUresult set = found == CUDA_SUCCESS && bytes == sizeof(queues) ? api.memcpy_htod(global, &queues, sizeof(queues))
+                                                                    : found;
+  if (set != CUDA_SUCCESS) return "event queues unavailable (" + describe(set) + ")";
   std::lock_guard lock(mutex_);
-  if (queues != 0 && set == CUDA_SUCCESS) {
-    instrumented_.insert(image.id);
-  } else {
-    // With a null queue pointer the device runtime logs nothing; the kernels still run correctly.
-    skipped_.push_back({module_name(image), "event queues unavailable (" + describe(set) + ")"});
-  }
+  connected_.insert(id);
+  return std::nullopt;
 }
 
-bool ModuleInstrumenter::is_instrumented(shim::ModuleId module) const {
+bool ModuleInstrumenter::ready_to_log(shim::ModuleId module) {
+  shim::LoadedHandle handle;
+  {
+    std::lock_guard lock(mutex_);
+    if (connected_.contains(module)) return true;
+    const auto loaded = handles_.find(module);
+    if (loaded == handles_.end()) return false;
+    handle = loaded->second;
+  }
+  const std::optional<std::string> failure = connect(module, handle);
+  if (!failure) return true;
+  // With a null queue pointer the device runtime logs nothing; the kernels still run correctly.
   std::lock_guard lock(mutex_);
-  return instrumented_.count(module) != 0;
+  if (reported_.insert(module).second) skipped_.push_back({module_name(module), *failure});
+  return false;
+}
+
+void ModuleInstrumenter::queues_released() {
+  std::lock_guard lock(mutex_);
+  connected_.clear();
 }
 
 std::vector<SkippedModule> ModuleInstrumenter::skipped() const {
@@ -161,9 +201,9 @@ std::vector<std::string> ModuleInstrumenter::instrumented_kernels() const {
 }
 
 void ModuleInstrumenter::skip(const shim::ModuleImage& image, std::string reason) {
-  if (config_.message) config_.message(module_name(image) + " runs uninstrumented: " + reason);
+  if (config_.message) config_.message(module_name(image.id) + " runs uninstrumented: " + reason);
   std::lock_guard lock(mutex_);
-  skipped_.push_back({module_name(image), std::move(reason)});
+  skipped_.push_back({module_name(image.id), std::move(reason)});
 }
 
 }  // namespace barracuda::runtime

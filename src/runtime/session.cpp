@@ -89,7 +89,9 @@ class Session final : public shim::SyncObserver {
     std::lock_guard lock(queues_mutex_);
     if (!queues_) return;
     const bool ours = event.context != nullptr ? event.context == queues_->context() : event.device == queues_device_;
-    if (ours) queues_.reset();
+    if (!ours) return;
+    queues_.reset();
+    instrumenter_.queues_released();
   }
 
   void finish() {
@@ -153,6 +155,9 @@ class Session final : public shim::SyncObserver {
   QueueHost* queues() {
     std::lock_guard lock(queues_mutex_);
     if (queues_ || queues_failed_) return queues_.get();
+    CUcontext context = nullptr;
+    // No context current yet (a library loaded on a fresh thread): wait for one, do not give up.
+    if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) return nullptr;
     try {
       queues_device_ = current_device();
       int sms = 0;
