@@ -44,7 +44,8 @@ LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_mode
       kernels_(std::move(kernels)) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
-  QueueHost* queues = !being_captured(launch) && modules_.ready_to_log(launch.module) ? queues_() : nullptr;
+  const bool logs = !being_captured(launch) && (launch.graph || modules_.ready_to_log(launch.module));
+  QueueHost* queues = logs ? queues_() : nullptr;
   if (queues == nullptr) {
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;
@@ -54,7 +55,9 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // that thread's synchronisation in between must not order the two.
   engine::LaunchOrder order = streams_.launch_order(launch);
   launch_mutex_.lock();
-  if (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_)) {
+  // A graph's kernel nodes log if their modules are instrumented; they are drained (the GPU waits on
+  // full queues) but not checked: their launches are not known one by one.
+  if (launch.graph || (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_))) {
     queues->begin_launch(next_launch_id_++);
     this_thread_launch = LaunchMode::kDrainOnly;
     std::lock_guard lock(totals_mutex_);
@@ -122,7 +125,7 @@ void LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, QueueHost& 
   for (;;) {
     // Read the exit count before draining: records committed before a thread counted itself are
     // then certainly drained by this pass.
-    bool all_exited = queues.threads_exited() >= threads;
+    bool all_exited = threads != 0 && queues.threads_exited() >= threads;  // a graph: 0, wait for the stream
     bool finished = all_exited || api.stream_query(completion_stream(launch)) != CUDA_ERROR_NOT_READY;
     uint64_t drained = queues.drain(consume);
     records += drained;

@@ -23,6 +23,7 @@ template <> inline constexpr auto kInterceptor<Hook::LaunchKernel> = &intercept_
 template <> inline constexpr auto kInterceptor<Hook::LaunchKernelEx> = &intercept_launch_kernel_ex;
 template <> inline constexpr auto kInterceptor<Hook::LaunchCooperativeKernel> =
     &intercept_launch_cooperative_kernel;
+template <> inline constexpr auto kInterceptor<Hook::GraphLaunch> = &intercept_graph_launch;
 template <> inline constexpr auto kInterceptor<Hook::ModuleGetFunction> = &intercept_module_get_function;
 template <> inline constexpr auto kInterceptor<Hook::LibraryGetKernel> = &intercept_library_get_kernel;
 template <> inline constexpr auto kInterceptor<Hook::KernelGetFunction> = &intercept_kernel_get_function;

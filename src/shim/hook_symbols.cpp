@@ -28,6 +28,8 @@ constexpr std::array kExportedSymbols{
     ExportedSymbol{"cuLaunchKernelEx_ptsz", {Hook::LaunchKernelEx, true}},
     ExportedSymbol{"cuLaunchCooperativeKernel", {Hook::LaunchCooperativeKernel, false}},
     ExportedSymbol{"cuLaunchCooperativeKernel_ptsz", {Hook::LaunchCooperativeKernel, true}},
+    ExportedSymbol{"cuGraphLaunch", {Hook::GraphLaunch, false}},
+    ExportedSymbol{"cuGraphLaunch_ptsz", {Hook::GraphLaunch, true}},
     ExportedSymbol{"cuModuleGetFunction", {Hook::ModuleGetFunction, false}},
     ExportedSymbol{"cuLibraryGetKernel", {Hook::LibraryGetKernel, false}},
     ExportedSymbol{"cuKernelGetFunction", {Hook::KernelGetFunction, false}},

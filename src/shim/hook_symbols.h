@@ -21,6 +21,7 @@ enum class Hook : std::uint8_t {
   LaunchKernel,
   LaunchKernelEx,
   LaunchCooperativeKernel,
+  GraphLaunch,  // the kernel nodes of a graph: announced as one launch, not checked
   ModuleGetFunction,
   LibraryGetKernel,
   KernelGetFunction,

@@ -37,6 +37,7 @@ CUresult intercept_launch_kernel(const DriverEntry& entry, CUfunction function, 
                                  CUstream stream, void** kernel_params, void** extra);
 CUresult intercept_launch_kernel_ex(const DriverEntry& entry, const CUlaunchConfig* config, CUfunction function,
                                     void** kernel_params, void** extra);
+CUresult intercept_graph_launch(const DriverEntry& entry, CUgraphExec graph, CUstream stream);
 CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunction function, unsigned int grid_x,
                                              unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
                                              unsigned int block_y, unsigned int block_z,

@@ -120,6 +120,14 @@ CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction function, unsigned in
                     grid_y, grid_z, block_x, block_y, block_z, shared_mem_bytes, stream, kernel_params);
 }
 
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec graph, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuGraphLaunch_v10000, "cuGraphLaunch", graph, stream);
+}
+
+CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec graph, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuGraphLaunch_v10000_ptsz, "cuGraphLaunch_ptsz", graph, stream);
+}
+
 CUresult CUDAAPI cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
   BARRACUDA_FORWARD(PFN_cuModuleGetFunction_v2000, "cuModuleGetFunction", function, module, name);
 }
