@@ -8,6 +8,9 @@
 
 namespace barracuda::engine {
 
+// The hazard two conflicting accesses form, named from the earlier to the later one.
+Hazard hazard_between(const AccessKind& earlier, const AccessKind& current);
+
 // What every lane of one memory record shares.
 struct RecordAccess {
   SiteId site{};

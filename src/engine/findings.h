@@ -33,6 +33,9 @@ struct ThreadCoord {
 
 struct Race {
   std::string kernel;
+  // Set when the earlier access belongs to another, concurrent launch (a cross-launch race): that
+  // launch's kernel, whose grid first_thread is given in. Empty when both accesses are in `kernel`.
+  std::string first_kernel;
   RaceClass race_class{};
   Hazard hazard{};
   MemorySpace space{};

@@ -25,6 +25,7 @@ class ShadowPage {
   ShadowPage& operator=(const ShadowPage&) = delete;
 
   ShadowCell& cell(uint64_t index) { return cells_[index]; }
+  const ShadowCell& cell(uint64_t index) const { return cells_[index]; }
   // Called when a cell may own heap objects (History, Split): only such pages are walked when freed.
   void note_owner(const ShadowCell& cell) {
     if (cell.state == CellState::kHistory || cell.state == CellState::kSplit) owns_objects_ = true;
@@ -45,6 +46,11 @@ class PagedShadow {
 
   // Page number `page_index` (address / 4 / kWordsPerPage), created if absent. Safe to call concurrently.
   ShadowPage& page(uint64_t page_index);
+  // Calls visit(page_index, page) for every page; callers guarantee no worker is using the shadow.
+  template <typename Visit>
+  void for_each_page(Visit&& visit) const {
+    for (const auto& [index, page] : pages_) visit(index, static_cast<const ShadowPage&>(*page));
+  }
   // Drops every page; callers guarantee no worker is using the shadow.
   void clear() { pages_.clear(); }
 

@@ -230,6 +230,7 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
     ShadowCell& cell = cursor.cell(address / 4);
     apply_whole_word_access(cell, checker.stamp(), checker);
     cursor.note_owner(cell);
+    if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, address / 4, record.size);
     return;
   }
   const uint64_t last = address + record.size - 1;
@@ -244,7 +245,14 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
     ShadowCell& cell = shared ? block.shared_word(word) : cursor.cell(word);
     apply_word_access(cell, mask, checker.stamp(), checker);
     if (!shared) cursor.note_owner(cell);
+    if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, word, record.size);
   }
+}
+
+void Worker::check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size) {
+  const Stamp& current = checker.stamp();
+  const ThreadCoord thread{block.id(), raw(current.thread) - raw(block.thread_id(0))};
+  shared_.earlier->check(word, current, thread, size, races_);
 }
 
 void Worker::apply_fence(const RecordHeader& h, BlockState& block) {

@@ -10,6 +10,7 @@
 #include "barracuda/record.h"
 #include "engine/block_state.h"
 #include "engine/diagnostic_log.h"
+#include "engine/earlier_launches.h"
 #include "engine/paged_shadow.h"
 #include "engine/race_log.h"
 
@@ -24,6 +25,8 @@ struct LaunchShared {
   PagedShadow global;
   PagedShadow cluster;  // distributed shared memory, addressed as the records give it
   SyncMap sync;
+  // Set while the launch may run concurrently with remembered earlier launches.
+  const EarlierLaunches* earlier = nullptr;
 };
 
 class Worker {
@@ -47,6 +50,8 @@ class Worker {
   void apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block);
   void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
                    const RecordAccess& record);
+  // Checks a global access of the current lane (the checker's stamp) against concurrent earlier launches.
+  void check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size);
   void apply_fence(const RecordHeader& h, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
   void apply_exit(const RecordHeader& h, BlockState& block);

@@ -21,27 +21,43 @@ CUstream completion_stream(const shim::LaunchInfo& launch) {
   return launch.stream;
 }
 
+// A launch into a stream being captured only adds a node to a graph: nothing runs now, and querying or
+// synchronising the stream would invalidate the application's capture.
+bool being_captured(const shim::LaunchInfo& launch) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  const DriverApi& api = driver_api();
+  return api.stream_is_capturing(completion_stream(launch), &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 }  // namespace
 
-LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model,
-                             const ModuleInstrumenter& modules, std::function<QueueHost*()> queues,
-                             TraceRecorder* recorder, std::optional<std::regex> kernels)
+LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, ModuleInstrumenter& modules,
+                             StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
+                             std::optional<std::regex> kernels)
     : engine_(engine),
       warp_model_(warp_model),
       modules_(modules),
+      streams_(streams),
       queues_(std::move(queues)),
       recorder_(recorder),
       kernels_(std::move(kernels)) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
-  QueueHost* queues = modules_.is_instrumented(launch.module) ? queues_() : nullptr;
+  const bool logs = !being_captured(launch) && (launch.graph || modules_.ready_to_log(launch.module));
+  QueueHost* queues = logs ? queues_() : nullptr;
   if (queues == nullptr) {
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;
     return;
   }
+  // Ordered when the application issued it, not when another thread's launch is done being checked:
+  // that thread's synchronisation in between must not order the two.
+  engine::LaunchOrder order = streams_.launch_order(launch);
   launch_mutex_.lock();
-  if (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_)) {
+  // A graph's kernel nodes log if their modules are instrumented; they are drained (the GPU waits on
+  // full queues) but not checked: their launches are not known one by one.
+  if (launch.graph || (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_))) {
     queues->begin_launch(next_launch_id_++);
     this_thread_launch = LaunchMode::kDrainOnly;
     std::lock_guard lock(totals_mutex_);
@@ -55,6 +71,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   info.block = to_engine(launch.block);
   info.shared_bytes = launch.shared_mem_bytes;
   info.warp_model = warp_model_;
+  info.order = std::move(order);
   try {
     engine_.begin_launch(info);
   } catch (const std::exception& e) {
@@ -108,7 +125,7 @@ void LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, QueueHost& 
   for (;;) {
     // Read the exit count before draining: records committed before a thread counted itself are
     // then certainly drained by this pass.
-    bool all_exited = queues.threads_exited() >= threads;
+    bool all_exited = threads != 0 && queues.threads_exited() >= threads;  // a graph: 0, wait for the stream
     bool finished = all_exited || api.stream_query(completion_stream(launch)) != CUDA_ERROR_NOT_READY;
     uint64_t drained = queues.drain(consume);
     records += drained;

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/queue_host.h"
+#include "runtime/stream_tracker.h"
 #include "runtime/trace_recorder.h"
 #include "shim/launch_observer.h"
 
@@ -36,11 +37,13 @@ struct LaunchTotals {
 
 class LaunchMonitor final : public shim::LaunchObserver {
  public:
-  // `recorder` (may be null) receives every launch and drained record.
+  // `streams` orders each checked launch with the others. `recorder` (may be null) receives every launch
+  // and drained record.
   // `kernels` (may be empty) selects the launches checked: the others still log (their module is
   // instrumented) and are drained, but their records are dropped.
-  LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, const ModuleInstrumenter& modules,
-                std::function<QueueHost*()> queues, TraceRecorder* recorder, std::optional<std::regex> kernels);
+  LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, ModuleInstrumenter& modules,
+                StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
+                std::optional<std::regex> kernels);
 
   void before_launch(const shim::LaunchInfo& launch) override;
   void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
@@ -55,7 +58,8 @@ class LaunchMonitor final : public shim::LaunchObserver {
 
   engine::Engine& engine_;
   engine::WarpModel warp_model_;
-  const ModuleInstrumenter& modules_;
+  ModuleInstrumenter& modules_;
+  StreamTracker& streams_;
   std::function<QueueHost*()> queues_;
   TraceRecorder* recorder_;
   std::optional<std::regex> kernels_;

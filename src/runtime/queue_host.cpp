@@ -27,7 +27,10 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : shape_(shape) {
   host_ = static_cast<std::byte*>(host);
   std::memcpy(host_, image.data(), image.size());
   check(api.mem_host_get_device_pointer(&device_address_, host, 0), "cuMemHostGetDevicePointer");
+  check(api.ctx_get_current(&context_), "cuCtxGetCurrent");
 }
+
+QueueHost::~QueueHost() { driver_api().mem_free_host(host_); }
 
 QueueArenaHeader& QueueHost::header() const { return *reinterpret_cast<QueueArenaHeader*>(host_); }
 

@@ -20,10 +20,13 @@ class QueueHost {
  public:
   // Allocates and initialises the arena in the current context; throws std::runtime_error on failure.
   explicit QueueHost(const QueueArenaShape& shape);
+  // Frees the arena: only while its context exists, and no kernel may be logging into it.
+  ~QueueHost();
   QueueHost(const QueueHost&) = delete;
   QueueHost& operator=(const QueueHost&) = delete;
 
   CUdeviceptr device_address() const { return device_address_; }
+  CUcontext context() const { return context_; }  // the context the arena was allocated in
   const QueueArenaShape& shape() const { return shape_; }
 
   // Before a launch: the id its records carry, and a fresh count of exited threads.
@@ -42,6 +45,7 @@ class QueueHost {
   QueueArenaShape shape_;
   std::byte* host_ = nullptr;
   CUdeviceptr device_address_ = 0;
+  CUcontext context_ = nullptr;
   std::vector<QueueSlot> scratch_;
 };
 

@@ -64,7 +64,7 @@ engine::WarpModel to_engine(WarpModel model) {
   return model == WarpModel::kLockstep ? engine::WarpModel::kLockstep : engine::WarpModel::kIndependent;
 }
 
-class Session {
+class Session final : public shim::SyncObserver {
  public:
   explicit Session(options::Options options)
       : options_(std::move(options)),
@@ -72,11 +72,26 @@ class Session {
         recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(options_.record)),
         engine_(engine::EngineConfig{}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
-        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, [this] { return queues(); },
+        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, streams_, [this] { return queues(); },
                  recorder_.get(),
                  options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name))) {
     shim::install_module_transformer(instrumenter_);
     shim::add_launch_observer(monitor_);
+    shim::add_sync_observer(streams_);
+    shim::add_sync_observer(*this);
+  }
+
+  // cudaDeviceReset or cuCtxDestroy of the context holding the queues: free them while the context
+  // still exists (every checked launch was drained when its launch call returned); the next module
+  // load or launch creates new ones in the new context.
+  void synchronized(const shim::SyncEvent& event) override {
+    if (event.kind != shim::SyncKind::kContextTeardown) return;
+    std::lock_guard lock(queues_mutex_);
+    if (!queues_) return;
+    const bool ours = event.context != nullptr ? event.context == queues_->context() : event.device == queues_device_;
+    if (!ours) return;
+    queues_.reset();
+    instrumenter_.queues_released();
   }
 
   void finish() {
@@ -135,20 +150,26 @@ class Session {
     return static_cast<unsigned>(major * 10 + minor);
   }
 
-  // The queue arena, created in the current context on first need; null when that failed.
+  // The queue arena, created in the current context on first need (again after a context teardown);
+  // null when that failed.
   QueueHost* queues() {
-    std::call_once(queues_once_, [this] {
-      try {
-        int sms = 0;
-        driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, current_device());
-        QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
-        uint64_t per_queue = std::min<uint64_t>(options_.queue_bytes, kMaxQueueArenaBytes / shape.queue_count);
-        shape.capacity = std::max<uint64_t>(floor_power_of_two(per_queue / kSlotBytes), kMaxRecordSlots * 2);
-        queues_ = std::make_unique<QueueHost>(shape);
-      } catch (const std::exception& e) {
-        log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
-      }
-    });
+    std::lock_guard lock(queues_mutex_);
+    if (queues_ || queues_failed_) return queues_.get();
+    CUcontext context = nullptr;
+    // No context current yet (a library loaded on a fresh thread): wait for one, do not give up.
+    if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) return nullptr;
+    try {
+      queues_device_ = current_device();
+      int sms = 0;
+      driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, queues_device_);
+      QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
+      uint64_t per_queue = std::min<uint64_t>(options_.queue_bytes, kMaxQueueArenaBytes / shape.queue_count);
+      shape.capacity = std::max<uint64_t>(floor_power_of_two(per_queue / kSlotBytes), kMaxRecordSlots * 2);
+      queues_ = std::make_unique<QueueHost>(shape);
+    } catch (const std::exception& e) {
+      queues_failed_ = true;
+      log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
+    }
     return queues_.get();
   }
 
@@ -204,9 +225,12 @@ class Session {
   SiteRegistry sites_;
   engine::Engine engine_;
   ModuleInstrumenter instrumenter_;
+  StreamTracker streams_;
   LaunchMonitor monitor_;
-  std::once_flag queues_once_;
+  std::mutex queues_mutex_;
   std::unique_ptr<QueueHost> queues_;
+  CUdevice queues_device_ = 0;
+  bool queues_failed_ = false;
 };
 
 Session* g_session = nullptr;
