@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "barracuda/queue.h"
-#include "device/runtime_ptx.h"
 #include "fatbin/error.h"
 #include "fatbin/image.h"
 #include "fatbin/ptx_select.h"
@@ -15,6 +14,19 @@
 
 namespace barracuda::runtime {
 namespace {
+
+// PTX whose .target is the arch-specific variant of the device's target (sm_90a for sm_90) must be
+// linked for that variant: it may use instructions (wgmma, setmaxnreg) that plain sm_90 rejects.
+bool targets_arch_specific(const ptx::Module& module, std::string_view device_target) {
+  for (const ptx::ModuleItem& item : module.items) {
+    const auto* target = std::get_if<ptx::TargetDirective>(&item);
+    if (target == nullptr) continue;
+    for (std::string_view name : target->targets) {
+      if (name.size() == device_target.size() + 1 && name.starts_with(device_target) && name.back() == 'a') return true;
+    }
+  }
+  return false;
+}
 
 constexpr const char* kToolVersion = "barracuda 0.1.0";
 // Modules this large take nvJitLink long enough that the user deserves a progress line.
@@ -92,12 +104,14 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::vector<trace::ModuleTable> tables;
   std::vector<std::string> kernels;
   uint32_t next_site = sites_.next_id();
+  std::string link_arch = "sm_" + std::to_string(arch);
   for (const fatbin::Entry* entry : ptx_entries) {
     ptx::ParseResult parsed = ptx::parse(std::string(entry->text()));
     if (!parsed) {
       skip(image, "PTX not understood: " + parsed.error.to_string());
       return nullptr;
     }
+    if (targets_arch_specific(*parsed.module, link_arch)) link_arch += 'a';
     ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, {.first_site_id = next_site});
     next_site += static_cast<uint32_t>(result.sites.sites().size());
     std::vector<std::string> object_kernels = kernel_names(*parsed.module);
@@ -107,13 +121,13 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   }
 
   const std::string name = module_name(image.id);
-  JitRequest request{{}, arch, split_options(ptx_entries.front()->ptxas_options)};
+  JitRequest request{{}, link_arch, split_options(ptx_entries.front()->ptxas_options)};
   size_t ptx_bytes = 0;
   for (const std::string& text : texts) {
     request.inputs.push_back({name, text});
     ptx_bytes += text.size();
   }
-  request.inputs.push_back({"barracuda device runtime", device_runtime_ptx()});
+  request.inputs.push_back(device_runtime_input());
   bool large = ptx_bytes > kLargeModuleBytes;
   if (large && config_.message) {
     config_.message("compiling instrumented " + name + " (" + std::to_string(ptx_bytes >> 20) +

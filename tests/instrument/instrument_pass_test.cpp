@@ -4,12 +4,12 @@
 #include <sstream>
 
 #include "barracuda/queue.h"
-#include "device/runtime_link.h"
-#include "ptx/parser.h"
 #include "device/runtime_ptx.h"
+#include "ptx/parser.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
+#include "runtime/jit_link.h"
 
 namespace barracuda::ptx::passes {
 namespace {
@@ -44,8 +44,7 @@ Instrumented instrument(std::string_view body, InstrumentOptions options = {}) {
   EXPECT_TRUE(parsed) << parsed.error.to_string();
   InstrumentResult result = instrument_module(*parsed.module, options);
   std::string text = to_string(*parsed.module);
-  LinkedCubin linked = link_with_device_runtime({{"kernel", text}}, "sm_90");
-  EXPECT_TRUE(linked.error_log.empty()) << linked.error_log << "\n" << text;
+  EXPECT_NO_THROW(runtime::link_to_cubin({{{"kernel", text}, runtime::device_runtime_input()}, "sm_90", {}})) << text;
   Instrumented out{{}, std::move(result)};
   std::istringstream stream(text);
   for (std::string line; std::getline(stream, line);) {
@@ -270,9 +269,7 @@ TEST(InstrumentPass, MergedRuntimeReplacesThePrototypesAndCompilesAsOneModule) {
   }
   std::string text = to_string(*parsed.module);
   EXPECT_NE(text.find(".version 9.0"), std::string::npos);  // raised from the kernel's 8.0
-  LinkedCubin linked = link_ptx_modules({{"merged", text}}, "sm_90");
-  EXPECT_TRUE(linked.error_log.empty()) << linked.error_log;
-  EXPECT_FALSE(linked.cubin.empty());
+  EXPECT_FALSE(runtime::link_to_cubin({{{"merged", text}}, "sm_90", {}}).cubin.empty());
 }
 
 }  // namespace
