@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "options/options.h"
 #include "report/baseline.h"
@@ -60,6 +62,12 @@ uint64_t floor_power_of_two(uint64_t v) {
   return p;
 }
 
+// One engine worker per drain thread; the launching thread mostly waits, so it needs no core of its own.
+uint32_t drain_threads(const options::Options& options) {
+  if (options.drain_threads > 0) return static_cast<uint32_t>(std::min<uint64_t>(options.drain_threads, 1024));
+  return std::max(std::thread::hardware_concurrency(), 2u) - 1;
+}
+
 engine::WarpModel to_engine(WarpModel model) {
   return model == WarpModel::kLockstep ? engine::WarpModel::kLockstep : engine::WarpModel::kIndependent;
 }
@@ -70,7 +78,7 @@ class Session {
       : options_(std::move(options)),
         start_time_(iso_time_now()),
         recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(options_.record)),
-        engine_(engine::EngineConfig{}),
+        engine_(engine::EngineConfig{drain_threads(options_)}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
         monitor_(engine_, to_engine(options_.warp_model), instrumenter_, [this] { return queues(); },
                  recorder_.get(),
