@@ -104,7 +104,11 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
 }
 
 DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check) {
-  if (!drain_pool_) drain_pool_ = std::make_unique<DrainPool>(std::min(engine_.worker_count(), arena.shape().queue_count));
+  if (!drain_pool_) {
+    drain_pool_ = std::make_unique<DrainPool>(std::min(engine_.worker_count(), arena.shape().queue_count));
+    std::lock_guard lock(totals_mutex_);
+    totals_.drain_threads = drain_pool_->threads();
+  }
   const uint64_t threads = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z * launch.block.x *
                            launch.block.y * launch.block.z;
   const RecordSink consume = [this, check](uint32_t worker, uint32_t queue, std::span<const RecordHeader> records) {

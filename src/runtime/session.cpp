@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -31,8 +32,12 @@ namespace barracuda::runtime {
 namespace {
 
 constexpr const char* kToolVersion = "0.1.0";
-// Page-locked memory is taken from the host: never more than this for all queues together.
+// The queues are page-locked host memory mapped into the device (no device memory): never more
+// than this for all queues together, and by default 1/16 of the host's free memory, 1-64 MiB a queue.
 constexpr uint64_t kMaxQueueArenaBytes = uint64_t{2} << 30;
+constexpr uint64_t kFreeMemoryShare = 16;
+constexpr uint64_t kMinAutoQueueBytes = uint64_t{1} << 20;
+constexpr uint64_t kMaxAutoQueueBytes = uint64_t{64} << 20;
 
 std::string iso_time_now() {
   std::time_t now = std::time(nullptr);
@@ -56,6 +61,14 @@ std::vector<std::string> process_command_line() {
   return args;
 }
 
+uint64_t queue_bytes(uint64_t requested, uint32_t queues) {
+  if (requested > 0) return std::min<uint64_t>(requested, kMaxQueueArenaBytes / queues);
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+  const uint64_t free_bytes = pages > 0 && page_bytes > 0 ? uint64_t(pages) * uint64_t(page_bytes) : 0;
+  const uint64_t share = std::min(free_bytes / kFreeMemoryShare, kMaxQueueArenaBytes) / queues;
+  return std::clamp(share, kMinAutoQueueBytes, kMaxAutoQueueBytes);
+}
+
 uint64_t floor_power_of_two(uint64_t v) {
   uint64_t p = 1;
   while (p * 2 <= v) p *= 2;
@@ -66,6 +79,23 @@ uint64_t floor_power_of_two(uint64_t v) {
 uint32_t drain_threads(const options::Options& options) {
   if (options.drain_threads > 0) return static_cast<uint32_t>(std::min<uint64_t>(options.drain_threads, 1024));
   return std::max(std::thread::hardware_concurrency(), 2u) - 1;
+}
+
+double seconds(std::chrono::nanoseconds time) { return std::chrono::duration<double>(time).count(); }
+
+// -v: where the host's time went, so a slow run shows whether the GPU, the drain or the engine waits.
+std::string statistics_line(const LaunchTotals& totals, const engine::EngineStats& engine) {
+  const double events = static_cast<double>(totals.records);
+  const double waited = seconds(totals.launch_wait), engine_time = seconds(totals.engine_time);
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "statistics: %llu events, %.1f bytes/event; launching threads waited %.3f s for the drain "
+                "(%.1f M events/s); engine %.3f s over %u drain threads (%.1f M thread-accesses/s per thread)",
+                static_cast<unsigned long long>(totals.records),
+                events > 0 ? static_cast<double>(totals.slots * kSlotBytes) / events : 0.0, waited,
+                waited > 0 ? events / waited / 1e6 : 0.0, engine_time, totals.drain_threads,
+                engine_time > 0 ? static_cast<double>(engine.thread_accesses) / engine_time / 1e6 : 0.0);
+  return text;
 }
 
 engine::WarpModel to_engine(WarpModel model) {
@@ -103,6 +133,7 @@ class Session {
     } catch (const std::exception& e) {
       log << "barracuda: " << e.what() << "\n";
     }
+    if (options_.verbose) log << "barracuda: " << statistics_line(monitor_.totals(), engine_.stats()) << "\n";
     write_file(options_.report, report::render_json(report), log);
     write_file(options_.sarif, report::render_sarif(report), log);
     report::render_text(report, report::TextOptions{.print_limit = options_.print_limit, .summary_only = options_.quiet},
@@ -150,9 +181,13 @@ class Session {
         int sms = 0;
         driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, current_device());
         QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
-        uint64_t per_queue = std::min<uint64_t>(options_.queue_bytes, kMaxQueueArenaBytes / shape.queue_count);
+        const uint64_t per_queue = queue_bytes(options_.queue_bytes, shape.queue_count);
         shape.capacity = std::max<uint64_t>(floor_power_of_two(per_queue / kSlotBytes), kMaxRecordSlots * 2);
         queues_ = std::make_unique<QueueHost>(shape);
+        if (options_.verbose) {
+          log_stream() << "barracuda: event queues: " << shape.queue_count << " x "
+                       << (shape.capacity * kSlotBytes >> 10) << " KiB of page-locked host memory\n";
+        }
       } catch (const std::exception& e) {
         log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
       }
