@@ -63,7 +63,9 @@ class PagedShadow {
 class PageCache {
  public:
   ShadowPage& page(PagedShadow& shadow, uint64_t page_index) {
-    Entry& entry = entries_[page_index % entries_.size()];
+    // Multiplicative hashing: arrays sit at large power-of-two distances, which a plain modulo
+    // would map onto one slot.
+    Entry& entry = entries_[(page_index * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits)];
     if (entry.page == nullptr || entry.index != page_index || entry.generation != shadow.generation()) {
       entry = {page_index, shadow.generation(), &shadow.page(page_index)};
     }
@@ -76,7 +78,8 @@ class PageCache {
     uint64_t generation = 0;
     ShadowPage* page = nullptr;
   };
-  std::array<Entry, 256> entries_{};
+  static constexpr unsigned kSlotBits = 8;
+  std::array<Entry, size_t{1} << kSlotBits> entries_{};
 };
 
 // Walks the cells one record touches, holding the lock of one page at a time (never two, so

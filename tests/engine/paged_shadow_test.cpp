@@ -72,14 +72,16 @@ TEST(PagedShadow, ClearedPagesComeBackEmptyAndCachesForgetThem) {
   EXPECT_EQ(again.cell(8).payload, 0u);
 }
 
-TEST(PagedShadow, CacheEntriesSharingASlotKeepTheirOwnPages) {
+TEST(PagedShadow, CacheHandsOutThePageOfEveryIndexWhateverItEvicts) {
   PagedShadow shadow;
   PageCache cache;
-  ShadowPage& a = cache.page(shadow, 3);
-  ShadowPage& b = cache.page(shadow, 3 + 256);  // same direct-mapped slot
-  EXPECT_NE(&a, &b);
-  EXPECT_EQ(&cache.page(shadow, 3), &shadow.page(3));
-  EXPECT_EQ(&cache.page(shadow, 3 + 256), &shadow.page(3 + 256));
+  // Far more pages than cache slots, including indices at power-of-two distances.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint64_t i = 0; i < 600; ++i) {
+      const uint64_t index = (i % 3 == 0) ? i : (i << 26) + 7;
+      ASSERT_EQ(&cache.page(shadow, index), &shadow.page(index)) << index;
+    }
+  }
 }
 
 }  // namespace
