@@ -89,18 +89,18 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
   } catch (const std::exception& e) {
     drained.error = e.what();
   }
+  const auto drained_at = std::chrono::steady_clock::now();
+  if (check) engine_.end_launch();
   std::lock_guard totals_lock(totals_mutex_);
   totals_.records += drained.records;
   totals_.slots += drained.slots;
-  totals_.engine_time += drained.sink_time;
-  totals_.launch_wait += std::chrono::steady_clock::now() - start;
+  totals_.engine_time += drained.sink_time + (std::chrono::steady_clock::now() - drained_at);
+  totals_.launch_wait += drained_at - start;
   if (drained.error) {
     ++totals_.failed_launches;
     totals_.last_error = std::string(launch.kernel_name) + ": " + *drained.error;
   }
-  if (!check) return;
-  engine_.end_launch();
-  ++totals_.launches_checked;
+  if (check) ++totals_.launches_checked;
 }
 
 DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check) {

@@ -35,7 +35,8 @@ struct LaunchTotals {
   uint64_t records = 0;
   uint64_t slots = 0;  // queue slots the records took (kSlotBytes each)
   std::chrono::nanoseconds launch_wait{};  // launching threads blocked in after_launch (kernel time included)
-  std::chrono::nanoseconds engine_time{};  // drain threads inside the engine and trace recorder, summed
+  // Drain threads inside the engine and trace recorder (summed), plus closing launches in the engine.
+  std::chrono::nanoseconds engine_time{};
   uint32_t drain_threads = 0;
   std::string last_error;  // a queue or engine failure: the launch's analysis is incomplete
   uint64_t failed_launches = 0;
