@@ -33,6 +33,10 @@ void ShadowPagePool::map_slab() {
   if (slab != begin) munmap(begin, static_cast<size_t>(slab - begin));
   if (slab + kSlabBytes != begin + 2 * kSlabBytes) munmap(slab + kSlabBytes, static_cast<size_t>(begin + 2 * kSlabBytes - (slab + kSlabBytes)));
   madvise(slab, kSlabBytes, MADV_HUGEPAGE);  // advice only: without huge pages the slab still works
+#ifdef MADV_POPULATE_WRITE
+  // Fault the slab in with one call (Linux 5.14+; 512 faults otherwise where huge pages are off).
+  madvise(slab, kSlabBytes, MADV_POPULATE_WRITE);
+#endif
   slabs_.push_back(slab);
   for (size_t i = kPagesPerSlab; i-- > 0;) zeroed_.push_back(reinterpret_cast<ShadowCell*>(slab + i * kShadowPageBytes));
 }
