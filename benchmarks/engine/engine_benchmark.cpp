@@ -46,6 +46,11 @@ BENCHMARK(BM_Coalesced)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark
 BENCHMARK(BM_CoalescedReuse)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Strided)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Scattered)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+// Aggregate throughput of 15 workers (a 16-core host minus the launching thread), per second of
+// wall-clock time: meaningful only on a machine with that many idle cores.
+BENCHMARK(BM_Coalesced)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Strided)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Scattered)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneLocation)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
