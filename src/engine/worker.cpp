@@ -193,7 +193,8 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
   const bool legacy_rmw = record.kind.read && record.kind.write && sem == MemorySemantics::kLegacy;
   const MemoryScope scope = record.kind.memory_scope();
   ConflictChecker checker(shared_.launch, block, races_, record);
-  PageCursor cursor(record.space == MemorySpace::kCluster ? shared_.cluster : shared_.global);
+  const bool cluster = record.space == MemorySpace::kCluster;
+  PageCursor cursor(cluster ? shared_.cluster : shared_.global, cluster ? cluster_pages_ : global_pages_);
   for (uint32_t m = h.active_mask; m; m &= m - 1) {
     const uint32_t lane = std::countr_zero(m);
     const uint32_t local = h.warp_id * kWarpSize + lane;

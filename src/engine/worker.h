@@ -63,6 +63,8 @@ class Worker {
   void malformed(const RecordHeader& h, const char* why);
 
   LaunchShared& shared_;
+  PageCache global_pages_;
+  PageCache cluster_pages_;
   std::unordered_map<uint32_t, std::unique_ptr<BlockState>> blocks_;
   std::vector<bool> finished_blocks_;  // blocks whose warps all exited (their state is freed)
   RaceLog races_;

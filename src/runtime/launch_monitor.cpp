@@ -1,6 +1,6 @@
 #include "runtime/launch_monitor.h"
 
-#include <thread>
+#include <algorithm>
 
 #include "runtime/driver_api.h"
 
@@ -58,7 +58,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // A graph's kernel nodes log if their modules are instrumented; they are drained (the GPU waits on
   // full queues) but not checked: their launches are not known one by one.
   if (launch.graph || (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_))) {
-    queues->begin_launch(next_launch_id_++);
+    queues->arena().begin_launch(next_launch_id_++);
     this_thread_launch = LaunchMode::kDrainOnly;
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;
@@ -82,11 +82,11 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     totals_.last_error = info.kernel + ": " + e.what();
     return;
   }
-  queues->begin_launch(info.launch_id);
+  queues->arena().begin_launch(info.launch_id);
   if (recorder_) {
     recorder_->launch({info.launch_id, info.kernel, {info.grid.x, info.grid.y, info.grid.z},
                        {info.block.x, info.block.y, info.block.z}, info.shared_bytes,
-                       reinterpret_cast<uint64_t>(launch.stream), queues->shape().queue_count});
+                       reinterpret_cast<uint64_t>(launch.stream), queues->arena().shape().queue_count});
   }
   this_thread_launch = LaunchMode::kCheck;
   std::lock_guard lock(totals_mutex_);
@@ -99,44 +99,48 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
   this_thread_launch = LaunchMode::kNone;
   std::unique_lock lock(launch_mutex_, std::adopt_lock);
   const bool check = mode == LaunchMode::kCheck;
+  const auto start = std::chrono::steady_clock::now();
+  DrainTotals drained;
   try {
-    if (result == CUDA_SUCCESS) drain_until_done(launch, *queues_(), check);
+    if (result == CUDA_SUCCESS) drained = drain_until_done(launch, queues_()->arena(), check);
   } catch (const std::exception& e) {
-    std::lock_guard totals_lock(totals_mutex_);
-    ++totals_.failed_launches;
-    totals_.last_error = std::string(launch.kernel_name) + ": " + e.what();
+    drained.error = e.what();
   }
-  if (!check) return;
-  engine_.end_launch();
+  const auto drained_at = std::chrono::steady_clock::now();
+  if (check) engine_.end_launch();
   std::lock_guard totals_lock(totals_mutex_);
-  ++totals_.launches_checked;
+  totals_.records += drained.records;
+  totals_.slots += drained.slots;
+  totals_.engine_time += drained.sink_time + (std::chrono::steady_clock::now() - drained_at);
+  totals_.launch_wait += drained_at - start;
+  if (drained.error) {
+    ++totals_.failed_launches;
+    totals_.last_error = std::string(launch.kernel_name) + ": " + *drained.error;
+  }
+  if (check) ++totals_.launches_checked;
 }
 
-void LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, QueueHost& queues, bool check) {
+DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check) {
+  if (!drain_pool_) {
+    drain_pool_ = std::make_unique<DrainPool>(std::min(engine_.worker_count(), arena.shape().queue_count));
+    std::lock_guard lock(totals_mutex_);
+    totals_.drain_threads = drain_pool_->threads();
+  }
   const uint64_t threads = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z * launch.block.x *
                            launch.block.y * launch.block.z;
-  auto consume = [this, check](uint32_t queue, std::span<const RecordHeader> records) {
+  const RecordSink consume = [this, check](uint32_t worker, uint32_t queue, std::span<const RecordHeader> records) {
     if (!check) return;
     if (recorder_) recorder_->slots(queue, records);
-    engine_.worker(queue % engine_.worker_count()).consume(records);
+    engine_.worker(worker).consume(records);
   };
   const DriverApi& api = driver_api();
-  uint64_t records = 0;
-  for (;;) {
-    // Read the exit count before draining: records committed before a thread counted itself are
-    // then certainly drained by this pass.
-    bool all_exited = threads != 0 && queues.threads_exited() >= threads;  // a graph: 0, wait for the stream
-    bool finished = all_exited || api.stream_query(completion_stream(launch)) != CUDA_ERROR_NOT_READY;
-    uint64_t drained = queues.drain(consume);
-    records += drained;
-    if (finished) {
-      records += queues.drain(consume);  // whatever was committed while the last pass ran
-      break;
-    }
-    if (drained == 0) std::this_thread::yield();
-  }
-  std::lock_guard lock(totals_mutex_);
-  totals_.records += records;
+  const CUstream stream = completion_stream(launch);
+  return drain_pool_->drain_launch(arena, consume, [&] {
+    // Every thread counted itself after committing its last record; a graph (0 threads known) waits
+    // for its stream.
+    bool all_exited = threads != 0 && arena.threads_exited() >= threads;
+    return all_exited || api.stream_query(stream) != CUDA_ERROR_NOT_READY;
+  });
 }
 
 LaunchTotals LaunchMonitor::totals() const {
