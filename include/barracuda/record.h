@@ -30,9 +30,9 @@ enum class RecordOp : uint8_t {
   kAsyncCopy = 5,  // cp.async / bulk copies: base = destination, the source is logged as a kLoad
   // Synchronisation. base = payload below.
   kFence = 16,            // fence/membar; scope in `scope`, sem in `sem` (sc or acq_rel)
-  kBarrier = 17,          // bar.sync / barrier.sync: base = barrier id, stride = expected thread count (0: all)
+  kBarrier = 17,          // bar.sync / barrier.sync: base = barrier id (0-15), stride = expected thread count (0: all)
   kBarrierArrive = 18,    // bar.arrive: same payload as kBarrier
-  kWarpSync = 19,         // bar.warp.sync: base = member mask
+  kWarpSync = 19,         // bar.warp.sync: base = member mask (one record per distinct mask)
   kClusterBarrier = 20,   // barrier.cluster.arrive/wait
   kMbarrierArrive = 21,   // mbarrier.arrive*: base = mbarrier address
   kMbarrierWait = 22,     // successful mbarrier.test_wait/try_wait: base = mbarrier address

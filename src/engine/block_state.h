@@ -46,6 +46,20 @@ struct WarpState {
   Clock lane_knows(uint32_t t, uint32_t u) const { return diverged ? (*diverged)[t * kWarpSize + u] : converged; }
 };
 
+// A barrier for part of the block (`bar.sync id, count` with count below the block's size, and
+// `bar.arrive id, count`; PTX named barriers): it completes when `expected` threads arrived. The
+// threads that wait then know what every arrived thread did; those that only arrived go on at once.
+struct PartialBarrier {
+  uint32_t expected = 0;
+  uint32_t arrived = 0;           // threads arrived so far, waiting or not
+  std::vector<uint32_t> waiting;  // per warp: lanes in bar.sync
+  std::vector<uint32_t> arrivals;  // per warp: lanes counted (waiting or passed by with bar.arrive)
+  // What the arrived threads knew and did when they arrived (RangeClock input, merged at completion).
+  std::vector<ClockRange> strict, wide;
+  Clock latest{};
+};
+inline constexpr uint32_t kHardwareBarriers = 16;  // barrier ids 0..15 per CTA
+
 // Per-worker facts about barriers, filled by the blocks the worker owns.
 struct BarrierLog {
   std::unordered_set<uint32_t> executed;  // barrier sites that completed
@@ -65,6 +79,8 @@ class BlockState {
   uint32_t warp_count() const { return static_cast<uint32_t>(warps_.size()); }
   // Lanes of a warp that exist in the launch's block shape.
   uint32_t existing_lanes(uint32_t warp) const;
+  // Threads that have not exited.
+  uint32_t live_threads() const;
 
   // Does local thread `local` know `other`'s event at `clock`, i.e. is it ordered before now?
   // A barrier that provides the order is marked useful.
@@ -82,6 +98,13 @@ class BlockState {
   // True when every live lane of every live warp has arrived.
   bool all_arrived() const;
 
+  // Lanes of `warp` arrive at partial barrier `id` (< kHardwareBarriers) expecting `expected`
+  // threads, and wait there unless `passing` (bar.arrive); completes it when that many arrived.
+  void arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, uint32_t lanes, bool passing);
+  // `lanes` of `warp` logged again while waiting at a partial barrier: it let them through on the
+  // GPU, so it completes now with whoever waits (the count the engine kept was off).
+  void settle_partial(uint32_t warp, uint32_t lanes);
+
   void release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync);
   void acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);
 
@@ -89,7 +112,10 @@ class BlockState {
   ShadowCell& shared_word(uint64_t word);
 
  private:
+  // What thread `local` knows through the block barrier, its warp and its own clock.
+  void append_own_ranges(uint32_t local, std::vector<ClockRange>& ranges) const;
   SharedClock snapshot(uint32_t local, const SharedClock& knowledge) const;
+  void complete_partial(PartialBarrier& barrier);
   void mark_useful_barrier(Clock clock);
 
   struct CompletedBarrier {
@@ -111,6 +137,8 @@ class BlockState {
   std::vector<CompletedBarrier> completed_;  // floors increase
   bool barrier_pending_ = false;
   SiteId pending_site_{};
+  std::array<PartialBarrier, kHardwareBarriers> partial_;
+  uint32_t partial_waiting_ = 0;  // bit i: partial barrier i has threads waiting (checked per record)
   std::unordered_map<uint64_t, SharedClock> cta_sync_;  // block-scope synchronisation locations
   std::vector<ShadowCell> shared_;
 };

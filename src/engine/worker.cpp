@@ -166,6 +166,10 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
     case RecordOp::kWarpExit:
       return apply_exit(h, block);
     case RecordOp::kBarrierArrive:
+      if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
+      block.arrive_partial(static_cast<uint32_t>(h.base), static_cast<uint32_t>(h.stride), h.warp_id, h.active_mask,
+                           /*passing=*/true);
+      return;
     case RecordOp::kClusterBarrier:
       ++stats_.unsupported_records;
       return;
@@ -267,10 +271,13 @@ void Worker::apply_fence(const RecordHeader& h, BlockState& block) {
 }
 
 void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
-  // Named barriers (id != 0) and barriers for a subset of the block's threads are not modelled.
+  // Named barriers (bar.sync id, count) join only their participants, which may include threads
+  // that merely bar.arrive; barrier 0 for the whole block (__syncthreads) is the block barrier.
   const uint32_t expected = static_cast<uint32_t>(h.stride);
   if (h.base != 0 || (expected != 0 && expected < shared_.launch.block.volume())) {
-    ++stats_.unsupported_records;
+    if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
+    block.arrive_partial(static_cast<uint32_t>(h.base), expected ? expected : block.live_threads(), h.warp_id,
+                         h.active_mask, /*passing=*/false);
     return;
   }
   const WarpState& warp = block.warp(h.warp_id);
@@ -307,6 +314,7 @@ void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
 }
 
 void Worker::settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes) {
+  block.settle_partial(warp, lanes);
   if (block.barrier_pending() && (block.warp(warp).arrived_mask & lanes)) {
     complete_divergent(block, "the barrier let threads through before every live thread arrived");
   }
