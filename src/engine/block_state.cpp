@@ -145,7 +145,7 @@ void BlockState::complete_barrier() {
   barrier_pending_ = false;
 }
 
-void BlockState::arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, uint32_t lanes, bool passing) {
+void BlockState::arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, uint32_t lanes, Arrival arrival) {
   PartialBarrier& barrier = partial_[id];
   partial_waiting_ |= 1u << id;
   if (barrier.arrivals.empty()) {
@@ -155,11 +155,11 @@ void BlockState::arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, u
   const uint32_t newcomers = lanes & warps_[warp].live_mask & ~barrier.arrivals[warp];
   barrier.expected = expected;
   barrier.arrivals[warp] |= newcomers;
-  if (!passing) barrier.waiting[warp] |= newcomers;
+  if (arrival == Arrival::kWait) barrier.waiting[warp] |= newcomers;
   barrier.arrived += static_cast<uint32_t>(std::popcount(newcomers));
   // Snapshotted now: a thread passing by with bar.arrive goes on, and what it does next is not
   // published by this barrier.
-  for (uint32_t m = newcomers; m; m &= m - 1) {
+  for (uint32_t m = arrival == Arrival::kPassRelaxed ? 0 : newcomers; m; m &= m - 1) {
     const uint32_t local = warp * kWarpSize + std::countr_zero(m);
     ThreadState& t = threads_[local];
     barrier.latest = std::max(barrier.latest, t.clock);
@@ -167,9 +167,19 @@ void BlockState::arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, u
     append_own_ranges(local, barrier.wide);
     if (t.knowledge.strict) barrier.strict.insert(barrier.strict.end(), t.knowledge.strict->ranges().begin(), t.knowledge.strict->ranges().end());
     if (t.knowledge.wide) barrier.wide.insert(barrier.wide.end(), t.knowledge.wide->ranges().begin(), t.knowledge.wide->ranges().end());
-    if (passing) t.clock = next(t.clock);
+    if (arrival == Arrival::kPass) t.clock = next(t.clock);
   }
   if (barrier.arrived >= barrier.expected) complete_partial(barrier);
+}
+
+void BlockState::cluster_wait(uint32_t warp, uint32_t lanes) {
+  PartialBarrier& barrier = partial_[kClusterBarrierSlot];
+  const uint32_t pending = barrier.arrivals.empty() ? 0 : lanes & barrier.arrivals[warp];
+  barrier.waiting[warp] |= pending;
+  for (uint32_t m = lanes & ~pending; m; m &= m - 1) {
+    ThreadState& t = threads_[warp * kWarpSize + std::countr_zero(m)];
+    t.knowledge = join(t.knowledge, barrier.completed);
+  }
 }
 
 void BlockState::settle_partial(uint32_t warp, uint32_t lanes) {
@@ -180,8 +190,9 @@ void BlockState::settle_partial(uint32_t warp, uint32_t lanes) {
 }
 
 void BlockState::complete_partial(PartialBarrier& barrier) {
-  const Knowledge joined{std::make_shared<const RangeClock>(std::move(barrier.strict)),
-                         std::make_shared<const RangeClock>(std::move(barrier.wide))};
+  barrier.completed = {std::make_shared<const RangeClock>(std::move(barrier.strict)),
+                        std::make_shared<const RangeClock>(std::move(barrier.wide))};
+  const Knowledge& joined = barrier.completed;
   for (uint32_t w = 0; w < warps_.size(); ++w) {
     for (uint32_t m = barrier.waiting[w]; m; m &= m - 1) {
       ThreadState& t = threads_[w * kWarpSize + std::countr_zero(m)];

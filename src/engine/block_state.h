@@ -57,8 +57,19 @@ struct PartialBarrier {
   // What the arrived threads knew and did when they arrived (RangeClock input, merged at completion).
   std::vector<ClockRange> strict, wide;
   Clock latest{};
+  Knowledge completed;  // what the last completion published (barrier.cluster.wait after completion)
 };
 inline constexpr uint32_t kHardwareBarriers = 16;  // barrier ids 0..15 per CTA
+// The block's share of the cluster barrier (barrier.cluster.arrive/wait) is kept as one more partial
+// barrier: its threads are ordered with each other; other blocks of the cluster are not modelled.
+inline constexpr uint32_t kClusterBarrierSlot = kHardwareBarriers;
+
+// How threads reach a partial barrier.
+enum class Arrival : uint8_t {
+  kWait,         // bar.sync: arrives and waits for the barrier to complete
+  kPass,         // bar.arrive, barrier.cluster.arrive: arrives, publishing what it did so far
+  kPassRelaxed,  // barrier.cluster.arrive.relaxed: arrives, publishing nothing
+};
 
 // Per-worker facts about barriers, filled by the blocks the worker owns.
 struct BarrierLog {
@@ -98,9 +109,11 @@ class BlockState {
   // True when every live lane of every live warp has arrived.
   bool all_arrived() const;
 
-  // Lanes of `warp` arrive at partial barrier `id` (< kHardwareBarriers) expecting `expected`
-  // threads, and wait there unless `passing` (bar.arrive); completes it when that many arrived.
-  void arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, uint32_t lanes, bool passing);
+  // Lanes of `warp` arrive at partial barrier `id` (<= kClusterBarrierSlot) expecting `expected`
+  // threads; completes it when that many arrived.
+  void arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, uint32_t lanes, Arrival arrival);
+  // barrier.cluster.wait: lanes whose arrival completed learn what it published, the others wait.
+  void cluster_wait(uint32_t warp, uint32_t lanes);
   // `lanes` of `warp` logged again while waiting at a partial barrier: it let them through on the
   // GPU, so it completes now with whoever waits (the count the engine kept was off).
   void settle_partial(uint32_t warp, uint32_t lanes);
@@ -137,7 +150,7 @@ class BlockState {
   std::vector<CompletedBarrier> completed_;  // floors increase
   bool barrier_pending_ = false;
   SiteId pending_site_{};
-  std::array<PartialBarrier, kHardwareBarriers> partial_;
+  std::array<PartialBarrier, kClusterBarrierSlot + 1> partial_;
   uint32_t partial_waiting_ = 0;  // bit i: partial barrier i has threads waiting (checked per record)
   std::unordered_map<uint64_t, SharedClock> cta_sync_;  // block-scope synchronisation locations
   std::vector<ShadowCell> shared_;

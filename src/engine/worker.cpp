@@ -168,10 +168,10 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
     case RecordOp::kBarrierArrive:
       if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
       block.arrive_partial(static_cast<uint32_t>(h.base), static_cast<uint32_t>(h.stride), h.warp_id, h.active_mask,
-                           /*passing=*/true);
+                           Arrival::kPass);
       return;
     case RecordOp::kClusterBarrier:
-      ++stats_.unsupported_records;
+      apply_cluster_barrier(h, block);
       return;
     default:
       if (is_memory_op(op)) apply_memory(h, payload, block);
@@ -277,7 +277,7 @@ void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
   if (h.base != 0 || (expected != 0 && expected < shared_.launch.block.volume())) {
     if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
     block.arrive_partial(static_cast<uint32_t>(h.base), expected ? expected : block.live_threads(), h.warp_id,
-                         h.active_mask, /*passing=*/false);
+                         h.active_mask, Arrival::kWait);
     return;
   }
   const WarpState& warp = block.warp(h.warp_id);
@@ -287,6 +287,15 @@ void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
   }
   block.arrive(h.warp_id, h.active_mask, static_cast<SiteId>(h.site_id));
   if (block.all_arrived()) block.complete_barrier();
+}
+
+void Worker::apply_cluster_barrier(const RecordHeader& h, BlockState& block) {
+  // Only the block's own threads are ordered: the other blocks of the cluster live on other
+  // workers, so the cross-block part is counted as not modelled.
+  ++stats_.unsupported_records;
+  if (h.base & kClusterBarrierWait) return block.cluster_wait(h.warp_id, h.active_mask);
+  block.arrive_partial(kClusterBarrierSlot, block.live_threads(), h.warp_id, h.active_mask,
+                       (h.base & kClusterBarrierRelaxed) ? Arrival::kPassRelaxed : Arrival::kPass);
 }
 
 void Worker::apply_exit(const RecordHeader& h, BlockState& block) {

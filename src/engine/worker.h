@@ -49,6 +49,7 @@ class Worker {
                    const RecordAccess& record);
   void apply_fence(const RecordHeader& h, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
+  void apply_cluster_barrier(const RecordHeader& h, BlockState& block);
   void apply_exit(const RecordHeader& h, BlockState& block);
   // A lane that already waits at the pending barrier logs again: the barrier must have released
   // it on the GPU, so complete it now (divergently: some lanes never arrived).

@@ -67,6 +67,26 @@ TEST(NamedBarrier, ReusedAfterCompletion) {
   EXPECT_FALSE(s.race(w0, r0));  // transitively: warp 1 learnt warp 0's write at the first round
 }
 
+TEST(ClusterBarrier, OrdersTheThreadsOfTheBlock) {
+  // cluster.sync() = barrier.cluster.arrive + barrier.cluster.wait; a warp may log its wait before
+  // the other warp arrives (records are logged before the instruction runs).
+  for (ClusterBarrierPayload arrive : {ClusterBarrierPayload{}, kClusterBarrierRelaxed}) {
+    Scenario s(Dim3{2, 1, 1}, Dim3{64, 1, 1});
+    s.with_cluster(Dim3{2, 1, 1});
+    const SiteId init = s.warp(0, 0).store(lane(0), 0x400, 4, kShared);
+    s.warp(0, 0).cluster_barrier(arrive);
+    s.warp(0, 0).cluster_barrier(kClusterBarrierWait);
+    s.warp(0, 1).cluster_barrier(arrive);
+    s.warp(0, 1).cluster_barrier(kClusterBarrierWait);
+    const SiteId add = s.warp(0, 1).atomic(kAllLanes, 0x400, 0, kShared);
+    const SiteId late = s.warp(0, 0).load(lane(0), 0x400, 0, kShared);
+    s.run();
+    const bool relaxed = arrive == kClusterBarrierRelaxed;
+    EXPECT_EQ(s.race(init, add).has_value(), relaxed) << "relaxed=" << relaxed;
+    EXPECT_TRUE(s.race(add, late)) << "no second cluster barrier between the atomics and the read";
+  }
+}
+
 TEST(WarpSyncMasks, EachHalfSyncsWithItsOwnMask) {
   // __syncwarp(lane < 16 ? 0x0000ffff : 0xffff0000): the device logs one record per member mask.
   Scenario s(kOneBlock, Dim3{32, 1, 1});

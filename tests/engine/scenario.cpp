@@ -92,6 +92,9 @@ SiteId WarpScript::barrier(uint32_t mask) { return control(RecordOp::kBarrier, m
 SiteId WarpScript::named_barrier(uint32_t id, uint32_t count, uint32_t mask) {
   return control(RecordOp::kBarrier, mask, id, static_cast<int32_t>(count));
 }
+SiteId WarpScript::cluster_barrier(ClusterBarrierPayload payload, uint32_t mask) {
+  return control(RecordOp::kClusterBarrier, mask, payload);
+}
 SiteId WarpScript::barrier_arrive(uint32_t id, uint32_t count, uint32_t mask) {
   return control(RecordOp::kBarrierArrive, mask, id, static_cast<int32_t>(count));
 }

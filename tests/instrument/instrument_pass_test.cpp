@@ -212,6 +212,17 @@ TEST(InstrumentPass, BarriersFencesAndWarpSyncsAreLoggedBeforeTheyExecute) {
   EXPECT_EQ(out.result.statistics.synchronizations, 6u);  // not the proxy fence
 }
 
+TEST(InstrumentPass, ClusterBarrierHalvesAreTold) {
+  auto out = instrument(
+      "barrier.cluster.arrive;\nbarrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;\nret;");
+  auto payload = [&](std::string_view instruction) { return call_before(out, instruction).arguments[3]; };
+  EXPECT_EQ(call_before(out, "barrier.cluster.arrive;").arguments[1],
+            std::to_string(static_cast<int>(RecordOp::kClusterBarrier)));
+  EXPECT_EQ(payload("barrier.cluster.arrive;"), "0");
+  EXPECT_EQ(payload("barrier.cluster.arrive.relaxed;"), std::to_string(kClusterBarrierRelaxed));
+  EXPECT_EQ(payload("barrier.cluster.wait;"), std::to_string(kClusterBarrierWait));
+}
+
 TEST(InstrumentPass, BranchLogsTakenLanesAndItsJoinLogsReconvergence) {
   auto out = instrument(
       "setp.ne.u32 %p1, %r1, 0;\n@!%p1 bra $L_else;\nst.global.u32 [%rd1], 1;\nbra.uni $L_join;\n$L_else:\n"
