@@ -175,7 +175,7 @@ void BlockState::arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, u
 void BlockState::cluster_wait(uint32_t warp, uint32_t lanes) {
   PartialBarrier& barrier = partial_[kClusterBarrierSlot];
   const uint32_t pending = barrier.arrivals.empty() ? 0 : lanes & barrier.arrivals[warp];
-  barrier.waiting[warp] |= pending;
+  if (pending) barrier.waiting[warp] |= pending;
   for (uint32_t m = lanes & ~pending; m; m &= m - 1) {
     ThreadState& t = threads_[warp * kWarpSize + std::countr_zero(m)];
     t.knowledge = join(t.knowledge, barrier.completed);

@@ -12,6 +12,9 @@ namespace {
 
 // Shared memory is at most 228 KiB per block on sm_90; beyond that an address is garbage.
 constexpr uint64_t kMaxSharedBytes = 256 * 1024;
+// In a cluster launch a block's shared::cta addresses are shared::cluster addresses of the block
+// itself: its rank in the cluster sits above bit 24. The block's shadow is indexed by the offset.
+constexpr uint64_t kSharedOffsetMask = (uint64_t{1} << 24) - 1;
 
 bool is_memory_op(RecordOp op) {
   return op == RecordOp::kLoad || op == RecordOp::kStore || op == RecordOp::kAtomic || op == RecordOp::kReduction ||
@@ -201,7 +204,8 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
   for (uint32_t m = h.active_mask; m; m &= m - 1) {
     const uint32_t lane = std::countr_zero(m);
     const uint32_t local = h.warp_id * kWarpSize + lane;
-    const uint64_t address = lane_address(h, payload, lane);
+    uint64_t address = lane_address(h, payload, lane);
+    if (record.space == MemorySpace::kShared) address &= kSharedOffsetMask;
     ThreadState& thread = block.thread(local);
     // Stamped before a release moves the clock on: whoever acquires this release knows this access.
     checker.begin_lane(local, thread.clock);

@@ -87,6 +87,28 @@ TEST(ClusterBarrier, OrdersTheThreadsOfTheBlock) {
   }
 }
 
+TEST(ClusterBarrier, WaitWithoutArrivalLearnsNothing) {
+  Scenario s(Dim3{2, 1, 1}, Dim3{64, 1, 1});
+  s.with_cluster(Dim3{2, 1, 1});
+  const SiteId w = s.warp(0, 0).store(lane(0), 0x400, 4, kShared);
+  s.warp(0, 1).cluster_barrier(kClusterBarrierWait);
+  const SiteId r = s.warp(0, 1).load(lane(0), 0x400, 4, kShared);
+  s.run();
+  EXPECT_TRUE(s.race(w, r));
+}
+
+TEST(ClusterBarrier, SharedAddressesCarryTheBlocksRank) {
+  // Block 1 of a 2-block cluster sees its own shared variable at 0x1000400 (rank 1 << 24 | 0x400).
+  Scenario s(Dim3{2, 1, 1}, Dim3{64, 1, 1});
+  s.with_cluster(Dim3{2, 1, 1});
+  const SiteId w = s.warp(1, 0).store(lane(0), 0x1000400, 4, kShared);
+  const SiteId r = s.warp(1, 1).load(lane(0), 0x1000400, 4, kShared);
+  s.run();
+  ASSERT_TRUE(s.race(w, r));
+  EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kInterWarp);
+  EXPECT_EQ(s.stats().malformed_records, 0u);
+}
+
 TEST(WarpSyncMasks, EachHalfSyncsWithItsOwnMask) {
   // __syncwarp(lane < 16 ? 0x0000ffff : 0xffff0000): the device logs one record per member mask.
   Scenario s(kOneBlock, Dim3{32, 1, 1});
