@@ -92,6 +92,7 @@ SiteId WarpScript::barrier(uint32_t mask) { return control(RecordOp::kBarrier, m
 SiteId WarpScript::named_barrier(uint32_t id, uint32_t count, uint32_t mask) {
   return control(RecordOp::kBarrier, mask, id, static_cast<int32_t>(count));
 }
+SiteId WarpScript::mbarrier(RecordOp op, uint64_t mbarrier, uint32_t mask) { return control(op, mask, mbarrier); }
 SiteId WarpScript::cluster_barrier(ClusterBarrierPayload payload, uint32_t mask) {
   return control(RecordOp::kClusterBarrier, mask, payload);
 }

@@ -41,6 +41,8 @@ class WarpScript {
   // bar.sync id, count / bar.arrive id, count (named barriers).
   SiteId named_barrier(uint32_t id, uint32_t count, uint32_t mask = kAllLanes);
   SiteId barrier_arrive(uint32_t id, uint32_t count, uint32_t mask = kAllLanes);
+  // mbarrier.arrive (kMbarrierArrive) or a successful try_wait (kMbarrierWait) on `mbarrier`.
+  SiteId mbarrier(RecordOp op, uint64_t mbarrier, uint32_t mask = kAllLanes);
   // barrier.cluster.arrive (payload 0 or kClusterBarrierRelaxed) or .wait (kClusterBarrierWait).
   SiteId cluster_barrier(ClusterBarrierPayload payload, uint32_t mask = kAllLanes);
   SiteId warp_sync(uint32_t members, uint32_t mask = kAllLanes);
