@@ -254,6 +254,21 @@ void BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, co
   t.knowledge = join(t.knowledge, gained);
 }
 
+void BlockState::release_in_block(uint32_t local, uint64_t offset) {
+  ThreadState& t = threads_[local];
+  SharedClock& location = cta_sync_[offset];
+  location = join(location, snapshot(local, t.knowledge.strict));
+  t.clock = next(t.clock);
+}
+
+void BlockState::acquire_in_block(uint32_t local, uint64_t offset) {
+  auto it = cta_sync_.find(offset);
+  if (it == cta_sync_.end()) return;
+  // Block scope covers both threads: the scope-agnostic view gains exactly the same.
+  ThreadState& t = threads_[local];
+  t.knowledge = join(t.knowledge, Knowledge{it->second, it->second});
+}
+
 ShadowCell& BlockState::shared_word(uint64_t word) {
   // Sized for the launch's shared memory at the first shared access (blocks that never touch
   // shared memory pay nothing); grows if the launch under-declared it.

@@ -120,6 +120,10 @@ class BlockState {
 
   void release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync);
   void acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);
+  // Synchronisation through a location in the block's own shared memory (an mbarrier): other
+  // blocks have their own location at the same offset, so nothing reaches the shared SyncMap.
+  void release_in_block(uint32_t local, uint64_t offset);
+  void acquire_in_block(uint32_t local, uint64_t offset);
 
   // The shadow cell of shared-memory word `word`, growing the shadow on demand.
   ShadowCell& shared_word(uint64_t word);

@@ -149,9 +149,9 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
       for (uint32_t m = h.active_mask; m; m &= m - 1) {
         const uint32_t local = h.warp_id * kWarpSize + std::countr_zero(m);
         if (op == RecordOp::kMbarrierArrive) {
-          block.release(local, h.base, MemoryScope::kCta, shared_.sync);
+          block.release_in_block(local, h.base);
         } else {
-          block.acquire(local, h.base, MemoryScope::kCta, shared_.sync);
+          block.acquire_in_block(local, h.base);
         }
       }
       break;

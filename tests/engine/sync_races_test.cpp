@@ -236,5 +236,18 @@ TEST(SyncRaces, BulkCopyIsPublishedByItsMbarrier) {
   EXPECT_FALSE(s.race(copy, late));
 }
 
+TEST(SyncRaces, MbarriersOfTwoBlocksAtOneOffsetAreDistinct) {
+  // Each block has its own mbarrier at shared offset 0x800: block 1's wait learns nothing of block
+  // 0's arrival, so their global accesses race as inter-block (not as a scoped race).
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(0), kData);
+  s.warp(0, 0).mbarrier(RecordOp::kMbarrierArrive, 0x800, lane(0));
+  s.warp(1, 0).mbarrier(RecordOp::kMbarrierWait, 0x800, lane(0));
+  const SiteId r = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  ASSERT_TRUE(s.race(w, r));
+  EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kInterBlock);
+}
+
 }  // namespace
 }  // namespace barracuda::engine::test
