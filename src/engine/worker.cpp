@@ -12,6 +12,9 @@ namespace {
 
 // Shared memory is at most 228 KiB per block on sm_90; beyond that an address is garbage.
 constexpr uint64_t kMaxSharedBytes = 256 * 1024;
+// In a cluster launch a block's shared::cta addresses are shared::cluster addresses of the block
+// itself: its rank in the cluster sits above bit 24. The block's shadow is indexed by the offset.
+constexpr uint64_t kSharedOffsetMask = (uint64_t{1} << 24) - 1;
 
 bool is_memory_op(RecordOp op) {
   return op == RecordOp::kLoad || op == RecordOp::kStore || op == RecordOp::kAtomic || op == RecordOp::kReduction ||
@@ -146,9 +149,9 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
       for (uint32_t m = h.active_mask; m; m &= m - 1) {
         const uint32_t local = h.warp_id * kWarpSize + std::countr_zero(m);
         if (op == RecordOp::kMbarrierArrive) {
-          block.release(local, h.base, MemoryScope::kCta, shared_.sync);
+          block.release_in_block(local, h.base);
         } else {
-          block.acquire(local, h.base, MemoryScope::kCta, shared_.sync);
+          block.acquire_in_block(local, h.base);
         }
       }
       break;
@@ -166,8 +169,12 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
     case RecordOp::kWarpExit:
       return apply_exit(h, block);
     case RecordOp::kBarrierArrive:
+      if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
+      block.arrive_partial(static_cast<uint32_t>(h.base), static_cast<uint32_t>(h.stride), h.warp_id, h.active_mask,
+                           Arrival::kPass);
+      return;
     case RecordOp::kClusterBarrier:
-      ++stats_.unsupported_records;
+      apply_cluster_barrier(h, block);
       return;
     default:
       if (is_memory_op(op)) apply_memory(h, payload, block);
@@ -198,7 +205,8 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
   for (uint32_t m = h.active_mask; m; m &= m - 1) {
     const uint32_t lane = std::countr_zero(m);
     const uint32_t local = h.warp_id * kWarpSize + lane;
-    const uint64_t address = lane_address(h, payload, lane);
+    uint64_t address = lane_address(h, payload, lane);
+    if (record.space == MemorySpace::kShared) address &= kSharedOffsetMask;
     ThreadState& thread = block.thread(local);
     // Stamped before a release moves the clock on: whoever acquires this release knows this access.
     checker.begin_lane(local, thread.clock);
@@ -276,10 +284,13 @@ void Worker::apply_fence(const RecordHeader& h, BlockState& block) {
 }
 
 void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
-  // Named barriers (id != 0) and barriers for a subset of the block's threads are not modelled.
+  // Named barriers (bar.sync id, count) join only their participants, which may include threads
+  // that merely bar.arrive; barrier 0 for the whole block (__syncthreads) is the block barrier.
   const uint32_t expected = static_cast<uint32_t>(h.stride);
   if (h.base != 0 || (expected != 0 && expected < shared_.launch.block.volume())) {
-    ++stats_.unsupported_records;
+    if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
+    block.arrive_partial(static_cast<uint32_t>(h.base), expected ? expected : block.live_threads(), h.warp_id,
+                         h.active_mask, Arrival::kWait);
     return;
   }
   const WarpState& warp = block.warp(h.warp_id);
@@ -289,6 +300,15 @@ void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
   }
   block.arrive(h.warp_id, h.active_mask, static_cast<SiteId>(h.site_id));
   if (block.all_arrived()) block.complete_barrier();
+}
+
+void Worker::apply_cluster_barrier(const RecordHeader& h, BlockState& block) {
+  // Only the block's own threads are ordered: the other blocks of the cluster live on other
+  // workers, so the cross-block part is counted as not modelled.
+  ++stats_.unsupported_records;
+  if (h.base & kClusterBarrierWait) return block.cluster_wait(h.warp_id, h.active_mask);
+  block.arrive_partial(kClusterBarrierSlot, block.live_threads(), h.warp_id, h.active_mask,
+                       (h.base & kClusterBarrierRelaxed) ? Arrival::kPassRelaxed : Arrival::kPass);
 }
 
 void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
@@ -316,6 +336,7 @@ void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
 }
 
 void Worker::settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes) {
+  block.settle_partial(warp, lanes);
   if (block.barrier_pending() && (block.warp(warp).arrived_mask & lanes)) {
     complete_divergent(block, "the barrier let threads through before every live thread arrived");
   }

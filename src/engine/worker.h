@@ -54,6 +54,7 @@ class Worker {
   void check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size);
   void apply_fence(const RecordHeader& h, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
+  void apply_cluster_barrier(const RecordHeader& h, BlockState& block);
   void apply_exit(const RecordHeader& h, BlockState& block);
   // A lane that already waits at the pending barrier logs again: the barrier must have released
   // it on the GPU, so complete it now (divergently: some lanes never arrived).

@@ -211,6 +211,56 @@ TEST(InstrumentPass, BarriersFencesAndWarpSyncsAreLoggedBeforeTheyExecute) {
   EXPECT_EQ(out.result.statistics.synchronizations, 6u);  // not the proxy fence
 }
 
+TEST(InstrumentPass, ClusterBarrierHalvesAreTold) {
+  auto out = instrument(
+      "barrier.cluster.arrive;\nbarrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;\nret;");
+  auto payload = [&](std::string_view instruction) { return call_before(out, instruction).arguments[3]; };
+  EXPECT_EQ(call_before(out, "barrier.cluster.arrive;").arguments[1],
+            std::to_string(static_cast<int>(RecordOp::kClusterBarrier)));
+  EXPECT_EQ(payload("barrier.cluster.arrive;"), "0");
+  EXPECT_EQ(payload("barrier.cluster.arrive.relaxed;"), std::to_string(kClusterBarrierRelaxed));
+  EXPECT_EQ(payload("barrier.cluster.wait;"), std::to_string(kClusterBarrierWait));
+}
+
+TEST(InstrumentPass, MbarrierArrivalsBeforeAndSuccessfulWaitsAfter) {
+  auto out = instrument(
+      "mbarrier.arrive.shared::cta.b64 %rd1, [%r1], %r2;\n"
+      "mbarrier.try_wait.shared.b64 %p1, [%r1], %rd1;\n"
+      "ret;");
+  RuntimeCall arrive = call_before(out, "mbarrier.arrive.shared::cta.b64 %rd1, [%r1], %r2;");
+  EXPECT_EQ(arrive.callee, "__barracuda_log_sync");
+  EXPECT_EQ(arrive.arguments[1], std::to_string(static_cast<int>(RecordOp::kMbarrierArrive)));
+  const size_t wait = line_of(out.lines, "mbarrier.try_wait.shared.b64 %p1, [%r1], %rd1;");
+  ASSERT_LT(wait + 1, out.lines.size());
+  EXPECT_EQ(out.lines[wait + 1].rfind("@!%p1 bra ", 0), 0u) << out.lines[wait + 1];
+  const std::string skip = out.lines[wait + 1].substr(std::string("@!%p1 bra ").size());
+  const size_t label = line_of(out.lines, skip.substr(0, skip.size() - 1) + ":");  // without the ';'
+  RuntimeCall logged_wait = call_before_line(out.lines, label);
+  EXPECT_GT(logged_wait.line, wait);
+  EXPECT_EQ(logged_wait.arguments[1], std::to_string(static_cast<int>(RecordOp::kMbarrierWait)));
+  EXPECT_EQ(logged_wait.arguments[3], arrive.arguments[3]) << "both name the mbarrier the same way";
+}
+
+TEST(InstrumentPass, BulkCopyIsLoggedChunkByChunkThenReleasedToItsMbarrier) {
+  auto out = instrument(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd2], %r4, [%r1];\nret;");
+  const size_t copy =
+      line_of(out.lines, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd2], %r4, [%r1];");
+  RuntimeCall release = call_before_line(out.lines, copy);
+  EXPECT_EQ(release.arguments[1], std::to_string(static_cast<int>(RecordOp::kMbarrierArrive)));
+  std::vector<std::string> infos;
+  for (size_t i = 0; i < copy; ++i) {
+    if (out.lines[i] == "call __barracuda_log_access, (__bc_arg0, __bc_arg1, __bc_arg2, __bc_arg3);") {
+      infos.push_back(call_before_line(out.lines, i).arguments[2]);
+    }
+  }
+  EXPECT_EQ(infos, (std::vector<std::string>{info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak,
+                                                  MemoryScope::kCta, 4),
+                                             info(RecordOp::kAsyncCopy, MemorySpace::kShared, RecordSemantics::kWeak,
+                                                  MemoryScope::kCta, 4)}));
+  EXPECT_EQ(out.result.statistics.memory_accesses, 1u);
+}
+
 TEST(InstrumentPass, BranchLogsTakenLanesAndItsJoinLogsReconvergence) {
   auto out = instrument(
       "setp.ne.u32 %p1, %r1, 0;\n@!%p1 bra $L_else;\nst.global.u32 [%rd1], 1;\nbra.uni $L_join;\n$L_else:\n"
