@@ -29,7 +29,7 @@ std::string cache_key(const JitRequest& request, std::string_view tool_version) 
   std::string format = std::to_string(kRecordFormatVersion);
   hash_field(state, format);
   for (const std::string& option : jit_options(request)) hash_field(state, option);
-  for (const PtxInput& input : request.inputs) hash_field(state, input.text);
+  for (const LinkInput& input : request.inputs) hash_field(state, input.text);
   XXH128_hash_t h = XXH3_128bits_digest(state);
   XXH3_freeState(state);
   char hex[33];

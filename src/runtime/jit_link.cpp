@@ -57,10 +57,10 @@ std::vector<char> link_once(const JitRequest& request, uint32_t register_cap) {
   nvJitLinkHandle raw = nullptr;
   check(nvJitLinkCreate(&raw, static_cast<uint32_t>(argv.size()), argv.data()), nullptr, "create (" + options.front() + ")");
   Handle handle(raw);
-  for (const PtxInput& input : request.inputs) {
+  for (const LinkInput& input : request.inputs) {
     const std::string& name = names.emplace_back(input.name);
-    check(nvJitLinkAddData(raw, NVJITLINK_INPUT_PTX, input.text.data(), input.text.size(), name.c_str()), raw,
-          "add " + name);
+    nvJitLinkInputType type = input.kind == LinkInputKind::kObject ? NVJITLINK_INPUT_CUBIN : NVJITLINK_INPUT_PTX;
+    check(nvJitLinkAddData(raw, type, input.text.data(), input.text.size(), name.c_str()), raw, "add " + name);
   }
   check(nvJitLinkComplete(raw), raw, "link");
   size_t size = 0;
@@ -72,7 +72,13 @@ std::vector<char> link_once(const JitRequest& request, uint32_t register_cap) {
 
 }  // namespace
 
-PtxInput device_runtime_input() { return {"barracuda device runtime", device_runtime_ptx()}; }
+LinkInput device_runtime_input(std::string_view arch) {
+  if (arch == "sm_90" || arch == "sm_90a") {
+    return {"barracuda device runtime (sm_90 object)", device_runtime_sm90_object(), LinkInputKind::kObject,
+            device_runtime_ptx()};
+  }
+  return {"barracuda device runtime", device_runtime_ptx()};
+}
 
 std::vector<std::string> jit_options(const JitRequest& request, uint32_t register_cap) {
   std::vector<std::string> options{"-arch=" + request.arch};
@@ -87,7 +93,13 @@ LinkedCubin link_to_cubin(const JitRequest& request) {
   } catch (const JitError& error) {
     uint32_t limit = lowest_register_limit(error.what());
     if (limit == 0) throw;
-    return {link_once(request, limit), limit};
+    JitRequest capped = request;
+    for (LinkInput& input : capped.inputs) {
+      if (input.kind == LinkInputKind::kObject && !input.ptx_fallback.empty()) {
+        input = {input.name, input.ptx_fallback};
+      }
+    }
+    return {link_once(capped, limit), limit};
   }
 }
 

@@ -16,13 +16,18 @@ class JitError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct PtxInput {
+enum class LinkInputKind : uint8_t { kPtx, kObject /* relocatable cubin (ptxas -c) */ };
+
+struct LinkInput {
   std::string_view name;  // shown in nvJitLink's error log
-  std::string_view text;  // PTX source, without a trailing NUL
+  std::string_view text;  // PTX source without a trailing NUL, or the object's bytes
+  LinkInputKind kind = LinkInputKind::kPtx;
+  // For an object: its PTX, compiled instead when the module needs a register cap below the object's.
+  std::string_view ptx_fallback = {};
 };
 
 struct JitRequest {
-  std::vector<PtxInput> inputs;  // linked together (relocatable device code)
+  std::vector<LinkInput> inputs;  // linked together (relocatable device code)
   // nvJitLink's -arch: "sm_90", or "sm_90a" for PTX that uses arch-specific features (wgmma, setmaxnreg).
   std::string arch = "sm_90";
   std::vector<std::string> ptxas_options;  // from the fat-binary entry's options block ("--generate-line-info")
@@ -36,14 +41,16 @@ struct LinkedCubin {
   uint32_t register_cap = 0;
 };
 
-// The embedded device runtime (device/runtime_ptx.h) as a link input.
-PtxInput device_runtime_input();
+// The embedded device runtime (device/runtime_ptx.h) as a link input for `arch`: the register-capped
+// sm_90 object for sm_90 and sm_90a, its PTX for other architectures.
+LinkInput device_runtime_input(std::string_view arch);
 
 // The options passed to nvJitLink: the architecture, the register cap when non-zero, then each ptxas
 // option forwarded with -Xptxas (nvJitLink rejects ptxas spellings such as --generate-line-info).
 std::vector<std::string> jit_options(const JitRequest& request, uint32_t register_cap = 0);
 
-// Links and compiles (relinking once with a register cap when needed); throws JitError carrying
+// Links and compiles; when a kernel's register limit is below a callee's, relinks once with that cap
+// (objects replaced by their PTX fallback, which is then compiled under it). Throws JitError carrying
 // nvJitLink's error log when it fails.
 LinkedCubin link_to_cubin(const JitRequest& request);
 

@@ -127,7 +127,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     request.inputs.push_back({name, text});
     ptx_bytes += text.size();
   }
-  request.inputs.push_back(device_runtime_input());
+  request.inputs.push_back(device_runtime_input(link_arch));
   bool large = ptx_bytes > kLargeModuleBytes;
   if (large && config_.message) {
     config_.message("compiling instrumented " + name + " (" + std::to_string(ptx_bytes >> 20) +

@@ -13,7 +13,7 @@ using runtime::link_to_cubin;
 
 TEST(DeviceRuntimeLink, ProbeKernelsLinkWithTheRuntimeForSm90) {
   runtime::LinkedCubin linked =
-      link_to_cubin({{{"runtime_probe", runtime_probe_ptx()}, runtime::device_runtime_input()}, "sm_90", {}});
+      link_to_cubin({{{"runtime_probe", runtime_probe_ptx()}, runtime::device_runtime_input("sm_90")}, "sm_90", {}});
   ASSERT_GT(linked.cubin.size(), 4u);
   EXPECT_EQ(std::string(linked.cubin.data() + 1, 3), "ELF");
 }
@@ -31,7 +31,7 @@ TEST(DeviceRuntimeLink, UnresolvedCallIsReportedWithTheLinkerLog) {
 }
 )";
   try {
-    link_to_cubin({{{"caller", kCaller}, runtime::device_runtime_input()}, "sm_90", {}});
+    link_to_cubin({{{"caller", kCaller}, runtime::device_runtime_input("sm_90")}, "sm_90", {}});
     FAIL() << "an unresolved call linked";
   } catch (const JitError& e) {
     EXPECT_NE(std::string(e.what()).find("__barracuda_missing"), std::string::npos) << e.what();

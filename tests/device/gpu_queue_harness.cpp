@@ -87,7 +87,7 @@ bool DeviceArena::drain_queue(uint32_t queue, WarpRecords& records) {
   return false;
 }
 
-int run_gpu_test(const char* name, const std::vector<runtime::PtxInput>& modules, RuntimeLinking linking,
+int run_gpu_test(const char* name, const std::vector<runtime::LinkInput>& modules, RuntimeLinking linking,
                  const std::function<void(cudaLibrary_t)>& body) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -98,8 +98,8 @@ int run_gpu_test(const char* name, const std::vector<runtime::PtxInput>& modules
     cudaDeviceProp properties;
     check_cuda(cudaGetDeviceProperties(&properties, 0), "device properties");
     std::string arch = "sm_" + std::to_string(properties.major * 10 + properties.minor);
-    std::vector<runtime::PtxInput> inputs = modules;
-    if (linking == RuntimeLinking::kSeparateModule) inputs.push_back(runtime::device_runtime_input());
+    std::vector<runtime::LinkInput> inputs = modules;
+    if (linking == RuntimeLinking::kSeparateModule) inputs.push_back(runtime::device_runtime_input(arch));
     runtime::LinkedCubin linked = runtime::link_to_cubin({inputs, arch, {}});
     cudaLibrary_t library;
     check_cuda(cudaLibraryLoadData(&library, linked.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),

@@ -44,7 +44,7 @@ Instrumented instrument(std::string_view body, InstrumentOptions options = {}) {
   EXPECT_TRUE(parsed) << parsed.error.to_string();
   InstrumentResult result = instrument_module(*parsed.module, options);
   std::string text = to_string(*parsed.module);
-  EXPECT_NO_THROW(runtime::link_to_cubin({{{"kernel", text}, runtime::device_runtime_input()}, "sm_90", {}})) << text;
+  EXPECT_NO_THROW(runtime::link_to_cubin({{{"kernel", text}, runtime::device_runtime_input("sm_90")}, "sm_90", {}})) << text;
   Instrumented out{{}, std::move(result)};
   std::istringstream stream(text);
   for (std::string line; std::getline(stream, line);) {

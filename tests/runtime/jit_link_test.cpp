@@ -57,7 +57,7 @@ TEST(JitLink, TheOptionsNvccRecordsInFatBinariesAreAccepted) {
 }
 
 TEST(JitLink, TheDeviceRuntimeDefinesEveryEntryPointAndTheQueuePointer) {
-  std::string_view ptx = device_runtime_input().text;
+  std::string_view ptx = device_runtime_input("sm_80").text;  // the PTX form
   for (const char* name : {"__barracuda_log_access(", "__barracuda_log_sync(", "__barracuda_log_branch(",
                            "__barracuda_log_reconverge(", "__barracuda_log_entry(", "__barracuda_log_exit("}) {
     EXPECT_NE(ptx.find(std::string(".visible .func ") + name), std::string_view::npos) << name;
@@ -75,12 +75,37 @@ TEST(JitLink, AKernelWithATightRegisterLimitIsRelinkedWithARegisterCap) {
   ret;
 }
 )";
-  LinkedCubin tight = link_to_cubin({{{"tight", kTightKernel}, device_runtime_input()}, "sm_90", {}});
+  LinkedCubin tight = link_to_cubin({{{"tight", kTightKernel}, device_runtime_input("sm_90")}, "sm_90", {}});
   EXPECT_FALSE(tight.cubin.empty());
   EXPECT_EQ(tight.register_cap, 24u);
 
   LinkedCubin roomy = link_to_cubin({{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, "sm_90", {}});
   EXPECT_EQ(roomy.register_cap, 0u);
+}
+
+// A kernel that may run 1024 threads a block has 64 registers a thread: the runtime's entry points
+// must fit (compiled from PTX with the module they take 86 and the link is refused).
+TEST(JitLink, ABlockOf1024ThreadsCanCallTheRuntime) {
+  constexpr std::string_view kWideKernel = R"(.version 8.0
+.target sm_90
+.address_size 64
+.extern .func __barracuda_log_access(.param .b64 a, .param .b32 s, .param .b32 i, .param .b64 v);
+.visible .entry wide() .maxntid 1024, 1, 1 {
+  .reg .b64 %rd<2>;
+  .reg .b32 %r<2>;
+  mov.u64 %rd1, 0;
+  mov.u32 %r1, 1;
+  { .param .b64 p0; st.param.b64 [p0], %rd1; .param .b32 p1; st.param.b32 [p1], %r1;
+    .param .b32 p2; st.param.b32 [p2], %r1; .param .b64 p3; st.param.b64 [p3], %rd1;
+    call __barracuda_log_access, (p0, p1, p2, p3); }
+  ret;
+}
+)";
+  for (std::string_view arch : {"sm_90", "sm_90a"}) {
+    LinkedCubin linked = link_to_cubin({{{"wide", kWideKernel}, device_runtime_input(arch)}, std::string(arch), {}});
+    EXPECT_FALSE(linked.cubin.empty()) << arch;
+    EXPECT_EQ(linked.register_cap, 0u) << arch;
+  }
 }
 
 }  // namespace

@@ -6,12 +6,12 @@ __global__ void exchange(const int* in, int* out) {
   int t = threadIdx.x;
   s[t] = in[t];
   __syncthreads();
-  out[t] = s[t ^ 32];
+  out[blockIdx.x * 64 + t] = s[t ^ 32];  // each block its own slice
 }
 
 int main() {
   int* in = zeroed<int>(64);
-  int* out = zeroed<int>(64);
+  int* out = zeroed<int>(4 * 64);
   exchange<<<4, 64>>>(in, out);
   return finish("barrier_raw", fetch(out));
 }
