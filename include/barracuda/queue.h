@@ -36,7 +36,7 @@
 namespace barracuda {
 
 inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
-inline constexpr uint32_t kQueueFormatVersion = 1;
+inline constexpr uint32_t kQueueFormatVersion = 2;  // 2: next_sync_ticket
 inline constexpr uint32_t kQueueLineBytes = 128;  // producer and consumer fields never share a cache line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
