@@ -291,6 +291,13 @@ extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, u
   QueueArenaHeader* arena = __barracuda_queues;
   if (arena == nullptr) return;
   WarpGroup group = form_group(site_id);
+  if (static_cast<RecordOp>(op) == RecordOp::kWarpSync) {
+    // Lanes of one bar.warp.sync may name different member masks (__syncwarp(0x0000ffff) in one half,
+    // 0xffff0000 in the other, cooperative-groups tiles): one record per mask, or the leader's mask
+    // would stand for lanes it does not cover.
+    group.mask = __match_any_sync(group.mask, payload);
+    group.leader = __ffs(group.mask) - 1;
+  }
   RecordHeader header = make_header(arena, static_cast<RecordOp>(op), group.mask, site_id);
   header.space_sem = static_cast<uint8_t>(space_sem);
   header.base = payload;

@@ -118,4 +118,25 @@ constexpr bool weak_outcome_allowed(LitmusTest t, const Variant& v, Placement p)
   return true;
 }
 
+// ---- What the race detector must say about one run of a cell ----
+// A weak outcome the model allows is not always a data race: a data race needs two conflicting
+// accesses that are not morally strong and not ordered by causality order. Two shapes matter here:
+// * Locations that every variant accesses through `sync` (MP's flag; every location of SB, LB, IRIW,
+//   CoRR) race exactly when those accesses are not morally strong: plain accesses, or `.cta` accesses
+//   between blocks. Fences never make a pair of accesses morally strong, so they do not matter here:
+//   SB with relaxed atomics shows the weak outcome on hardware and is still race-free.
+// * MP's payload is always plain. In the detector's run the reader reads it only after it saw the flag
+//   set (litmus/README.md: a reader that read the flag unset races on the payload in every variant),
+//   so the payload races exactly when the flag does not synchronise: no covering release/acquire
+//   pattern, or flag accesses that are not morally strong.
+enum class Verdict : uint8_t { kNoRace, kRace };
+
+constexpr std::string_view verdict_name(Verdict v) { return v == Verdict::kRace ? "race" : "no race"; }
+
+constexpr Verdict expected_detector_verdict(LitmusTest t, const Variant& v, Placement p) {
+  bool sync_races = !morally_strong(v.sync, p);
+  bool payload_races = t == LitmusTest::kMP && !(synchronizes(v, p) && morally_strong(v.sync, p));
+  return sync_races || payload_races ? Verdict::kRace : Verdict::kNoRace;
+}
+
 }  // namespace litmus

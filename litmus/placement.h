@@ -1,7 +1,8 @@
 #pragma once
 // Randomised thread placement (Sorensen & Donaldson's "thread randomisation"): each launch assigns the
 // test's roles to fresh random threads while keeping the placement's block/warp relation, and puts each
-// instance's locations at random, well-spread memory slots. Host-only.
+// instance's locations at random, well-spread memory slots. The detector's runs use one fixed instance
+// instead (fixed_roles), so that every run of a cell is the same program. Host-only.
 
 #include <algorithm>
 #include <cstdint>
@@ -77,6 +78,23 @@ inline Assignment assign_roles(LitmusTest test, Placement placement, const Geome
   a.location_slot.resize(2 * a.instances);
   for (uint32_t i = 0; i < a.location_slot.size(); ++i) a.location_slot[i] = i;
   std::shuffle(a.location_slot.begin(), a.location_slot.end(), rng);
+  return a;
+}
+
+// One instance on fixed threads: lanes 0..n-1 of warp 0 (intra-warp), lane 0 of warps 0..n-1 of block 0
+// (intra-block), thread 0 of blocks 0..n-1 (inter-block); x in slot 0, y in slot 1. The geometry must
+// have at least 4 warps per block and 4 blocks (IRIW's four threads).
+inline Assignment fixed_roles(LitmusTest test, Placement placement, const Geometry& g) {
+  Assignment a;
+  a.role_of_thread.assign(g.threads(), kIdle);
+  for (int role = 0; role < thread_count(test); ++role) {
+    int thread = placement == Placement::kIntraWarp    ? role
+                 : placement == Placement::kIntraBlock ? role * kLanes
+                                                       : role * g.threads_per_block;
+    a.role_of_thread[thread] = role;
+  }
+  a.location_slot = {0, 1};
+  a.instances = 1;
   return a;
 }
 

@@ -6,8 +6,14 @@
 
 namespace litmus {
 
+// Bound on MP's wait for the flag in detector runs: plain loads of the flag may never see the store (the
+// variant is racy anyway), and the wait must end.
+inline constexpr int kFlagWaitLoads = 1 << 16;
+
+// `await_flag` (detector runs): MP's reader re-reads the flag until it is set before it reads the
+// payload, so that the run is the execution in which the flag could synchronise (litmus/README.md).
 template <LitmusTest T, Access D, Access S, Fence F>
-__device__ __forceinline__ void run_role(int role, uint32_t* x, uint32_t* y, uint32_t* res) {
+__device__ __forceinline__ void run_role(int role, uint32_t* x, uint32_t* y, uint32_t* res, bool await_flag) {
   if constexpr (T == LitmusTest::kMP) {  // x = payload, y = flag
     if (role == 0) {
       store<D>(x, 1);
@@ -15,6 +21,7 @@ __device__ __forceinline__ void run_role(int role, uint32_t* x, uint32_t* y, uin
       store<S>(y, 1);
     } else {
       uint32_t flag = load<S>(y);
+      for (int n = 1; await_flag && flag != 1 && n < kFlagWaitLoads; ++n) flag = load<S>(y);
       fence<F>();
       uint32_t data = load<D>(x);
       res[0] = flag;

@@ -1,6 +1,8 @@
 #include "synthetic_traces.h"
 
+#include <array>
 #include <bit>
+#include <cstring>
 
 namespace barracuda::engine::bench {
 namespace {
@@ -9,6 +11,7 @@ constexpr uint32_t kWarpsPerBlock = 8;  // 256 threads per block
 constexpr uint64_t kArrayA = 0x7f00'0000'0000ull;
 constexpr uint64_t kArrayB = 0x7f10'0000'0000ull;
 constexpr uint64_t kLock = 0x7f20'0000'0000ull;
+constexpr uint64_t kScatteredWords = uint64_t{16} << 20;  // a 64 MiB array
 
 class TraceBuilder {
  public:
@@ -28,6 +31,18 @@ class TraceBuilder {
     h.base = base;
     h.stride = stride;
     trace_.thread_accesses += static_cast<uint64_t>(std::popcount(mask));
+  }
+  // A gather: lane i accesses addresses[i] (absolute 64-bit addresses in the record's payload).
+  void gather(uint32_t block, uint32_t warp, RecordOp op, const std::array<uint64_t, kWarpSize>& addresses) {
+    RecordHeader& h = add(block, warp, op, ~0u);
+    h.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kWeak, MemoryScope::kGpu);
+    h.size_mode = pack_size_mode(2, AddressMode::kFull64);
+    auto& queue = trace_.queues[block % trace_.queues.size()];
+    std::array<RecordHeader, record_slots(AddressMode::kFull64) - 1> payload;
+    static_assert(sizeof(payload) == sizeof(addresses));
+    std::memcpy(payload.data(), addresses.data(), sizeof(addresses));
+    queue.insert(queue.end(), payload.begin(), payload.end());
+    trace_.thread_accesses += kWarpSize;
   }
   void fence(uint32_t block, uint32_t warp, uint32_t mask) {
     add(block, warp, RecordOp::kFence, mask).space_sem =
@@ -102,6 +117,22 @@ SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds) {
     const uint64_t tile = uint64_t{b} * kWarpSize * kWarpSize * 4;
     t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + tile + column, kWarpSize * 4);
     t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + tile + column, kWarpSize * 4);
+  });
+}
+
+SyntheticTrace scattered(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  // xorshift: a fixed, cheap pseudo-random word index per lane.
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  return every_warp(blocks, queues, rounds, [&](TraceBuilder& t, uint32_t b, uint32_t r, uint32_t w) {
+    std::array<uint64_t, kWarpSize> addresses;
+    for (uint64_t& address : addresses) {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      address = kArrayA + (state % kScatteredWords) * 4;
+    }
+    t.gather(b, w, RecordOp::kLoad, addresses);
+    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + thread_index(blocks, r, b, w) * 4, 4);
   });
 }
 

@@ -22,6 +22,9 @@ SyntheticTrace coalesced(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace coalesced_reuse(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Uncoalesced: lane i touches row i of a column of a 32x32 word tile (128-byte stride).
 SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Every thread loads a pseudo-random word of a 64 MiB array (a gather: 64-bit lane addresses),
+// then stores its own element.
+SyntheticTrace scattered(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Every thread reads one global location, then bumps one counter atomically.
 SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Shared-memory stencil: write own element, barrier, read the neighbour's, barrier.

@@ -30,10 +30,10 @@ enum class RecordOp : uint8_t {
   kAsyncCopy = 5,  // cp.async / bulk copies: base = destination, the source is logged as a kLoad
   // Synchronisation. base = payload below.
   kFence = 16,            // fence/membar; scope in `scope`, sem in `sem` (sc or acq_rel)
-  kBarrier = 17,          // bar.sync / barrier.sync: base = barrier id, stride = expected thread count (0: all)
+  kBarrier = 17,          // bar.sync / barrier.sync: base = barrier id (0-15), stride = expected thread count (0: all)
   kBarrierArrive = 18,    // bar.arrive: same payload as kBarrier
-  kWarpSync = 19,         // bar.warp.sync: base = member mask
-  kClusterBarrier = 20,   // barrier.cluster.arrive/wait
+  kWarpSync = 19,         // bar.warp.sync: base = member mask (one record per distinct mask)
+  kClusterBarrier = 20,   // barrier.cluster.arrive/wait: base = ClusterBarrierPayload bits
   kMbarrierArrive = 21,   // mbarrier.arrive*: base = mbarrier address
   kMbarrierWait = 22,     // successful mbarrier.test_wait/try_wait: base = mbarrier address
   // Causal order across queues: base = the launch's next sync ticket (0, 1, 2, ... per launch), taken
@@ -82,6 +82,12 @@ enum class AddressMode : uint8_t {
   kAffine = 0,
   kDelta32 = 1,
   kFull64 = 2,
+};
+
+// RecordHeader::base of a kClusterBarrier record: 0 is barrier.cluster.arrive (release).
+enum ClusterBarrierPayload : uint8_t {
+  kClusterBarrierWait = 1u << 0,     // barrier.cluster.wait (acquire)
+  kClusterBarrierRelaxed = 1u << 1,  // barrier.cluster.arrive.relaxed: orders no memory
 };
 
 // Bit flags in RecordHeader::flags.

@@ -1,10 +1,12 @@
 // `barracuda replay TRACE`: feeds a trace recorded on the GPU (record=FILE) through the engine again,
-// offline, and reports what it finds exactly as the live run does (text, --report JSON, --sarif).
+// offline, and reports what it finds exactly as the live run does (text, --report JSON, --sarif);
+// --dump prints the trace instead.
 #include <fstream>
 #include <iostream>
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/trace_dump.h"
 #include "engine/engine.h"
 #include "report/exit_code.h"
 #include "report/json_report.h"
@@ -23,6 +25,7 @@ struct ReplayArguments {
   std::string sarif_path;
   std::string warp_model = "its";
   uint64_t print_limit = 0;
+  bool dump = false;
 };
 
 engine::Dim3 to_dim3(const std::array<uint32_t, 3>& d) { return {d[0], d[1], d[2]}; }
@@ -38,6 +41,10 @@ int replay(const ReplayArguments& arguments) {
   if (!in) {
     std::cerr << "barracuda: cannot open " << arguments.trace << "\n";
     return report::kUsageErrorExitCode;
+  }
+  if (arguments.dump) {
+    dump_trace(in, std::cout);
+    return 0;
   }
   engine::WarpModel model = arguments.warp_model == "lockstep" ? engine::WarpModel::kLockstep : engine::WarpModel::kIndependent;
   engine::Engine engine(engine::EngineConfig{});
@@ -92,6 +99,7 @@ void add_replay_command(CLI::App& app, CommandResult& result) {
   command->add_option("--sarif", arguments->sarif_path, "Write a SARIF 2.1.0 report to this file");
   command->add_option("--warp-model", arguments->warp_model, "its or lockstep")->check(CLI::IsMember({"its", "lockstep"}));
   command->add_option("--print-limit", arguments->print_limit, "Races printed in full (0: all)");
+  command->add_flag("--dump", arguments->dump, "Print the site tables and every record decoded instead of checking");
   command->callback([arguments, &result] {
     try {
       result.exit_code = replay(*arguments);

@@ -34,6 +34,12 @@ uint32_t BlockState::existing_lanes(uint32_t warp) const {
   return n == kWarpSize ? ~0u : (1u << n) - 1;
 }
 
+uint32_t BlockState::live_threads() const {
+  uint32_t live = 0;
+  for (const WarpState& w : warps_) live += static_cast<uint32_t>(std::popcount(w.live_mask));
+  return live;
+}
+
 void BlockState::mark_useful_barrier(Clock clock) {
   // The barrier that ordered an event at `clock` is the first one whose floor covers it.
   auto it = std::lower_bound(completed_.begin(), completed_.end(), clock,
@@ -139,8 +145,80 @@ void BlockState::complete_barrier() {
   barrier_pending_ = false;
 }
 
-SharedClock BlockState::snapshot(uint32_t local, const SharedClock& knowledge) const {
-  std::vector<ClockRange> ranges;
+void BlockState::arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, uint32_t lanes, Arrival arrival) {
+  PartialBarrier& barrier = partial_[id];
+  partial_waiting_ |= 1u << id;
+  if (barrier.arrivals.empty()) {
+    barrier.waiting.assign(warps_.size(), 0);
+    barrier.arrivals.assign(warps_.size(), 0);
+  }
+  const uint32_t newcomers = lanes & warps_[warp].live_mask & ~barrier.arrivals[warp];
+  barrier.expected = expected;
+  barrier.arrivals[warp] |= newcomers;
+  if (arrival == Arrival::kWait) barrier.waiting[warp] |= newcomers;
+  barrier.arrived += static_cast<uint32_t>(std::popcount(newcomers));
+  // Snapshotted now: a thread passing by with bar.arrive goes on, and what it does next is not
+  // published by this barrier.
+  for (uint32_t m = arrival == Arrival::kPassRelaxed ? 0 : newcomers; m; m &= m - 1) {
+    const uint32_t local = warp * kWarpSize + std::countr_zero(m);
+    ThreadState& t = threads_[local];
+    barrier.latest = std::max(barrier.latest, t.clock);
+    append_own_ranges(local, barrier.strict);
+    append_own_ranges(local, barrier.wide);
+    if (t.knowledge.strict) barrier.strict.insert(barrier.strict.end(), t.knowledge.strict->ranges().begin(), t.knowledge.strict->ranges().end());
+    if (t.knowledge.wide) barrier.wide.insert(barrier.wide.end(), t.knowledge.wide->ranges().begin(), t.knowledge.wide->ranges().end());
+    if (arrival == Arrival::kPass) t.clock = next(t.clock);
+  }
+  if (barrier.arrived >= barrier.expected) complete_partial(barrier);
+}
+
+void BlockState::cluster_wait(uint32_t warp, uint32_t lanes) {
+  PartialBarrier& barrier = partial_[kClusterBarrierSlot];
+  const uint32_t pending = barrier.arrivals.empty() ? 0 : lanes & barrier.arrivals[warp];
+  if (pending) barrier.waiting[warp] |= pending;
+  for (uint32_t m = lanes & ~pending; m; m &= m - 1) {
+    ThreadState& t = threads_[warp * kWarpSize + std::countr_zero(m)];
+    t.knowledge = join(t.knowledge, barrier.completed);
+  }
+}
+
+void BlockState::settle_partial(uint32_t warp, uint32_t lanes) {
+  for (uint32_t ids = partial_waiting_; ids; ids &= ids - 1) {
+    PartialBarrier& barrier = partial_[std::countr_zero(ids)];
+    if (barrier.waiting[warp] & lanes) complete_partial(barrier);
+  }
+}
+
+uint32_t BlockState::waiting_lanes(uint32_t warp) const {
+  uint32_t lanes = barrier_pending_ ? warps_[warp].arrived_mask : 0;
+  for (uint32_t ids = partial_waiting_; ids; ids &= ids - 1) {
+    const PartialBarrier& barrier = partial_[std::countr_zero(ids)];
+    if (warp < barrier.waiting.size()) lanes |= barrier.waiting[warp];
+  }
+  return lanes;
+}
+
+void BlockState::complete_partial(PartialBarrier& barrier) {
+  barrier.completed = {std::make_shared<const RangeClock>(std::move(barrier.strict)),
+                        std::make_shared<const RangeClock>(std::move(barrier.wide))};
+  const Knowledge& joined = barrier.completed;
+  for (uint32_t w = 0; w < warps_.size(); ++w) {
+    for (uint32_t m = barrier.waiting[w]; m; m &= m - 1) {
+      ThreadState& t = threads_[w * kWarpSize + std::countr_zero(m)];
+      t.clock = next(std::max(t.clock, barrier.latest));
+      t.knowledge = join(t.knowledge, joined);
+    }
+  }
+  barrier.arrived = 0;
+  barrier.latest = Clock{};
+  barrier.strict.clear();
+  barrier.wide.clear();
+  std::fill(barrier.waiting.begin(), barrier.waiting.end(), 0u);
+  std::fill(barrier.arrivals.begin(), barrier.arrivals.end(), 0u);
+  partial_waiting_ &= ~(1u << static_cast<uint32_t>(&barrier - partial_.data()));
+}
+
+void BlockState::append_own_ranges(uint32_t local, std::vector<ClockRange>& ranges) const {
   ranges.push_back({first_thread_, first_thread_ + threads_per_block_, floor_});
   const uint32_t warp = local / kWarpSize;
   const uint32_t warp_first = first_thread_ + warp * kWarpSize;
@@ -151,6 +229,11 @@ SharedClock BlockState::snapshot(uint32_t local, const SharedClock& knowledge) c
     ranges.push_back({warp_first, warp_first + kWarpSize, w.converged});
   }
   ranges.push_back({first_thread_ + local, first_thread_ + local + 1, threads_[local].clock});
+}
+
+SharedClock BlockState::snapshot(uint32_t local, const SharedClock& knowledge) const {
+  std::vector<ClockRange> ranges;
+  append_own_ranges(local, ranges);
   RangeClock own(std::move(ranges));
   if (!knowledge) return std::make_shared<const RangeClock>(std::move(own));
   return std::make_shared<const RangeClock>(RangeClock::merged(own, *knowledge));
@@ -178,6 +261,21 @@ void BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, co
   if (scope_reaches(scope, MemoryScope::kGpu)) gained.strict = join(gained.strict, gpu.strict);
   gained.wide = gpu.wide;
   t.knowledge = join(t.knowledge, gained);
+}
+
+void BlockState::release_in_block(uint32_t local, uint64_t offset) {
+  ThreadState& t = threads_[local];
+  SharedClock& location = cta_sync_[offset];
+  location = join(location, snapshot(local, t.knowledge.strict));
+  t.clock = next(t.clock);
+}
+
+void BlockState::acquire_in_block(uint32_t local, uint64_t offset) {
+  auto it = cta_sync_.find(offset);
+  if (it == cta_sync_.end()) return;
+  // Block scope covers both threads: the scope-agnostic view gains exactly the same.
+  ThreadState& t = threads_[local];
+  t.knowledge = join(t.knowledge, Knowledge{it->second, it->second});
 }
 
 ShadowCell& BlockState::shared_word(uint64_t word) {

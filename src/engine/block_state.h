@@ -46,6 +46,31 @@ struct WarpState {
   Clock lane_knows(uint32_t t, uint32_t u) const { return diverged ? (*diverged)[t * kWarpSize + u] : converged; }
 };
 
+// A barrier for part of the block (`bar.sync id, count` with count below the block's size, and
+// `bar.arrive id, count`; PTX named barriers): it completes when `expected` threads arrived. The
+// threads that wait then know what every arrived thread did; those that only arrived go on at once.
+struct PartialBarrier {
+  uint32_t expected = 0;
+  uint32_t arrived = 0;           // threads arrived so far, waiting or not
+  std::vector<uint32_t> waiting;  // per warp: lanes in bar.sync
+  std::vector<uint32_t> arrivals;  // per warp: lanes counted (waiting or passed by with bar.arrive)
+  // What the arrived threads knew and did when they arrived (RangeClock input, merged at completion).
+  std::vector<ClockRange> strict, wide;
+  Clock latest{};
+  Knowledge completed;  // what the last completion published (barrier.cluster.wait after completion)
+};
+inline constexpr uint32_t kHardwareBarriers = 16;  // barrier ids 0..15 per CTA
+// The block's share of the cluster barrier (barrier.cluster.arrive/wait) is kept as one more partial
+// barrier: its threads are ordered with each other; other blocks of the cluster are not modelled.
+inline constexpr uint32_t kClusterBarrierSlot = kHardwareBarriers;
+
+// How threads reach a partial barrier.
+enum class Arrival : uint8_t {
+  kWait,         // bar.sync: arrives and waits for the barrier to complete
+  kPass,         // bar.arrive, barrier.cluster.arrive: arrives, publishing what it did so far
+  kPassRelaxed,  // barrier.cluster.arrive.relaxed: arrives, publishing nothing
+};
+
 // Per-worker facts about barriers, filled by the blocks the worker owns.
 struct BarrierLog {
   std::unordered_set<uint32_t> executed;  // barrier sites that completed
@@ -65,6 +90,8 @@ class BlockState {
   uint32_t warp_count() const { return static_cast<uint32_t>(warps_.size()); }
   // Lanes of a warp that exist in the launch's block shape.
   uint32_t existing_lanes(uint32_t warp) const;
+  // Threads that have not exited.
+  uint32_t live_threads() const;
 
   // Does local thread `local` know `other`'s event at `clock`, i.e. is it ordered before now?
   // A barrier that provides the order is marked useful.
@@ -82,14 +109,32 @@ class BlockState {
   // True when every live lane of every live warp has arrived.
   bool all_arrived() const;
 
+  // Lanes of `warp` arrive at partial barrier `id` (<= kClusterBarrierSlot) expecting `expected`
+  // threads; completes it when that many arrived.
+  void arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, uint32_t lanes, Arrival arrival);
+  // barrier.cluster.wait: lanes whose arrival completed learn what it published, the others wait.
+  void cluster_wait(uint32_t warp, uint32_t lanes);
+  // `lanes` of `warp` logged again while waiting at a partial barrier: it let them through on the
+  // GPU, so it completes now with whoever waits (the count the engine kept was off).
+  void settle_partial(uint32_t warp, uint32_t lanes);
+  // Lanes of `warp` waiting at a pending barrier, the block's or a partial one.
+  uint32_t waiting_lanes(uint32_t warp) const;
+
   void release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync);
   void acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);
+  // Synchronisation through a location in the block's own shared memory (an mbarrier): other
+  // blocks have their own location at the same offset, so nothing reaches the shared SyncMap.
+  void release_in_block(uint32_t local, uint64_t offset);
+  void acquire_in_block(uint32_t local, uint64_t offset);
 
   // The shadow cell of shared-memory word `word`, growing the shadow on demand.
   ShadowCell& shared_word(uint64_t word);
 
  private:
+  // What thread `local` knows through the block barrier, its warp and its own clock.
+  void append_own_ranges(uint32_t local, std::vector<ClockRange>& ranges) const;
   SharedClock snapshot(uint32_t local, const SharedClock& knowledge) const;
+  void complete_partial(PartialBarrier& barrier);
   void mark_useful_barrier(Clock clock);
 
   struct CompletedBarrier {
@@ -111,6 +156,8 @@ class BlockState {
   std::vector<CompletedBarrier> completed_;  // floors increase
   bool barrier_pending_ = false;
   SiteId pending_site_{};
+  std::array<PartialBarrier, kClusterBarrierSlot + 1> partial_;
+  uint32_t partial_waiting_ = 0;  // bit i: partial barrier i has threads waiting (checked per record)
   std::unordered_map<uint64_t, SharedClock> cta_sync_;  // block-scope synchronisation locations
   std::vector<ShadowCell> shared_;
 };

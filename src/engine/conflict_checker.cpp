@@ -1,15 +1,12 @@
 #include "engine/conflict_checker.h"
 
 namespace barracuda::engine {
-namespace {
 
-Hazard hazard_of(const AccessKind& earlier, const AccessKind& current) {
+Hazard hazard_between(const AccessKind& earlier, const AccessKind& current) {
   if (earlier.atomic != current.atomic) return Hazard::kAtomicPlain;
   if (earlier.write && current.write) return Hazard::kWriteAfterWrite;
   return earlier.write ? Hazard::kReadAfterWrite : Hazard::kWriteAfterRead;
 }
-
-}  // namespace
 
 bool ConflictChecker::covers(MemoryScope scope, ThreadId a, ThreadId b) const {
   switch (scope) {
@@ -61,7 +58,7 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   }
   Race race;
   race.race_class = scoped ? RaceClass::kScoped : classify(earlier);
-  race.hazard = hazard_of(earlier.kind, current.kind);
+  race.hazard = hazard_between(earlier.kind, current.kind);
   race.space = record_.space;
   race.first_site = earlier.site;
   race.second_site = current.site;

@@ -8,6 +8,9 @@
 
 namespace barracuda::engine {
 
+// The hazard two conflicting accesses form, named from the earlier to the later one.
+Hazard hazard_between(const AccessKind& earlier, const AccessKind& current);
+
 // What every lane of one memory record shares.
 struct RecordAccess {
   SiteId site{};
@@ -58,7 +61,9 @@ class ConflictChecker final : public ConflictSink {
   uint32_t local_ = 0;
   Stamp stamp_;
   uint64_t word_address_ = 0;
-  std::array<Clock, kWarpSize> record_clocks_{};  // stamp clocks of the record's lanes done so far
+  // Stamp clocks of the record's lanes done so far; only entries in record_lanes_done_ are read,
+  // so the array is not cleared per record.
+  std::array<Clock, kWarpSize> record_clocks_;
   uint32_t record_lanes_done_ = 0;
 };
 

@@ -21,6 +21,8 @@ void Engine::begin_launch(LaunchInfo launch) {
   if (launch.grid.volume() == 0 || launch.block.volume() == 0 || launch.cluster.volume() == 0) {
     throw std::invalid_argument("begin_launch: " + launch.kernel + " has an empty grid, block or cluster");
   }
+  earlier_.begin(launch.order);
+  shared_->earlier = earlier_.any_concurrent() ? &earlier_ : nullptr;
   shared_->launch = std::move(launch);
   shared_->tickets.reset();
   open_ = true;
@@ -62,6 +64,7 @@ void Engine::end_launch() {
   }
   stats_.dynamic_races = races_.dynamic_count();
   stats_.peak_resident_blocks = std::max(stats_.peak_resident_blocks, peak_blocks);
+  if (shared_->launch.order.may_overlap_later) earlier_.remember(shared_->launch, shared_->global);
   shared_->global.clear();
   shared_->cluster.clear();
   shared_->sync.clear();

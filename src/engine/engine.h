@@ -4,7 +4,8 @@
 //
 // Use: begin_launch(info); each queue's drain thread calls worker(queue).consume(slots) (one thread
 // per worker; a block's records must always go to the same worker); end_launch(); then read
-// races(), diagnostics() and stats(), which accumulate over launches.
+// races(), diagnostics() and stats(), which accumulate over launches. A launch is also checked
+// against the global accesses of earlier launches its LaunchOrder names as concurrent.
 #include <memory>
 #include <vector>
 
@@ -24,12 +25,15 @@ class Engine {
   Worker& worker(uint32_t index) { return *workers_.at(index); }
   uint32_t worker_count() const { return static_cast<uint32_t>(workers_.size()); }
   // Completes pending barriers (divergence), reports redundant barriers, merges the workers' findings
-  // and frees the launch's shadow memory.
+  // and frees the launch's shadow memory, after remembering its global accesses when a later launch
+  // may overlap it.
   void end_launch();
 
   std::vector<Race> races() const { return races_.races(); }
   std::vector<Diagnostic> diagnostics() const { return diagnostics_.diagnostics(); }
   const EngineStats& stats() const { return stats_; }
+  // Launches whose global accesses are kept for checking concurrent later launches.
+  uint64_t remembered_launches() const { return earlier_.remembered_launches(); }
 
  private:
   // Applies the records workers still hold back for their sync tickets, in ticket order; tickets
@@ -39,6 +43,7 @@ class Engine {
   EngineConfig config_;
   std::unique_ptr<LaunchShared> shared_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  EarlierLaunches earlier_;
   bool open_ = false;
   RaceLog races_;
   DiagnosticLog diagnostics_;

@@ -33,6 +33,9 @@ struct ThreadCoord {
 
 struct Race {
   std::string kernel;
+  // Set when the earlier access belongs to another, concurrent launch (a cross-launch race): that
+  // launch's kernel, whose grid first_thread is given in. Empty when both accesses are in `kernel`.
+  std::string first_kernel;
   RaceClass race_class{};
   Hazard hazard{};
   MemorySpace space{};
@@ -65,7 +68,7 @@ struct EngineStats {
   uint64_t thread_accesses = 0;    // lane accesses checked against shadow memory
   uint64_t ignored_accesses = 0;   // local/const/param lane accesses: never reported
   uint64_t malformed_records = 0;
-  uint64_t unsupported_records = 0;  // named/partial barriers, bar.arrive, cluster barriers: not modelled
+  uint64_t unsupported_records = 0;  // cluster barriers: their cross-block part is not modelled
   uint64_t dynamic_races = 0;      // before deduplication
   // Most blocks any one worker held state for at once (summed over workers): a block's state
   // (BlockState: ~57 bytes per thread) lives from its first record to its last warp's exit.

@@ -2,6 +2,7 @@
 // What the engine needs to know about a kernel launch and how it is configured.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/ids.h"
 
@@ -22,6 +23,23 @@ struct Dim3 {
   constexpr uint64_t volume() const { return uint64_t{x} * y * z; }
 };
 
+// Issue number of a launch in the application, unique over the process (launch_id wraps).
+enum class LaunchSeq : uint64_t {};
+
+// How a launch is ordered with the application's other launches (runtime/stream_order.h computes it
+// from streams, events and host synchronisation). The defaults describe a launch ordered after
+// every earlier one and before every later one: no cross-launch state is kept.
+struct LaunchOrder {
+  LaunchSeq sequence{};
+  // Earlier launches that may run concurrently with this one, sorted.
+  std::vector<LaunchSeq> concurrent_with;
+  // Earlier launches that a later launch may still run concurrently with (concurrent_with among
+  // them); the engine forgets the accesses of all others.
+  std::vector<LaunchSeq> still_open;
+  // Whether a later launch may run concurrently with this one: its global accesses are then kept.
+  bool may_overlap_later = false;
+};
+
 struct LaunchInfo {
   uint16_t launch_id = 0;  // RecordHeader::launch_id of this launch's records
   std::string kernel;
@@ -30,6 +48,7 @@ struct LaunchInfo {
   Dim3 cluster;  // thread-block cluster shape; 1x1x1 when the launch has no clusters
   uint32_t shared_bytes = 0;  // static + dynamic shared memory per block
   WarpModel warp_model = WarpModel::kIndependent;
+  LaunchOrder order;
 
   uint32_t warps_per_block() const { return static_cast<uint32_t>((block.volume() + 31) / 32); }
   uint32_t padded_threads_per_block() const { return warps_per_block() * 32; }

@@ -2,6 +2,7 @@
 // Shadow memory for a large, sparse address space (global memory, distributed shared memory):
 // one ShadowCell per 4-byte word, in pages allocated on first touch. Workers share it; each page
 // has its own lock, held while one record's accesses to that page are checked.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -10,21 +11,19 @@
 #include <tbb/spin_mutex.h>
 
 #include "engine/shadow_cell.h"
+#include "engine/shadow_page_pool.h"
 
 namespace barracuda::engine {
 
-// 16 KiB of application memory, 64 KiB of shadow, mapped and zeroed (= emptied) in one go by the
-// kernel (MAP_POPULATE: one fault per page instead of two per 4 KiB, read then copy-on-write).
-inline constexpr uint32_t kWordsPerPage = 4096;
-
 class ShadowPage {
  public:
-  ShadowPage();
+  explicit ShadowPage(ShadowPagePool& pool) : pool_(pool), cells_(pool.take()) {}
   ~ShadowPage();
   ShadowPage(const ShadowPage&) = delete;
   ShadowPage& operator=(const ShadowPage&) = delete;
 
   ShadowCell& cell(uint64_t index) { return cells_[index]; }
+  const ShadowCell& cell(uint64_t index) const { return cells_[index]; }
   // Called when a cell may own heap objects (History, Split): only such pages are walked when freed.
   void note_owner(const ShadowCell& cell) {
     if (cell.state == CellState::kHistory || cell.state == CellState::kSplit) owns_objects_ = true;
@@ -33,6 +32,7 @@ class ShadowPage {
   tbb::spin_mutex lock;
 
  private:
+  ShadowPagePool& pool_;
   ShadowCell* cells_;
   bool owns_objects_ = false;
 };
@@ -45,23 +45,59 @@ class PagedShadow {
 
   // Page number `page_index` (address / 4 / kWordsPerPage), created if absent. Safe to call concurrently.
   ShadowPage& page(uint64_t page_index);
+  // Calls visit(page_index, page) for every page; callers guarantee no worker is using the shadow.
+  template <typename Visit>
+  void for_each_page(Visit&& visit) const {
+    for (const auto& [index, page] : pages_) visit(index, static_cast<const ShadowPage&>(*page));
+  }
   // Drops every page; callers guarantee no worker is using the shadow.
-  void clear() { pages_.clear(); }
+  void clear() {
+    pages_.clear();
+    ++generation_;
+  }
+  // Changes at every clear(): a page pointer obtained in an earlier generation is gone.
+  uint64_t generation() const { return generation_; }
 
  private:
+  ShadowPagePool pool_;  // outlives the pages
   tbb::concurrent_unordered_map<uint64_t, std::unique_ptr<ShadowPage>> pages_;
+  uint64_t generation_ = 0;
+};
+
+// One worker's memory of the pages it used lately, so that most page lookups skip the shared
+// map: direct-mapped by page number, valid for one generation of the shadow.
+class PageCache {
+ public:
+  ShadowPage& page(PagedShadow& shadow, uint64_t page_index) {
+    // Multiplicative hashing: arrays sit at large power-of-two distances, which a plain modulo
+    // would map onto one slot.
+    Entry& entry = entries_[(page_index * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits)];
+    if (entry.page == nullptr || entry.index != page_index || entry.generation != shadow.generation()) {
+      entry = {page_index, shadow.generation(), &shadow.page(page_index)};
+    }
+    return *entry.page;
+  }
+
+ private:
+  struct Entry {
+    uint64_t index = 0;
+    uint64_t generation = 0;
+    ShadowPage* page = nullptr;
+  };
+  static constexpr unsigned kSlotBits = 8;
+  std::array<Entry, size_t{1} << kSlotBits> entries_{};
 };
 
 // Walks the cells one record touches, holding the lock of one page at a time (never two, so
 // workers cannot deadlock on each other's pages).
 class PageCursor {
  public:
-  explicit PageCursor(PagedShadow& shadow) : shadow_(shadow) {}
+  PageCursor(PagedShadow& shadow, PageCache& cache) : shadow_(shadow), cache_(cache) {}
   ShadowCell& cell(uint64_t word) {
     const uint64_t index = word / kWordsPerPage;
     if (index != page_index_ || !page_) {
       if (lock_.owns_lock()) lock_.unlock();
-      page_ = &shadow_.page(index);
+      page_ = &cache_.page(shadow_, index);
       page_index_ = index;
       lock_ = std::unique_lock<tbb::spin_mutex>(page_->lock);
     }
@@ -71,6 +107,7 @@ class PageCursor {
 
  private:
   PagedShadow& shadow_;
+  PageCache& cache_;
   uint64_t page_index_ = 0;
   ShadowPage* page_ = nullptr;
   std::unique_lock<tbb::spin_mutex> lock_;

@@ -42,6 +42,32 @@ std::unique_ptr<LocationHistory> copy_history(const ShadowCell& cell) {
 
 }  // namespace
 
+CellAccesses remembered_accesses(const ShadowCell& cell) {
+  switch (cell.state) {
+    case CellState::kEmpty:
+      return {};
+    case CellState::kWrite:
+      return {inline_stamp(cell), std::nullopt};
+    case CellState::kRead:
+      return {std::nullopt, inline_stamp(cell)};
+    case CellState::kHistory: {
+      const auto& history = *owned<LocationHistory>(cell);
+      if (history.reads.empty()) return {history.write, std::nullopt};
+      return {history.write, history.reads.back()};
+    }
+    case CellState::kSplit: {
+      CellAccesses merged;
+      for (const ShadowCell& byte : owned<SplitWord>(cell)->bytes) {
+        const CellAccesses one = remembered_accesses(byte);
+        if (one.write) merged.write = one.write;
+        if (one.read) merged.read = one.read;
+      }
+      return merged;
+    }
+  }
+  return {};
+}
+
 void reset_cell(ShadowCell& cell) {
   if (cell.state == CellState::kHistory) {
     delete owned<LocationHistory>(cell);

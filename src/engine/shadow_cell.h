@@ -99,6 +99,13 @@ inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, Confl
     apply_word_access(cell, 0xF, access, sink);
   }
 }
+// The accesses a cell (word or byte) remembers, for a summary that outlives the launch: its last
+// write and, of the reads since, the latest one by thread id. A split word's bytes are merged.
+struct CellAccesses {
+  std::optional<Stamp> write;
+  std::optional<Stamp> read;
+};
+CellAccesses remembered_accesses(const ShadowCell& cell);
 // Frees what a cell owns and empties it.
 void reset_cell(ShadowCell& cell);
 

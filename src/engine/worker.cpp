@@ -12,6 +12,9 @@ namespace {
 
 // Shared memory is at most 228 KiB per block on sm_90; beyond that an address is garbage.
 constexpr uint64_t kMaxSharedBytes = 256 * 1024;
+// In a cluster launch a block's shared::cta addresses are shared::cluster addresses of the block
+// itself: its rank in the cluster sits above bit 24. The block's shadow is indexed by the offset.
+constexpr uint64_t kSharedOffsetMask = (uint64_t{1} << 24) - 1;
 
 bool is_memory_op(RecordOp op) {
   return op == RecordOp::kLoad || op == RecordOp::kStore || op == RecordOp::kAtomic || op == RecordOp::kReduction ||
@@ -159,9 +162,9 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
       for (uint32_t m = h.active_mask; m; m &= m - 1) {
         const uint32_t local = h.warp_id * kWarpSize + std::countr_zero(m);
         if (op == RecordOp::kMbarrierArrive) {
-          block.release(local, h.base, MemoryScope::kCta, shared_.sync);
+          block.release_in_block(local, h.base);
         } else {
-          block.acquire(local, h.base, MemoryScope::kCta, shared_.sync);
+          block.acquire_in_block(local, h.base);
         }
       }
       break;
@@ -179,8 +182,12 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
     case RecordOp::kWarpExit:
       return apply_exit(h, block);
     case RecordOp::kBarrierArrive:
+      if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
+      block.arrive_partial(static_cast<uint32_t>(h.base), static_cast<uint32_t>(h.stride), h.warp_id, h.active_mask,
+                           Arrival::kPass);
+      return;
     case RecordOp::kClusterBarrier:
-      ++stats_.unsupported_records;
+      apply_cluster_barrier(h, block);
       return;
     default:
       if (is_memory_op(op)) apply_memory(h, payload, block);
@@ -206,11 +213,13 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
   const bool legacy_rmw = record.kind.read && record.kind.write && sem == MemorySemantics::kLegacy;
   const MemoryScope scope = record.kind.memory_scope();
   ConflictChecker checker(shared_.launch, block, races_, record);
-  PageCursor cursor(record.space == MemorySpace::kCluster ? shared_.cluster : shared_.global);
+  const bool cluster = record.space == MemorySpace::kCluster;
+  PageCursor cursor(cluster ? shared_.cluster : shared_.global, cluster ? cluster_pages_ : global_pages_);
   for (uint32_t m = h.active_mask; m; m &= m - 1) {
     const uint32_t lane = std::countr_zero(m);
     const uint32_t local = h.warp_id * kWarpSize + lane;
-    const uint64_t address = lane_address(h, payload, lane);
+    uint64_t address = lane_address(h, payload, lane);
+    if (record.space == MemorySpace::kShared) address &= kSharedOffsetMask;
     ThreadState& thread = block.thread(local);
     // Stamped before a release moves the clock on: whoever acquires this release knows this access.
     checker.begin_lane(local, thread.clock);
@@ -243,6 +252,7 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
     ShadowCell& cell = cursor.cell(address / 4);
     apply_whole_word_access(cell, checker.stamp(), checker);
     cursor.note_owner(cell);
+    if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, address / 4, record.size);
     return;
   }
   const uint64_t last = address + record.size - 1;
@@ -257,7 +267,14 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
     ShadowCell& cell = shared ? block.shared_word(word) : cursor.cell(word);
     apply_word_access(cell, mask, checker.stamp(), checker);
     if (!shared) cursor.note_owner(cell);
+    if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, word, record.size);
   }
+}
+
+void Worker::check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size) {
+  const Stamp& current = checker.stamp();
+  const ThreadCoord thread{block.id(), raw(current.thread) - raw(block.thread_id(0))};
+  shared_.earlier->check(word, current, thread, size, races_);
 }
 
 void Worker::apply_fence(const RecordHeader& h, BlockState& block) {
@@ -280,10 +297,13 @@ void Worker::apply_fence(const RecordHeader& h, BlockState& block) {
 }
 
 void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
-  // Named barriers (id != 0) and barriers for a subset of the block's threads are not modelled.
+  // Named barriers (bar.sync id, count) join only their participants, which may include threads
+  // that merely bar.arrive; barrier 0 for the whole block (__syncthreads) is the block barrier.
   const uint32_t expected = static_cast<uint32_t>(h.stride);
   if (h.base != 0 || (expected != 0 && expected < shared_.launch.block.volume())) {
-    ++stats_.unsupported_records;
+    if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
+    block.arrive_partial(static_cast<uint32_t>(h.base), expected ? expected : block.live_threads(), h.warp_id,
+                         h.active_mask, Arrival::kWait);
     return;
   }
   const WarpState& warp = block.warp(h.warp_id);
@@ -293,6 +313,15 @@ void Worker::apply_barrier(const RecordHeader& h, BlockState& block) {
   }
   block.arrive(h.warp_id, h.active_mask, static_cast<SiteId>(h.site_id));
   if (block.all_arrived()) block.complete_barrier();
+}
+
+void Worker::apply_cluster_barrier(const RecordHeader& h, BlockState& block) {
+  // Only the block's own threads are ordered: the other blocks of the cluster live on other
+  // workers, so the cross-block part is counted as not modelled.
+  ++stats_.unsupported_records;
+  if (h.base & kClusterBarrierWait) return block.cluster_wait(h.warp_id, h.active_mask);
+  block.arrive_partial(kClusterBarrierSlot, block.live_threads(), h.warp_id, h.active_mask,
+                       (h.base & kClusterBarrierRelaxed) ? Arrival::kPassRelaxed : Arrival::kPass);
 }
 
 void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
@@ -320,6 +349,7 @@ void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
 }
 
 void Worker::settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes) {
+  block.settle_partial(warp, lanes);
   if (block.barrier_pending() && (block.warp(warp).arrived_mask & lanes)) {
     complete_divergent(block, "the barrier let threads through before every live thread arrived");
   }

@@ -11,6 +11,7 @@
 #include "engine/block_state.h"
 #include "engine/deferred_warps.h"
 #include "engine/diagnostic_log.h"
+#include "engine/earlier_launches.h"
 #include "engine/paged_shadow.h"
 #include "engine/race_log.h"
 #include "engine/sync_tickets.h"
@@ -27,6 +28,8 @@ struct LaunchShared {
   PagedShadow cluster;  // distributed shared memory, addressed as the records give it
   SyncMap sync;
   SyncTickets tickets;
+  // Set while the launch may run concurrently with remembered earlier launches.
+  const EarlierLaunches* earlier = nullptr;
 };
 
 class Worker {
@@ -63,8 +66,11 @@ class Worker {
   void apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block);
   void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
                    const RecordAccess& record);
+  // Checks a global access of the current lane (the checker's stamp) against concurrent earlier launches.
+  void check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size);
   void apply_fence(const RecordHeader& h, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
+  void apply_cluster_barrier(const RecordHeader& h, BlockState& block);
   void apply_exit(const RecordHeader& h, BlockState& block);
   // A lane that already waits at the pending barrier logs again: the barrier must have released
   // it on the GPU, so complete it now (divergently: some lanes never arrived).
@@ -74,6 +80,8 @@ class Worker {
   void malformed(const RecordHeader& h, const char* why);
 
   LaunchShared& shared_;
+  PageCache global_pages_;
+  PageCache cluster_pages_;
   std::unordered_map<uint32_t, std::unique_ptr<BlockState>> blocks_;
   std::vector<bool> finished_blocks_;  // blocks whose warps all exited (their state is freed)
   DeferredWarps deferred_;

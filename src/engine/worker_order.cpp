@@ -21,24 +21,21 @@ bool Worker::ready(std::optional<uint64_t> ticket, const RecordHeader& h) {
   return !waits_at_barrier_for_deferred_warp(h);
 }
 
-// A warp that waits at its block's pending barrier was released on the GPU only after every warp
-// arrived. If a warp that has not arrived yet is held back, its arrival is still to come: applying
-// this warp's next record now would complete the barrier as divergent.
+// A warp that waits at a pending barrier of its block (the block barrier or a named one) was
+// released on the GPU only once the others arrived. If a block-mate that is not waiting yet is held
+// back, its arrival may still be to come: applying the waiting warp's next record now would
+// complete the barrier early (as divergent) and order nothing.
 bool Worker::waits_at_barrier_for_deferred_warp(const RecordHeader& h) {
   if (!has_deferred()) return false;
   const auto found = blocks_.find(h.block_id);
   if (found == blocks_.end()) return false;
   BlockState& block = *found->second;
-  if (!block.barrier_pending() || h.warp_id >= block.warp_count() ||
-      (block.warp(h.warp_id).arrived_mask & h.active_mask) == 0) {
-    return false;
-  }
+  if (h.warp_id >= block.warp_count() || (block.waiting_lanes(h.warp_id) & h.active_mask) == 0) return false;
   const auto [first, last] = deferred_.block_warps(h.block_id);
   for (auto it = first; it != last; ++it) {
     const uint16_t other = DeferredWarps::warp_of(it->first);
     if (other == h.warp_id || other >= block.warp_count()) continue;
-    const WarpState& warp = block.warp(other);
-    if (warp.live_mask & ~warp.arrived_mask) return true;
+    if (block.warp(other).live_mask & ~block.waiting_lanes(other)) return true;
   }
   return false;
 }

@@ -46,10 +46,11 @@ std::optional<uint64_t> ByteSizeValue::parse(std::string_view text) {
   }
   if (shift != 0) text.remove_suffix(1);
   const auto value = parse_decimal(text);
-  if (!value || *value == 0 || *value > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
+  if (!value || *value > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
   return *value << shift;
 }
 std::string ByteSizeValue::format(const uint64_t& value) {
+  if (value == 0) return "0";
   for (auto [shift, suffix] : {std::pair{30u, 'G'}, std::pair{20u, 'M'}, std::pair{10u, 'K'}}) {
     if (value % (uint64_t{1} << shift) == 0) return std::to_string(value >> shift) + suffix;
   }

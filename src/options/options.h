@@ -22,7 +22,8 @@ namespace barracuda::options {
   X(quiet, BoolValue, false, "print only the final summary line")                                            \
   X(verbose, BoolValue, false, "print progress (JIT of large modules) and statistics")                      \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
-  X(queue_bytes, ByteSizeValue, uint64_t{64} << 20, "device memory per event queue")                         \
+  X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 1/16 of free host memory, 1M-64M each)") \
+  X(drain_threads, CountValue, 0, "host threads draining the queues into the engine (0: hardware threads - 1)") \
   X(cache_dir, TextValue, "", "cache of instrumented modules (empty: $XDG_CACHE_HOME/barracuda)")           \
   X(record, TextValue, "", "write a binary event trace to this file (for barracuda replay)")                 \
   X(log_path, TextValue, "", "write barracuda's messages to this file instead of stderr")                    \

@@ -77,7 +77,7 @@ std::vector<char> cached_link_to_cubin(const CubinCache& cache, const JitRequest
     if (compiled) *compiled = false;
     return *std::move(hit);
   }
-  std::vector<char> cubin = link_to_cubin(request);
+  std::vector<char> cubin = link_to_cubin(request).cubin;
   cache.store(key, cubin);
   if (compiled) *compiled = true;
   return cubin;

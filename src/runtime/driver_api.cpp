@@ -16,12 +16,17 @@ DriverApi resolve_all() {
   resolve(api.ctx_get_device, "cuCtxGetDevice", api.missing);
   resolve(api.device_get_attribute, "cuDeviceGetAttribute", api.missing);
   resolve(api.device_get_name, "cuDeviceGetName", api.missing);
+  resolve(api.ctx_get_current, "cuCtxGetCurrent", api.missing);
   resolve(api.mem_host_alloc, "cuMemHostAlloc", api.missing);
+  resolve(api.mem_free_host, "cuMemFreeHost", api.missing);
   resolve(api.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2", api.missing);
   resolve(api.module_get_global, "cuModuleGetGlobal_v2", api.missing);
   resolve(api.library_get_global, "cuLibraryGetGlobal", api.missing);
   resolve(api.memcpy_htod, "cuMemcpyHtoD_v2", api.missing);
   resolve(api.stream_query, "cuStreamQuery", api.missing);
+  resolve(api.stream_get_flags, "cuStreamGetFlags", api.missing);
+  resolve(api.stream_is_capturing, "cuStreamIsCapturing", api.missing);
+  resolve(api.thread_exchange_capture_mode, "cuThreadExchangeStreamCaptureMode", api.missing);
   resolve(api.get_error_name, "cuGetErrorName", api.missing);
   return api;
 }

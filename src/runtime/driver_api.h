@@ -11,12 +11,17 @@ struct DriverApi {
   PFN_cuCtxGetDevice_v2000 ctx_get_device = nullptr;
   PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
   PFN_cuDeviceGetName_v2000 device_get_name = nullptr;
+  PFN_cuCtxGetCurrent_v4000 ctx_get_current = nullptr;
   PFN_cuMemHostAlloc_v2020 mem_host_alloc = nullptr;
+  PFN_cuMemFreeHost_v2000 mem_free_host = nullptr;
   PFN_cuMemHostGetDevicePointer_v3020 mem_host_get_device_pointer = nullptr;
   PFN_cuModuleGetGlobal_v3020 module_get_global = nullptr;
   PFN_cuLibraryGetGlobal_v12000 library_get_global = nullptr;
   PFN_cuMemcpyHtoD_v3020 memcpy_htod = nullptr;
   PFN_cuStreamQuery_v2000 stream_query = nullptr;
+  PFN_cuStreamGetFlags_v5050 stream_get_flags = nullptr;
+  PFN_cuStreamIsCapturing_v10000 stream_is_capturing = nullptr;
+  PFN_cuThreadExchangeStreamCaptureMode_v10010 thread_exchange_capture_mode = nullptr;
   PFN_cuGetErrorName_v6000 get_error_name = nullptr;
 
   // Names the first function libcuda did not provide, or is empty when all resolved.

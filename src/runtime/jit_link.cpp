@@ -2,7 +2,10 @@
 
 #include <nvJitLink.h>
 
+#include <charconv>
 #include <memory>
+
+#include "device/runtime_ptx.h"
 
 namespace barracuda::runtime {
 namespace {
@@ -31,24 +34,28 @@ void check(nvJitLinkResult r, nvJitLinkHandle h, const std::string& step) {
   throw JitError(message);
 }
 
-}  // namespace
-
-std::vector<std::string> jit_options(const JitRequest& request) {
-  std::vector<std::string> options{"-arch=sm_" + std::to_string(request.sm_arch)};
-  for (const std::string& o : request.ptxas_options) options.push_back("-Xptxas=" + o);
-  return options;
+// nvJitLink reports "entry function 'k' with max regcount of 80 calls function 'f' with regcount of 91".
+uint32_t lowest_register_limit(std::string_view log) {
+  constexpr std::string_view kMarker = "with max regcount of ";
+  uint32_t lowest = 0;
+  for (size_t at = log.find(kMarker); at != std::string_view::npos; at = log.find(kMarker, at + 1)) {
+    uint32_t limit = 0;
+    std::from_chars(log.data() + at + kMarker.size(), log.data() + log.size(), limit);
+    if (limit != 0 && (lowest == 0 || limit < lowest)) lowest = limit;
+  }
+  return lowest;
 }
 
-std::vector<char> link_to_cubin(const JitRequest& request) {
+std::vector<char> link_once(const JitRequest& request, uint32_t register_cap) {
   if (request.inputs.empty()) throw JitError("nvJitLink: nothing to link");
-  std::vector<std::string> options = jit_options(request);
+  std::vector<std::string> options = jit_options(request, register_cap);
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
   // nvJitLink keeps the name pointers (it prints them in link errors), so they outlive the handle.
   std::vector<std::string> names;
   names.reserve(request.inputs.size());
   nvJitLinkHandle raw = nullptr;
-  check(nvJitLinkCreate(&raw, static_cast<uint32_t>(argv.size()), argv.data()), nullptr, "create");
+  check(nvJitLinkCreate(&raw, static_cast<uint32_t>(argv.size()), argv.data()), nullptr, "create (" + options.front() + ")");
   Handle handle(raw);
   for (const PtxInput& input : request.inputs) {
     const std::string& name = names.emplace_back(input.name);
@@ -61,6 +68,27 @@ std::vector<char> link_to_cubin(const JitRequest& request) {
   std::vector<char> cubin(size);
   check(nvJitLinkGetLinkedCubin(raw, cubin.data()), raw, "cubin");
   return cubin;
+}
+
+}  // namespace
+
+PtxInput device_runtime_input() { return {"barracuda device runtime", device_runtime_ptx()}; }
+
+std::vector<std::string> jit_options(const JitRequest& request, uint32_t register_cap) {
+  std::vector<std::string> options{"-arch=" + request.arch};
+  if (register_cap != 0) options.push_back("-maxrregcount=" + std::to_string(register_cap));
+  for (const std::string& o : request.ptxas_options) options.push_back("-Xptxas=" + o);
+  return options;
+}
+
+LinkedCubin link_to_cubin(const JitRequest& request) {
+  try {
+    return {link_once(request, 0), 0};
+  } catch (const JitError& error) {
+    uint32_t limit = lowest_register_limit(error.what());
+    if (limit == 0) throw;
+    return {link_once(request, limit), limit};
+  }
 }
 
 }  // namespace barracuda::runtime

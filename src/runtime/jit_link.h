@@ -1,7 +1,9 @@
 #pragma once
-// Compiles an instrumented module to a cubin in-process with nvJitLink (works without a GPU, and links
-// the device logging runtime's PTX into the application's PTX in the same step).
+// Compiles instrumented PTX to a cubin in-process with nvJitLink (works without a GPU), linking the
+// device logging runtime's PTX into the application's PTX in the same step. The shim and the tests
+// that check instrumented PTX both link through here.
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -20,16 +22,29 @@ struct PtxInput {
 };
 
 struct JitRequest {
-  std::vector<PtxInput> inputs;       // linked together (relocatable device code)
-  unsigned sm_arch = 90;              // e.g. 90 for sm_90
+  std::vector<PtxInput> inputs;  // linked together (relocatable device code)
+  // nvJitLink's -arch: "sm_90", or "sm_90a" for PTX that uses arch-specific features (wgmma, setmaxnreg).
+  std::string arch = "sm_90";
   std::vector<std::string> ptxas_options;  // from the fat-binary entry's options block ("--generate-line-info")
 };
 
-// The options passed to nvJitLink for a request: the architecture, then each ptxas option forwarded
-// with -Xptxas (nvJitLink rejects ptxas spellings such as --generate-line-info as its own options).
-std::vector<std::string> jit_options(const JitRequest& request);
+struct LinkedCubin {
+  std::vector<char> cubin;
+  // Non-zero when a kernel's register limit (.maxnreg, launch bounds) is below what the runtime's entry
+  // points use: nvJitLink refuses that call, so the module was relinked with -maxrregcount=<the lowest
+  // such limit>, which makes ptxas spill in the runtime and caps the module's other kernels too.
+  uint32_t register_cap = 0;
+};
 
-// Links and compiles; throws JitError carrying nvJitLink's error log when it fails.
-std::vector<char> link_to_cubin(const JitRequest& request);
+// The embedded device runtime (device/runtime_ptx.h) as a link input.
+PtxInput device_runtime_input();
+
+// The options passed to nvJitLink: the architecture, the register cap when non-zero, then each ptxas
+// option forwarded with -Xptxas (nvJitLink rejects ptxas spellings such as --generate-line-info).
+std::vector<std::string> jit_options(const JitRequest& request, uint32_t register_cap = 0);
+
+// Links and compiles (relinking once with a register cap when needed); throws JitError carrying
+// nvJitLink's error log when it fails.
+LinkedCubin link_to_cubin(const JitRequest& request);
 
 }  // namespace barracuda::runtime

@@ -1,6 +1,6 @@
 #include "runtime/launch_monitor.h"
 
-#include <thread>
+#include <algorithm>
 
 #include "runtime/driver_api.h"
 
@@ -21,28 +21,44 @@ CUstream completion_stream(const shim::LaunchInfo& launch) {
   return launch.stream;
 }
 
+// A launch into a stream being captured only adds a node to a graph: nothing runs now, and querying or
+// synchronising the stream would invalidate the application's capture.
+bool being_captured(const shim::LaunchInfo& launch) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  const DriverApi& api = driver_api();
+  return api.stream_is_capturing(completion_stream(launch), &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 }  // namespace
 
-LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model,
-                             const ModuleInstrumenter& modules, std::function<QueueHost*()> queues,
-                             TraceRecorder* recorder, std::optional<std::regex> kernels)
+LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, ModuleInstrumenter& modules,
+                             StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
+                             std::optional<std::regex> kernels)
     : engine_(engine),
       warp_model_(warp_model),
       modules_(modules),
+      streams_(streams),
       queues_(std::move(queues)),
       recorder_(recorder),
       kernels_(std::move(kernels)) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
-  QueueHost* queues = modules_.is_instrumented(launch.module) ? queues_() : nullptr;
+  const bool logs = !being_captured(launch) && (launch.graph || modules_.ready_to_log(launch.module));
+  QueueHost* queues = logs ? queues_() : nullptr;
   if (queues == nullptr) {
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;
     return;
   }
+  // Ordered when the application issued it, not when another thread's launch is done being checked:
+  // that thread's synchronisation in between must not order the two.
+  engine::LaunchOrder order = streams_.launch_order(launch);
   launch_mutex_.lock();
-  if (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_)) {
-    queues->begin_launch(next_launch_id_++);
+  // A graph's kernel nodes log if their modules are instrumented; they are drained (the GPU waits on
+  // full queues) but not checked: their launches are not known one by one.
+  if (launch.graph || (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_))) {
+    queues->arena().begin_launch(next_launch_id_++);
     this_thread_launch = LaunchMode::kDrainOnly;
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;
@@ -55,6 +71,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   info.block = to_engine(launch.block);
   info.shared_bytes = launch.shared_mem_bytes;
   info.warp_model = warp_model_;
+  info.order = std::move(order);
   try {
     engine_.begin_launch(info);
   } catch (const std::exception& e) {
@@ -65,11 +82,11 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     totals_.last_error = info.kernel + ": " + e.what();
     return;
   }
-  queues->begin_launch(info.launch_id);
+  queues->arena().begin_launch(info.launch_id);
   if (recorder_) {
     recorder_->launch({info.launch_id, info.kernel, {info.grid.x, info.grid.y, info.grid.z},
                        {info.block.x, info.block.y, info.block.z}, info.shared_bytes,
-                       reinterpret_cast<uint64_t>(launch.stream), queues->shape().queue_count});
+                       reinterpret_cast<uint64_t>(launch.stream), queues->arena().shape().queue_count});
   }
   this_thread_launch = LaunchMode::kCheck;
   std::lock_guard lock(totals_mutex_);
@@ -82,44 +99,48 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
   this_thread_launch = LaunchMode::kNone;
   std::unique_lock lock(launch_mutex_, std::adopt_lock);
   const bool check = mode == LaunchMode::kCheck;
+  const auto start = std::chrono::steady_clock::now();
+  DrainTotals drained;
   try {
-    if (result == CUDA_SUCCESS) drain_until_done(launch, *queues_(), check);
+    if (result == CUDA_SUCCESS) drained = drain_until_done(launch, queues_()->arena(), check);
   } catch (const std::exception& e) {
-    std::lock_guard totals_lock(totals_mutex_);
-    ++totals_.failed_launches;
-    totals_.last_error = std::string(launch.kernel_name) + ": " + e.what();
+    drained.error = e.what();
   }
-  if (!check) return;
-  engine_.end_launch();
+  const auto drained_at = std::chrono::steady_clock::now();
+  if (check) engine_.end_launch();
   std::lock_guard totals_lock(totals_mutex_);
-  ++totals_.launches_checked;
+  totals_.records += drained.records;
+  totals_.slots += drained.slots;
+  totals_.engine_time += drained.sink_time + (std::chrono::steady_clock::now() - drained_at);
+  totals_.launch_wait += drained_at - start;
+  if (drained.error) {
+    ++totals_.failed_launches;
+    totals_.last_error = std::string(launch.kernel_name) + ": " + *drained.error;
+  }
+  if (check) ++totals_.launches_checked;
 }
 
-void LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, QueueHost& queues, bool check) {
+DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check) {
+  if (!drain_pool_) {
+    drain_pool_ = std::make_unique<DrainPool>(std::min(engine_.worker_count(), arena.shape().queue_count));
+    std::lock_guard lock(totals_mutex_);
+    totals_.drain_threads = drain_pool_->threads();
+  }
   const uint64_t threads = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z * launch.block.x *
                            launch.block.y * launch.block.z;
-  auto consume = [this, check](uint32_t queue, std::span<const RecordHeader> records) {
+  const RecordSink consume = [this, check](uint32_t worker, uint32_t queue, std::span<const RecordHeader> records) {
     if (!check) return;
     if (recorder_) recorder_->slots(queue, records);
-    engine_.worker(queue % engine_.worker_count()).consume(records);
+    engine_.worker(worker).consume(records);
   };
   const DriverApi& api = driver_api();
-  uint64_t records = 0;
-  for (;;) {
-    // Read the exit count before draining: records committed before a thread counted itself are
-    // then certainly drained by this pass.
-    bool all_exited = queues.threads_exited() >= threads;
-    bool finished = all_exited || api.stream_query(completion_stream(launch)) != CUDA_ERROR_NOT_READY;
-    uint64_t drained = queues.drain(consume);
-    records += drained;
-    if (finished) {
-      records += queues.drain(consume);  // whatever was committed while the last pass ran
-      break;
-    }
-    if (drained == 0) std::this_thread::yield();
-  }
-  std::lock_guard lock(totals_mutex_);
-  totals_.records += records;
+  const CUstream stream = completion_stream(launch);
+  return drain_pool_->drain_launch(arena, consume, [&] {
+    // Every thread counted itself after committing its last record; a graph (0 threads known) waits
+    // for its stream.
+    bool all_exited = threads != 0 && arena.threads_exited() >= threads;
+    return all_exited || api.stream_query(stream) != CUDA_ERROR_NOT_READY;
+  });
 }
 
 LaunchTotals LaunchMonitor::totals() const {

@@ -1,11 +1,13 @@
 #pragma once
 // The shim's LaunchObserver: runs every launch of an instrumented kernel through the engine. Before
-// the launch it tags the queues with a launch id; after it, the launching thread drains the queues
-// while the kernel runs (the GPU waits when a queue is full, so draining must not wait for the kernel)
-// until every thread of the grid has exited, then closes the launch in the engine. Launches are thus
+// the launch it tags the queues with a launch id; after it, the drain threads (one per engine worker)
+// drain the queues while the kernel runs, the launching thread waits until every thread of the grid
+// has exited and every record is consumed, then closes the launch in the engine. Launches are thus
 // checked one at a time, in the order the application issues them.
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -13,8 +15,10 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "runtime/drain_pool.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/queue_host.h"
+#include "runtime/stream_tracker.h"
 #include "runtime/trace_recorder.h"
 #include "shim/launch_observer.h"
 
@@ -30,17 +34,24 @@ struct LaunchTotals {
   uint64_t launches_checked = 0;
   uint64_t launches_unchecked = 0;  // kernels of modules that run uninstrumented
   uint64_t records = 0;
+  uint64_t slots = 0;  // queue slots the records took (kSlotBytes each)
+  std::chrono::nanoseconds launch_wait{};  // launching threads blocked in after_launch (kernel time included)
+  // Drain threads inside the engine and trace recorder (summed), plus closing launches in the engine.
+  std::chrono::nanoseconds engine_time{};
+  uint32_t drain_threads = 0;
   std::string last_error;  // a queue or engine failure: the launch's analysis is incomplete
   uint64_t failed_launches = 0;
 };
 
 class LaunchMonitor final : public shim::LaunchObserver {
  public:
-  // `recorder` (may be null) receives every launch and drained record.
+  // `streams` orders each checked launch with the others. `recorder` (may be null) receives every launch
+  // and drained record.
   // `kernels` (may be empty) selects the launches checked: the others still log (their module is
   // instrumented) and are drained, but their records are dropped.
-  LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, const ModuleInstrumenter& modules,
-                std::function<QueueHost*()> queues, TraceRecorder* recorder, std::optional<std::regex> kernels);
+  LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, ModuleInstrumenter& modules,
+                StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
+                std::optional<std::regex> kernels);
 
   void before_launch(const shim::LaunchInfo& launch) override;
   void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
@@ -51,11 +62,12 @@ class LaunchMonitor final : public shim::LaunchObserver {
 
  private:
   // `check`: feed the records to the engine, or only free the queues.
-  void drain_until_done(const shim::LaunchInfo& launch, QueueHost& queues, bool check);
+  DrainTotals drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check);
 
   engine::Engine& engine_;
   engine::WarpModel warp_model_;
-  const ModuleInstrumenter& modules_;
+  ModuleInstrumenter& modules_;
+  StreamTracker& streams_;
   std::function<QueueHost*()> queues_;
   TraceRecorder* recorder_;
   std::optional<std::regex> kernels_;
@@ -65,6 +77,8 @@ class LaunchMonitor final : public shim::LaunchObserver {
   mutable std::mutex totals_mutex_;
   LaunchTotals totals_;
   std::vector<LaunchRecord> launches_;
+  // Created on the first drain, when the queue count is known: min(engine workers, queues) threads.
+  std::unique_ptr<DrainPool> drain_pool_;
 };
 
 }  // namespace barracuda::runtime

@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "barracuda/queue.h"
-#include "device/runtime_ptx.h"
 #include "fatbin/error.h"
 #include "fatbin/image.h"
 #include "fatbin/ptx_select.h"
@@ -16,13 +15,24 @@
 namespace barracuda::runtime {
 namespace {
 
+// PTX whose .target is the arch-specific variant of the device's target (sm_90a for sm_90) must be
+// linked for that variant: it may use instructions (wgmma, setmaxnreg) that plain sm_90 rejects.
+bool targets_arch_specific(const ptx::Module& module, std::string_view device_target) {
+  for (const ptx::ModuleItem& item : module.items) {
+    const auto* target = std::get_if<ptx::TargetDirective>(&item);
+    if (target == nullptr) continue;
+    for (std::string_view name : target->targets) {
+      if (name.size() == device_target.size() + 1 && name.starts_with(device_target) && name.back() == 'a') return true;
+    }
+  }
+  return false;
+}
+
 constexpr const char* kToolVersion = "barracuda 0.1.0";
 // Modules this large take nvJitLink long enough that the user deserves a progress line.
 constexpr size_t kLargeModuleBytes = 4u << 20;
 
-std::string module_name(const shim::ModuleImage& image) {
-  return "module " + std::to_string(static_cast<unsigned>(image.id));
-}
+std::string module_name(shim::ModuleId id) { return "module " + std::to_string(static_cast<unsigned>(id)); }
 
 // The entry's ptxas options block as separate arguments ("-O3 -lineinfo" -> {"-O3", "-lineinfo"}).
 std::vector<std::string> split_options(std::string_view text) {
@@ -39,6 +49,23 @@ std::vector<std::string> kernel_names(const ptx::Module& module) {
   }
   return names;
 }
+
+// While another thread (or this one) captures a stream into a graph in the default global mode,
+// allocating the queues is a prohibited "unsafe" call that would invalidate the application's capture;
+// in relaxed mode this thread may make it.
+class RelaxedCaptureMode {
+ public:
+  RelaxedCaptureMode() { exchange(); }
+  ~RelaxedCaptureMode() { exchange(); }
+  RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
+  RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
+
+ private:
+  void exchange() {
+    if (const auto swap = driver_api().thread_exchange_capture_mode) swap(&mode_);
+  }
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+};
 
 }  // namespace
 
@@ -63,78 +90,118 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     skip(image, "unrecognised image format");
     return nullptr;
   }
-  fatbin::Image decoded = fatbin::read_image(image.data, image.size);
-  std::vector<fatbin::Entry> entries;
-  for (auto& container : decoded.containers) {
-    for (auto& entry : container.entries) entries.push_back(std::move(entry));
-  }
+  const fatbin::Image decoded = fatbin::read_image(image.data, image.size);
   const unsigned arch = config_.device_arch();
-  const fatbin::Entry* ptx_entry = fatbin::select_ptx(entries, fatbin::SmArch{arch});
-  if (ptx_entry == nullptr) {
+  // One PTX per container: a relocatable-device-code (-rdc) module keeps each object's PTX in its own
+  // prelinked container, and only all of them linked together make the module.
+  const std::vector<const fatbin::Entry*> ptx_entries =
+      fatbin::select_ptx_per_container(decoded.containers, fatbin::SmArch{arch});
+  if (ptx_entries.empty()) {
     skip(image, "no PTX for sm_" + std::to_string(arch) + " in the module (cubin only)");
     return nullptr;
   }
-  ptx::ParseResult parsed = ptx::parse(std::string(ptx_entry->text()));
-  if (!parsed) {
-    skip(image, "PTX not understood: " + parsed.error.to_string());
-    return nullptr;
+  std::vector<std::string> texts;
+  std::vector<trace::ModuleTable> tables;
+  std::vector<std::string> kernels;
+  uint32_t next_site = sites_.next_id();
+  std::string link_arch = "sm_" + std::to_string(arch);
+  for (const fatbin::Entry* entry : ptx_entries) {
+    ptx::ParseResult parsed = ptx::parse(std::string(entry->text()));
+    if (!parsed) {
+      skip(image, "PTX not understood: " + parsed.error.to_string());
+      return nullptr;
+    }
+    if (targets_arch_specific(*parsed.module, link_arch)) link_arch += 'a';
+    ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, {.first_site_id = next_site});
+    next_site += static_cast<uint32_t>(result.sites.sites().size());
+    std::vector<std::string> object_kernels = kernel_names(*parsed.module);
+    kernels.insert(kernels.end(), object_kernels.begin(), object_kernels.end());
+    tables.push_back(module_table(static_cast<uint32_t>(image.id), result.sites, std::move(object_kernels)));
+    texts.push_back(ptx::to_string(*parsed.module));
   }
-  ptx::passes::InstrumentResult result =
-      ptx::passes::instrument_module(*parsed.module, {.first_site_id = sites_.next_id()});
-  std::string instrumented = ptx::to_string(*parsed.module);
 
-  JitRequest request{{{module_name(image), instrumented}, {"barracuda device runtime", device_runtime_ptx()}},
-                     arch, split_options(ptx_entry->ptxas_options)};
-  bool large = instrumented.size() > kLargeModuleBytes;
+  const std::string name = module_name(image.id);
+  JitRequest request{{}, link_arch, split_options(ptx_entries.front()->ptxas_options)};
+  size_t ptx_bytes = 0;
+  for (const std::string& text : texts) {
+    request.inputs.push_back({name, text});
+    ptx_bytes += text.size();
+  }
+  request.inputs.push_back(device_runtime_input());
+  bool large = ptx_bytes > kLargeModuleBytes;
   if (large && config_.message) {
-    config_.message("compiling instrumented " + module_name(image) + " (" +
-                    std::to_string(instrumented.size() >> 20) + " MiB of PTX); this can take a while");
+    config_.message("compiling instrumented " + name + " (" + std::to_string(ptx_bytes >> 20) +
+                    " MiB of PTX); this can take a while");
   }
   auto start = std::chrono::steady_clock::now();
   bool compiled = false;
   std::vector<char> cubin = cached_link_to_cubin(config_.cache, request, kToolVersion, &compiled);
   if ((large || config_.verbose) && config_.message) {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    config_.message(module_name(image) + (compiled ? " compiled in " : " loaded from cache in ") +
-                    std::to_string(seconds) + " s");
+    config_.message(name + (compiled ? " compiled in " : " loaded from cache in ") + std::to_string(seconds) + " s");
   }
-  std::vector<std::string> kernels = kernel_names(*parsed.module);
-  trace::ModuleTable table = module_table(static_cast<uint32_t>(image.id), result.sites, kernels);
-  if (config_.instrumented) config_.instrumented(table);
-  sites_.add(std::move(table));
+  for (trace::ModuleTable& table : tables) {
+    if (config_.instrumented) config_.instrumented(table);
+    sites_.add(std::move(table));
+  }
   std::lock_guard lock(mutex_);
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
   return images_.emplace_back(std::move(cubin)).data();
 }
 
 void ModuleInstrumenter::loaded(const shim::ModuleImage& image, const shim::LoadedHandle& handle) {
+  {
+    std::lock_guard lock(mutex_);
+    handles_[image.id] = handle;
+  }
+  // A library loads without a current context (cudart's lazy loading does so on a thread that has
+  // not used the runtime yet): its queue pointer is then set before its first launch.
+  connect(image.id, handle);
+}
+
+std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const shim::LoadedHandle& handle) {
   const DriverApi& api = driver_api();
+  const RelaxedCaptureMode relaxed;
   CUdeviceptr queues = 0;
   try {
     queues = queues_();
   } catch (const std::exception& e) {
-    if (config_.message) config_.message(std::string("cannot set up the event queues: ") + e.what());
+    return std::string("cannot set up the event queues: ") + e.what();
   }
+  if (queues == 0) return std::string("event queues unavailable");
   CUdeviceptr global = 0;
   size_t bytes = 0;
   CUresult found = handle.library != nullptr
                        ? api.library_get_global(&global, &bytes, handle.library, BARRACUDA_QUEUES_SYMBOL)
                        : api.module_get_global(&global, &bytes, handle.module, BARRACUDA_QUEUES_SYMBOL);
-  CUresult set = found == CUDA_SUCCESS && queues != 0 && bytes == sizeof(queues)
-                     ? api.memcpy_htod(global, &queues, sizeof(queues))
-                     : found;
+  CUresult set = found == CUDA_SUCCESS && bytes == sizeof(queues) ? api.memcpy_htod(global, &queues, sizeof(queues))
+                                                                    : found;
+  if (set != CUDA_SUCCESS) return "event queues unavailable (" + describe(set) + ")";
   std::lock_guard lock(mutex_);
-  if (queues != 0 && set == CUDA_SUCCESS) {
-    instrumented_.insert(image.id);
-  } else {
-    // With a null queue pointer the device runtime logs nothing; the kernels still run correctly.
-    skipped_.push_back({module_name(image), "event queues unavailable (" + describe(set) + ")"});
-  }
+  connected_.insert(id);
+  return std::nullopt;
 }
 
-bool ModuleInstrumenter::is_instrumented(shim::ModuleId module) const {
+bool ModuleInstrumenter::ready_to_log(shim::ModuleId module) {
+  shim::LoadedHandle handle;
+  {
+    std::lock_guard lock(mutex_);
+    if (connected_.contains(module)) return true;
+    const auto loaded = handles_.find(module);
+    if (loaded == handles_.end()) return false;
+    handle = loaded->second;
+  }
+  const std::optional<std::string> failure = connect(module, handle);
+  if (!failure) return true;
+  // With a null queue pointer the device runtime logs nothing; the kernels still run correctly.
   std::lock_guard lock(mutex_);
-  return instrumented_.count(module) != 0;
+  if (reported_.insert(module).second) skipped_.push_back({module_name(module), *failure});
+  return false;
+}
+
+void ModuleInstrumenter::queues_released() {
+  std::lock_guard lock(mutex_);
+  connected_.clear();
 }
 
 std::vector<SkippedModule> ModuleInstrumenter::skipped() const {
@@ -148,9 +215,9 @@ std::vector<std::string> ModuleInstrumenter::instrumented_kernels() const {
 }
 
 void ModuleInstrumenter::skip(const shim::ModuleImage& image, std::string reason) {
-  if (config_.message) config_.message(module_name(image) + " runs uninstrumented: " + reason);
+  if (config_.message) config_.message(module_name(image.id) + " runs uninstrumented: " + reason);
   std::lock_guard lock(mutex_);
-  skipped_.push_back({module_name(image), std::move(reason)});
+  skipped_.push_back({module_name(image.id), std::move(reason)});
 }
 
 }  // namespace barracuda::runtime

@@ -1,13 +1,16 @@
 #pragma once
 // The shim's ModuleTransformer: turns each GPU module the application loads into an instrumented
 // cubin (fat binary -> best PTX for the device -> instrumentation passes -> nvJitLink with the device
-// runtime, cached), and after the load points the module's `__barracuda_queues` at the event queues.
+// runtime, cached), and points the module's `__barracuda_queues` at the event queues (after the load,
+// or before its first launch where no context was current at the load).
 // Modules it cannot instrument load unchanged and are recorded with the reason.
 #include <cuda.h>
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,20 +44,30 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   const void* transform(const shim::ModuleImage& image) override;
   void loaded(const shim::ModuleImage& image, const shim::LoadedHandle& handle) override;
 
-  bool is_instrumented(shim::ModuleId module) const;
+  // Before a launch (a context is current): whether the module's kernels log into the event queues,
+  // pointing them there first if that has not happened in this context yet (the module loaded with no
+  // context current, or the queues were released). False for modules that run uninstrumented.
+  bool ready_to_log(shim::ModuleId module);
+  // The queues were freed with their context (device reset): every module must be pointed at the
+  // next ones.
+  void queues_released();
   std::vector<SkippedModule> skipped() const;
   std::vector<std::string> instrumented_kernels() const;
 
  private:
   const void* instrument(const shim::ModuleImage& image);
   void skip(const shim::ModuleImage& image, std::string reason);
+  // Points the module's queue pointer at the queues of the current context; why not, on failure.
+  std::optional<std::string> connect(shim::ModuleId id, const shim::LoadedHandle& handle);
 
   InstrumenterConfig config_;
   SiteRegistry& sites_;
   std::function<CUdeviceptr()> queues_;
   mutable std::mutex mutex_;
   std::deque<std::vector<char>> images_;  // replacement cubins: the driver may keep pointing into them
-  std::set<shim::ModuleId> instrumented_;
+  std::map<shim::ModuleId, shim::LoadedHandle> handles_;  // every instrumented module loaded
+  std::set<shim::ModuleId> connected_;  // modules whose queue pointer is set in the current context
+  std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;
 };

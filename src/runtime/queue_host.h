@@ -4,15 +4,10 @@
 // could serialise with the application's). The instrumented module reaches it through its
 // `__barracuda_queues` global, which set_module_pointer() fills after each module load.
 #include <cstdint>
-#include <functional>
-#include <span>
-#include <string>
-#include <vector>
 
 #include <cuda.h>
 
-#include "barracuda/queue.h"
-#include "runtime/queue_arena.h"
+#include "runtime/live_arena.h"
 
 namespace barracuda::runtime {
 
@@ -20,29 +15,21 @@ class QueueHost {
  public:
   // Allocates and initialises the arena in the current context; throws std::runtime_error on failure.
   explicit QueueHost(const QueueArenaShape& shape);
+  // Frees the arena: only while its context exists, and no kernel may be logging into it.
+  ~QueueHost();
   QueueHost(const QueueHost&) = delete;
   QueueHost& operator=(const QueueHost&) = delete;
 
   CUdeviceptr device_address() const { return device_address_; }
-  const QueueArenaShape& shape() const { return shape_; }
-
-  // Before a launch: the id its records carry, and a fresh count of exited threads.
-  void begin_launch(uint16_t launch_id);
-  uint64_t threads_exited() const;
-
-  // Hands every committed record of every queue to `consume` (queue index, whole records in order)
-  // and frees their slots for the GPU. Returns the number of records; throws on a malformed queue.
-  using Consumer = std::function<void(uint32_t queue, std::span<const RecordHeader> records)>;
-  uint64_t drain(const Consumer& consume);
+  CUcontext context() const { return context_; }  // the context the arena was allocated in
+  LiveArena& arena() { return arena_; }
 
  private:
-  QueueArenaHeader& header() const;
-  QueueControl& control(uint32_t queue) const;
+  static std::byte* allocate(const QueueArenaShape& shape);
 
-  QueueArenaShape shape_;
-  std::byte* host_ = nullptr;
+  LiveArena arena_;
   CUdeviceptr device_address_ = 0;
-  std::vector<QueueSlot> scratch_;
+  CUcontext context_ = nullptr;
 };
 
 }  // namespace barracuda::runtime

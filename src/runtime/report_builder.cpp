@@ -69,6 +69,8 @@ std::pair<report::AccessKind, report::AccessKind> access_kinds(engine::Hazard h)
 
 report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches) {
   std::optional<LaunchRecord> launch = launches(race.kernel);
+  // A cross-launch race's earlier thread is in the other launch's grid.
+  std::optional<LaunchRecord> first_launch = race.first_kernel.empty() ? launch : launches(race.first_kernel);
   report::Race out;
   out.race_class = to_report(race.race_class);
   out.hazard = to_report(race.hazard);
@@ -78,7 +80,7 @@ report::Race to_report(const engine::Race& race, const SiteRegistry& sites, cons
   out.kernel = race.kernel;
   out.dynamic_count = race.count;
   auto [previous_kind, current_kind] = access_kinds(race.hazard);
-  out.previous = {to_report_site(race.first_site, sites), to_report_thread(race.first_thread, launch), previous_kind};
+  out.previous = {to_report_site(race.first_site, sites), to_report_thread(race.first_thread, first_launch), previous_kind};
   out.current = {to_report_site(race.second_site, sites), to_report_thread(race.second_thread, launch), current_kind};
   return out;
 }

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -10,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "options/options.h"
 #include "report/baseline.h"
@@ -29,8 +32,12 @@ namespace barracuda::runtime {
 namespace {
 
 constexpr const char* kToolVersion = "0.1.0";
-// Page-locked memory is taken from the host: never more than this for all queues together.
+// The queues are page-locked host memory mapped into the device (no device memory): never more
+// than this for all queues together, and by default 1/16 of the host's free memory, 1-64 MiB a queue.
 constexpr uint64_t kMaxQueueArenaBytes = uint64_t{2} << 30;
+constexpr uint64_t kFreeMemoryShare = 16;
+constexpr uint64_t kMinAutoQueueBytes = uint64_t{1} << 20;
+constexpr uint64_t kMaxAutoQueueBytes = uint64_t{64} << 20;
 
 std::string iso_time_now() {
   std::time_t now = std::time(nullptr);
@@ -54,29 +61,75 @@ std::vector<std::string> process_command_line() {
   return args;
 }
 
+uint64_t queue_bytes(uint64_t requested, uint32_t queues) {
+  if (requested > 0) return std::min<uint64_t>(requested, kMaxQueueArenaBytes / queues);
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+  const uint64_t free_bytes = pages > 0 && page_bytes > 0 ? uint64_t(pages) * uint64_t(page_bytes) : 0;
+  const uint64_t share = std::min(free_bytes / kFreeMemoryShare, kMaxQueueArenaBytes) / queues;
+  return std::clamp(share, kMinAutoQueueBytes, kMaxAutoQueueBytes);
+}
+
 uint64_t floor_power_of_two(uint64_t v) {
   uint64_t p = 1;
   while (p * 2 <= v) p *= 2;
   return p;
 }
 
+// One engine worker per drain thread; the launching thread mostly waits, so it needs no core of its own.
+uint32_t drain_threads(const options::Options& options) {
+  if (options.drain_threads > 0) return static_cast<uint32_t>(std::min<uint64_t>(options.drain_threads, 1024));
+  return std::max(std::thread::hardware_concurrency(), 2u) - 1;
+}
+
+double seconds(std::chrono::nanoseconds time) { return std::chrono::duration<double>(time).count(); }
+
+// -v: where the host's time went, so a slow run shows whether the GPU, the drain or the engine waits.
+std::string statistics_line(const LaunchTotals& totals, const engine::EngineStats& engine) {
+  const double events = static_cast<double>(totals.records);
+  const double waited = seconds(totals.launch_wait), engine_time = seconds(totals.engine_time);
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "statistics: %llu events, %.1f bytes/event; launching threads waited %.3f s for the drain "
+                "(%.1f M events/s); engine %.3f s over %u drain threads (%.1f M thread-accesses/s per thread)",
+                static_cast<unsigned long long>(totals.records),
+                events > 0 ? static_cast<double>(totals.slots * kSlotBytes) / events : 0.0, waited,
+                waited > 0 ? events / waited / 1e6 : 0.0, engine_time, totals.drain_threads,
+                engine_time > 0 ? static_cast<double>(engine.thread_accesses) / engine_time / 1e6 : 0.0);
+  return text;
+}
+
 engine::WarpModel to_engine(WarpModel model) {
   return model == WarpModel::kLockstep ? engine::WarpModel::kLockstep : engine::WarpModel::kIndependent;
 }
 
-class Session {
+class Session final : public shim::SyncObserver {
  public:
   explicit Session(options::Options options)
       : options_(std::move(options)),
         start_time_(iso_time_now()),
         recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(options_.record)),
-        engine_(engine::EngineConfig{}),
+        engine_(engine::EngineConfig{drain_threads(options_)}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
-        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, [this] { return queues(); },
+        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, streams_, [this] { return queues(); },
                  recorder_.get(),
                  options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name))) {
     shim::install_module_transformer(instrumenter_);
     shim::add_launch_observer(monitor_);
+    shim::add_sync_observer(streams_);
+    shim::add_sync_observer(*this);
+  }
+
+  // cudaDeviceReset or cuCtxDestroy of the context holding the queues: free them while the context
+  // still exists (every checked launch was drained when its launch call returned); the next module
+  // load or launch creates new ones in the new context.
+  void synchronized(const shim::SyncEvent& event) override {
+    if (event.kind != shim::SyncKind::kContextTeardown) return;
+    std::lock_guard lock(queues_mutex_);
+    if (!queues_) return;
+    const bool ours = event.context != nullptr ? event.context == queues_->context() : event.device == queues_device_;
+    if (!ours) return;
+    queues_.reset();
+    instrumenter_.queues_released();
   }
 
   void finish() {
@@ -95,6 +148,7 @@ class Session {
     } catch (const std::exception& e) {
       log << "barracuda: " << e.what() << "\n";
     }
+    if (options_.verbose) log << "barracuda: " << statistics_line(monitor_.totals(), engine_.stats()) << "\n";
     write_file(options_.report, report::render_json(report), log);
     write_file(options_.sarif, report::render_sarif(report), log);
     report::render_text(report, report::TextOptions{.print_limit = options_.print_limit, .summary_only = options_.quiet},
@@ -135,20 +189,30 @@ class Session {
     return static_cast<unsigned>(major * 10 + minor);
   }
 
-  // The queue arena, created in the current context on first need; null when that failed.
+  // The queue arena, created in the current context on first need (again after a context teardown);
+  // null when that failed.
   QueueHost* queues() {
-    std::call_once(queues_once_, [this] {
-      try {
-        int sms = 0;
-        driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, current_device());
-        QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
-        uint64_t per_queue = std::min<uint64_t>(options_.queue_bytes, kMaxQueueArenaBytes / shape.queue_count);
-        shape.capacity = std::max<uint64_t>(floor_power_of_two(per_queue / kSlotBytes), kMaxRecordSlots * 2);
-        queues_ = std::make_unique<QueueHost>(shape);
-      } catch (const std::exception& e) {
-        log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
+    std::lock_guard lock(queues_mutex_);
+    if (queues_ || queues_failed_) return queues_.get();
+    CUcontext context = nullptr;
+    // No context current yet (a library loaded on a fresh thread): wait for one, do not give up.
+    if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) return nullptr;
+    try {
+      queues_device_ = current_device();
+      int sms = 0;
+      driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, queues_device_);
+      QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
+      const uint64_t per_queue = queue_bytes(options_.queue_bytes, shape.queue_count);
+      shape.capacity = std::max<uint64_t>(floor_power_of_two(per_queue / kSlotBytes), kMaxRecordSlots * 2);
+      queues_ = std::make_unique<QueueHost>(shape);
+      if (options_.verbose) {
+        log_stream() << "barracuda: event queues: " << shape.queue_count << " x "
+                     << (shape.capacity * kSlotBytes >> 10) << " KiB of page-locked host memory\n";
       }
-    });
+    } catch (const std::exception& e) {
+      queues_failed_ = true;
+      log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
+    }
     return queues_.get();
   }
 
@@ -204,9 +268,12 @@ class Session {
   SiteRegistry sites_;
   engine::Engine engine_;
   ModuleInstrumenter instrumenter_;
+  StreamTracker streams_;
   LaunchMonitor monitor_;
-  std::once_flag queues_once_;
+  std::mutex queues_mutex_;
   std::unique_ptr<QueueHost> queues_;
+  CUdevice queues_device_ = 0;
+  bool queues_failed_ = false;
 };
 
 Session* g_session = nullptr;

@@ -23,9 +23,25 @@ template <> inline constexpr auto kInterceptor<Hook::LaunchKernel> = &intercept_
 template <> inline constexpr auto kInterceptor<Hook::LaunchKernelEx> = &intercept_launch_kernel_ex;
 template <> inline constexpr auto kInterceptor<Hook::LaunchCooperativeKernel> =
     &intercept_launch_cooperative_kernel;
+template <> inline constexpr auto kInterceptor<Hook::GraphLaunch> = &intercept_graph_launch;
 template <> inline constexpr auto kInterceptor<Hook::ModuleGetFunction> = &intercept_module_get_function;
 template <> inline constexpr auto kInterceptor<Hook::LibraryGetKernel> = &intercept_library_get_kernel;
 template <> inline constexpr auto kInterceptor<Hook::KernelGetFunction> = &intercept_kernel_get_function;
+template <> inline constexpr auto kInterceptor<Hook::CtxSynchronize> = &intercept_ctx_synchronize;
+template <> inline constexpr auto kInterceptor<Hook::CtxSynchronizeV2> = &intercept_ctx_synchronize_v2;
+template <> inline constexpr auto kInterceptor<Hook::StreamSynchronize> = &intercept_stream_completion;
+template <> inline constexpr auto kInterceptor<Hook::StreamQuery> = &intercept_stream_completion;
+template <> inline constexpr auto kInterceptor<Hook::EventCompletion> = &intercept_event_completion;
+template <> inline constexpr auto kInterceptor<Hook::EventRecord> = &intercept_event_record;
+template <> inline constexpr auto kInterceptor<Hook::EventRecordWithFlags> = &intercept_event_record_with_flags;
+template <> inline constexpr auto kInterceptor<Hook::StreamWaitEvent> = &intercept_stream_wait_event;
+template <> inline constexpr auto kInterceptor<Hook::MemcpyHtoD> = &intercept_memcpy_htod;
+template <> inline constexpr auto kInterceptor<Hook::MemcpyDtoH> = &intercept_memcpy_dtoh;
+template <> inline constexpr auto kInterceptor<Hook::MemcpyDtoD> = &intercept_memcpy_device;
+template <> inline constexpr auto kInterceptor<Hook::Memcpy> = &intercept_memcpy_device;
+template <> inline constexpr auto kInterceptor<Hook::MemFree> = &intercept_mem_free;
+template <> inline constexpr auto kInterceptor<Hook::DevicePrimaryCtxReset> = &intercept_device_primary_ctx_reset;
+template <> inline constexpr auto kInterceptor<Hook::CtxDestroy> = &intercept_ctx_destroy;
 
 struct HookEntries {
   std::mutex claim_mutex;

@@ -28,13 +28,57 @@ constexpr std::array kExportedSymbols{
     ExportedSymbol{"cuLaunchKernelEx_ptsz", {Hook::LaunchKernelEx, true}},
     ExportedSymbol{"cuLaunchCooperativeKernel", {Hook::LaunchCooperativeKernel, false}},
     ExportedSymbol{"cuLaunchCooperativeKernel_ptsz", {Hook::LaunchCooperativeKernel, true}},
+    ExportedSymbol{"cuGraphLaunch", {Hook::GraphLaunch, false}},
+    ExportedSymbol{"cuGraphLaunch_ptsz", {Hook::GraphLaunch, true}},
     ExportedSymbol{"cuModuleGetFunction", {Hook::ModuleGetFunction, false}},
     ExportedSymbol{"cuLibraryGetKernel", {Hook::LibraryGetKernel, false}},
     ExportedSymbol{"cuKernelGetFunction", {Hook::KernelGetFunction, false}},
+    ExportedSymbol{"cuCtxSynchronize", {Hook::CtxSynchronize, false}},
+    ExportedSymbol{"cuCtxSynchronize_v2", {Hook::CtxSynchronizeV2, false}},
+    ExportedSymbol{"cuStreamSynchronize", {Hook::StreamSynchronize, false}},
+    ExportedSymbol{"cuStreamSynchronize_ptsz", {Hook::StreamSynchronize, true}},
+    ExportedSymbol{"cuStreamQuery", {Hook::StreamQuery, false}},
+    ExportedSymbol{"cuStreamQuery_ptsz", {Hook::StreamQuery, true}},
+    ExportedSymbol{"cuEventSynchronize", {Hook::EventCompletion, false}},
+    ExportedSymbol{"cuEventQuery", {Hook::EventCompletion, false}},
+    ExportedSymbol{"cuEventRecord", {Hook::EventRecord, false}},
+    ExportedSymbol{"cuEventRecord_ptsz", {Hook::EventRecord, true}},
+    ExportedSymbol{"cuEventRecordWithFlags", {Hook::EventRecordWithFlags, false}},
+    ExportedSymbol{"cuEventRecordWithFlags_ptsz", {Hook::EventRecordWithFlags, true}},
+    ExportedSymbol{"cuStreamWaitEvent", {Hook::StreamWaitEvent, false}},
+    ExportedSymbol{"cuStreamWaitEvent_ptsz", {Hook::StreamWaitEvent, true}},
+    ExportedSymbol{"cuMemcpyHtoD_v2", {Hook::MemcpyHtoD, false}},
+    ExportedSymbol{"cuMemcpyHtoD_v2_ptds", {Hook::MemcpyHtoD, true}},
+    ExportedSymbol{"cuMemcpyDtoH_v2", {Hook::MemcpyDtoH, false}},
+    ExportedSymbol{"cuMemcpyDtoH_v2_ptds", {Hook::MemcpyDtoH, true}},
+    ExportedSymbol{"cuMemcpyDtoD_v2", {Hook::MemcpyDtoD, false}},
+    ExportedSymbol{"cuMemcpyDtoD_v2_ptds", {Hook::MemcpyDtoD, true}},
+    ExportedSymbol{"cuMemcpy", {Hook::Memcpy, false}},
+    ExportedSymbol{"cuMemcpy_ptds", {Hook::Memcpy, true}},
+    ExportedSymbol{"cuMemFree_v2", {Hook::MemFree, false}},
+    ExportedSymbol{"cuDevicePrimaryCtxReset_v2", {Hook::DevicePrimaryCtxReset, false}},
+    ExportedSymbol{"cuCtxDestroy_v2", {Hook::CtxDestroy, false}},
 };
 
-// cuGetProcAddress returns the 5-parameter cuGetProcAddress_v2 to callers asking for CUDA 12.0 or later.
-constexpr int kGetProcAddressV2Version = 12000;
+// cuGetProcAddress takes base names; from `since` on, the driver answers `base` with the function
+// exported as `exported` (another signature: the hook is that export's).
+struct VersionedRequest {
+  std::string_view base;
+  int since;
+  std::string_view exported;
+};
+constexpr std::array kVersionedRequests{
+    VersionedRequest{"cuGetProcAddress", 12000, "cuGetProcAddress_v2"},
+    VersionedRequest{"cuCtxSynchronize", 13000, "cuCtxSynchronize_v2"},
+    // Before 3.2 these names took 32-bit device pointers: no hook.
+    VersionedRequest{"cuMemcpyHtoD", 3020, "cuMemcpyHtoD_v2"},
+    VersionedRequest{"cuMemcpyDtoH", 3020, "cuMemcpyDtoH_v2"},
+    VersionedRequest{"cuMemcpyDtoD", 3020, "cuMemcpyDtoD_v2"},
+    VersionedRequest{"cuMemFree", 3020, "cuMemFree_v2"},
+    // The unversioned names are older behaviours (a reset that kept the context's flags, ...): no hook.
+    VersionedRequest{"cuDevicePrimaryCtxReset", 11000, "cuDevicePrimaryCtxReset_v2"},
+    VersionedRequest{"cuCtxDestroy", 4000, "cuCtxDestroy_v2"},
+};
 
 bool has_per_thread_variant(Hook hook) {
   return std::ranges::any_of(kExportedSymbols, [hook](const ExportedSymbol& exported) {
@@ -54,11 +98,14 @@ std::optional<HookedSymbol> hook_for_exported_symbol(std::string_view name) {
 std::optional<HookedSymbol> hook_for_proc_request(std::string_view name, int cuda_version, cuuint64_t flags) {
   // cuGetProcAddress takes base names and lets the flags pick the "_ptsz" variant, so a suffixed
   // per-thread name is not a request the driver answers.
+  for (const VersionedRequest& request : kVersionedRequests) {
+    if (request.base == name) {
+      if (cuda_version >= request.since) name = request.exported;
+      break;
+    }
+  }
   std::optional<HookedSymbol> found = hook_for_exported_symbol(name);
   if (!found || found->per_thread_stream) return std::nullopt;
-  if (found->hook == Hook::GetProcAddress && cuda_version >= kGetProcAddressV2Version) {
-    found->hook = Hook::GetProcAddressV2;
-  }
   found->per_thread_stream =
       has_per_thread_variant(found->hook) && (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
   return found;

@@ -21,15 +21,35 @@ enum class Hook : std::uint8_t {
   LaunchKernel,
   LaunchKernelEx,
   LaunchCooperativeKernel,
+  GraphLaunch,  // the kernel nodes of a graph: announced as one launch, not checked
   ModuleGetFunction,
   LibraryGetKernel,
   KernelGetFunction,
+  // Synchronisation, for the order of launches (runtime/stream_order.h):
+  CtxSynchronize,      // cuCtxSynchronize (no parameter)
+  CtxSynchronizeV2,    // cuCtxSynchronize_v2 (CUDA 13: the context to wait for)
+  // A hook per entry point even where two share a signature and a meaning: each hook wraps at most
+  // kEntriesPerHook driver functions (legacy and per-thread variants, several libcuda handles).
+  StreamSynchronize,   // the host learns that the stream's work is done
+  StreamQuery,         // the same when it returns CUDA_SUCCESS
+  EventCompletion,     // cuEventSynchronize, cuEventQuery
+  EventRecord,
+  EventRecordWithFlags,
+  StreamWaitEvent,
+  MemcpyHtoD,          // synchronous copies: the host waits for the default stream
+  MemcpyDtoH,
+  MemcpyDtoD,
+  Memcpy,              // unified addressing: either side may be host or device memory
+  MemFree,             // cudaFree synchronises the device before freeing
+  // Context teardown (cudaDeviceReset): the runtime releases what it keeps in the context first.
+  DevicePrimaryCtxReset,
+  CtxDestroy,
 };
-inline constexpr std::size_t kHookCount = static_cast<std::size_t>(Hook::KernelGetFunction) + 1;
+inline constexpr std::size_t kHookCount = static_cast<std::size_t>(Hook::CtxDestroy) + 1;
 
 struct HookedSymbol {
   Hook hook;
-  bool per_thread_stream;  // the "_ptsz" flavour: stream 0 means the calling thread's default stream
+  bool per_thread_stream;  // the "_ptsz"/"_ptds" flavour: stream 0 means the calling thread's default stream
 
   bool operator==(const HookedSymbol&) const = default;
 };

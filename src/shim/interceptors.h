@@ -37,10 +37,27 @@ CUresult intercept_launch_kernel(const DriverEntry& entry, CUfunction function, 
                                  CUstream stream, void** kernel_params, void** extra);
 CUresult intercept_launch_kernel_ex(const DriverEntry& entry, const CUlaunchConfig* config, CUfunction function,
                                     void** kernel_params, void** extra);
+CUresult intercept_graph_launch(const DriverEntry& entry, CUgraphExec graph, CUstream stream);
 CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunction function, unsigned int grid_x,
                                              unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
                                              unsigned int block_y, unsigned int block_z,
                                              unsigned int shared_mem_bytes, CUstream stream,
                                              void** kernel_params);
+
+CUresult intercept_device_primary_ctx_reset(const DriverEntry& entry, CUdevice device);
+CUresult intercept_ctx_destroy(const DriverEntry& entry, CUcontext context);
+CUresult intercept_ctx_synchronize(const DriverEntry& entry);
+CUresult intercept_ctx_synchronize_v2(const DriverEntry& entry, CUcontext context);
+CUresult intercept_stream_completion(const DriverEntry& entry, CUstream stream);
+CUresult intercept_event_completion(const DriverEntry& entry, CUevent event);
+CUresult intercept_event_record(const DriverEntry& entry, CUevent event, CUstream stream);
+CUresult intercept_event_record_with_flags(const DriverEntry& entry, CUevent event, CUstream stream,
+                                           unsigned int flags);
+CUresult intercept_stream_wait_event(const DriverEntry& entry, CUstream stream, CUevent event, unsigned int flags);
+CUresult intercept_memcpy_htod(const DriverEntry& entry, CUdeviceptr destination, const void* source, size_t bytes);
+CUresult intercept_memcpy_dtoh(const DriverEntry& entry, void* destination, CUdeviceptr source, size_t bytes);
+CUresult intercept_mem_free(const DriverEntry& entry, CUdeviceptr pointer);
+CUresult intercept_memcpy_device(const DriverEntry& entry, CUdeviceptr destination, CUdeviceptr source,
+                                 size_t bytes);
 
 }  // namespace barracuda::shim

@@ -27,19 +27,28 @@ const KernelIdentity& identify(CUfunction function) {
   return *kernels.find(function);
 }
 
-// `launch()` performs the driver call.
-template <typename Launch>
-CUresult observe_launch(HookedSymbol entry, CUfunction function, Dim3 grid, Dim3 block, unsigned shared_mem_bytes,
-                        CUstream stream, Launch&& launch) {
+// `describe()` gives the LaunchInfo, `launch()` performs the driver call.
+template <typename Describe, typename Launch>
+CUresult announce_launch(Describe&& describe, Launch&& launch) {
   ReentrancyGuard guard;
   ShimRuntime& runtime = shim_runtime();
   if (guard.nested() || runtime.launch_observers.empty()) return launch();
-  const KernelIdentity& kernel = identify(function);
-  LaunchInfo info{entry, function, kernel.name, kernel.module, grid, block, shared_mem_bytes, stream};
+  const LaunchInfo info = describe();
   runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.before_launch(info); });
   CUresult result = launch();
   runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.after_launch(info, result); });
   return result;
+}
+
+template <typename Launch>
+CUresult observe_launch(HookedSymbol entry, CUfunction function, Dim3 grid, Dim3 block, unsigned shared_mem_bytes,
+                        CUstream stream, Launch&& launch) {
+  return announce_launch(
+      [&] {
+        const KernelIdentity& kernel = identify(function);
+        return LaunchInfo{entry, function, kernel.name, kernel.module, grid, block, shared_mem_bytes, stream};
+      },
+      launch);
 }
 
 }  // namespace
@@ -77,6 +86,13 @@ CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunctio
                           return real(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
                                       shared_mem_bytes, stream, kernel_params);
                         });
+}
+
+CUresult intercept_graph_launch(const DriverEntry& entry, CUgraphExec graph, CUstream stream) {
+  auto real = entry.real_as<PFN_cuGraphLaunch_v10000>();
+  return announce_launch(
+      [&] { return LaunchInfo{entry.symbol, nullptr, {}, ModuleId::Unknown, {}, {}, 0, stream, true}; },
+      [&] { return real(graph, stream); });
 }
 
 }  // namespace barracuda::shim

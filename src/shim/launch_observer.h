@@ -21,6 +21,8 @@ struct LaunchInfo {
   Dim3 block;
   unsigned shared_mem_bytes;  // dynamic shared memory
   CUstream stream;
+  // cuGraphLaunch: the graph's kernel nodes run; function, kernel_name, module, grid and block are empty.
+  bool graph = false;
 };
 
 class LaunchObserver {

@@ -120,6 +120,14 @@ CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction function, unsigned in
                     grid_y, grid_z, block_x, block_y, block_z, shared_mem_bytes, stream, kernel_params);
 }
 
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec graph, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuGraphLaunch_v10000, "cuGraphLaunch", graph, stream);
+}
+
+CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec graph, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuGraphLaunch_v10000_ptsz, "cuGraphLaunch_ptsz", graph, stream);
+}
+
 CUresult CUDAAPI cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
   BARRACUDA_FORWARD(PFN_cuModuleGetFunction_v2000, "cuModuleGetFunction", function, module, name);
 }
@@ -130,6 +138,100 @@ CUresult CUDAAPI cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const c
 
 CUresult CUDAAPI cuKernelGetFunction(CUfunction* function, CUkernel kernel) {
   BARRACUDA_FORWARD(PFN_cuKernelGetFunction_v12000, "cuKernelGetFunction", function, kernel);
+}
+
+CUresult CUDAAPI cuCtxSynchronize() { BARRACUDA_FORWARD(PFN_cuCtxSynchronize_v2000, "cuCtxSynchronize"); }
+
+CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext context) {
+  BARRACUDA_FORWARD(PFN_cuCtxSynchronize_v13000, "cuCtxSynchronize_v2", context);
+}
+
+CUresult CUDAAPI cuStreamSynchronize(CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuStreamSynchronize_v2000, "cuStreamSynchronize", stream);
+}
+
+CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuStreamSynchronize_v7000_ptsz, "cuStreamSynchronize_ptsz", stream);
+}
+
+CUresult CUDAAPI cuStreamQuery(CUstream stream) { BARRACUDA_FORWARD(PFN_cuStreamQuery_v2000, "cuStreamQuery", stream); }
+
+CUresult CUDAAPI cuStreamQuery_ptsz(CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuStreamQuery_v7000_ptsz, "cuStreamQuery_ptsz", stream);
+}
+
+CUresult CUDAAPI cuEventSynchronize(CUevent event) {
+  BARRACUDA_FORWARD(PFN_cuEventSynchronize_v2000, "cuEventSynchronize", event);
+}
+
+CUresult CUDAAPI cuEventQuery(CUevent event) { BARRACUDA_FORWARD(PFN_cuEventQuery_v2000, "cuEventQuery", event); }
+
+CUresult CUDAAPI cuEventRecord(CUevent event, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuEventRecord_v2000, "cuEventRecord", event, stream);
+}
+
+CUresult CUDAAPI cuEventRecord_ptsz(CUevent event, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuEventRecord_v7000_ptsz, "cuEventRecord_ptsz", event, stream);
+}
+
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent event, CUstream stream, unsigned int flags) {
+  BARRACUDA_FORWARD(PFN_cuEventRecordWithFlags_v11010, "cuEventRecordWithFlags", event, stream, flags);
+}
+
+CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent event, CUstream stream, unsigned int flags) {
+  BARRACUDA_FORWARD(PFN_cuEventRecordWithFlags_v11010_ptsz, "cuEventRecordWithFlags_ptsz", event, stream, flags);
+}
+
+CUresult CUDAAPI cuStreamWaitEvent(CUstream stream, CUevent event, unsigned int flags) {
+  BARRACUDA_FORWARD(PFN_cuStreamWaitEvent_v3020, "cuStreamWaitEvent", stream, event, flags);
+}
+
+CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream stream, CUevent event, unsigned int flags) {
+  BARRACUDA_FORWARD(PFN_cuStreamWaitEvent_v7000_ptsz, "cuStreamWaitEvent_ptsz", stream, event, flags);
+}
+
+CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr destination, const void* source, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemcpyHtoD_v3020, "cuMemcpyHtoD_v2", destination, source, bytes);
+}
+
+CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr destination, const void* source, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemcpyHtoD_v7000_ptds, "cuMemcpyHtoD_v2_ptds", destination, source, bytes);
+}
+
+CUresult CUDAAPI cuMemcpyDtoH_v2(void* destination, CUdeviceptr source, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemcpyDtoH_v3020, "cuMemcpyDtoH_v2", destination, source, bytes);
+}
+
+CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void* destination, CUdeviceptr source, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemcpyDtoH_v7000_ptds, "cuMemcpyDtoH_v2_ptds", destination, source, bytes);
+}
+
+CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr destination, CUdeviceptr source, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemcpyDtoD_v3020, "cuMemcpyDtoD_v2", destination, source, bytes);
+}
+
+CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr destination, CUdeviceptr source, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemcpyDtoD_v7000_ptds, "cuMemcpyDtoD_v2_ptds", destination, source, bytes);
+}
+
+CUresult CUDAAPI cuMemcpy(CUdeviceptr destination, CUdeviceptr source, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemcpy_v4000, "cuMemcpy", destination, source, bytes);
+}
+
+CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr destination, CUdeviceptr source, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemcpy_v7000_ptds, "cuMemcpy_ptds", destination, source, bytes);
+}
+
+CUresult CUDAAPI cuMemFree_v2(CUdeviceptr pointer) {
+  BARRACUDA_FORWARD(PFN_cuMemFree_v3020, "cuMemFree_v2", pointer);
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice device) {
+  BARRACUDA_FORWARD(PFN_cuDevicePrimaryCtxReset_v11000, "cuDevicePrimaryCtxReset_v2", device);
+}
+
+CUresult CUDAAPI cuCtxDestroy_v2(CUcontext context) {
+  BARRACUDA_FORWARD(PFN_cuCtxDestroy_v4000, "cuCtxDestroy_v2", context);
 }
 
 }  // extern "C"

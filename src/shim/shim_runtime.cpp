@@ -16,4 +16,6 @@ bool add_module_observer(ModuleObserver& observer) { return shim_runtime().modul
 
 bool add_launch_observer(LaunchObserver& observer) { return shim_runtime().launch_observers.add(observer); }
 
+bool add_sync_observer(SyncObserver& observer) { return shim_runtime().sync_observers.add(observer); }
+
 }  // namespace barracuda::shim

@@ -8,6 +8,7 @@
 #include "shim/module_observer.h"
 #include "shim/module_transformer.h"
 #include "shim/observer_list.h"
+#include "shim/sync_observer.h"
 
 namespace barracuda::shim {
 
@@ -15,6 +16,7 @@ struct ShimRuntime {
   KernelRegistry kernels;
   ObserverList<ModuleObserver> module_observers;
   ObserverList<LaunchObserver> launch_observers;
+  ObserverList<SyncObserver> sync_observers;
   std::atomic<ModuleTransformer*> transformer{nullptr};
   std::atomic<std::uint32_t> last_module_id{0};
 
@@ -28,5 +30,6 @@ ShimRuntime& shim_runtime();
 void install_module_transformer(ModuleTransformer& transformer);
 bool add_module_observer(ModuleObserver& observer);
 bool add_launch_observer(LaunchObserver& observer);
+bool add_sync_observer(SyncObserver& observer);
 
 }  // namespace barracuda::shim

@@ -95,7 +95,7 @@ bool DeviceArena::drain_queue(uint32_t queue, WarpRecords& records) {
   return false;
 }
 
-int run_gpu_test(const char* name, const std::vector<PtxModule>& modules, RuntimeLinking linking,
+int run_gpu_test(const char* name, const std::vector<runtime::PtxInput>& modules, RuntimeLinking linking,
                  const std::function<void(cudaLibrary_t)>& body) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -106,9 +106,9 @@ int run_gpu_test(const char* name, const std::vector<PtxModule>& modules, Runtim
     cudaDeviceProp properties;
     check_cuda(cudaGetDeviceProperties(&properties, 0), "device properties");
     std::string arch = "sm_" + std::to_string(properties.major * 10 + properties.minor);
-    LinkedCubin linked = linking == RuntimeLinking::kMerged ? link_ptx_modules(modules, arch)
-                                                            : link_with_device_runtime(modules, arch);
-    check(!linked.cubin.empty(), linked.error_log);
+    std::vector<runtime::PtxInput> inputs = modules;
+    if (linking == RuntimeLinking::kSeparateModule) inputs.push_back(runtime::device_runtime_input());
+    runtime::LinkedCubin linked = runtime::link_to_cubin({inputs, arch, {}});
     cudaLibrary_t library;
     check_cuda(cudaLibraryLoadData(&library, linked.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
                "load the linked cubin");

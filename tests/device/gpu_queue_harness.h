@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "device/runtime_link.h"
+#include "runtime/jit_link.h"
 #include "runtime/queue_arena.h"
 #include "runtime/queue_record.h"
 
@@ -60,7 +60,7 @@ enum class RuntimeLinking { kSeparateModule, kMerged };
 // A GPU test's main: exits 77 without a GPU; otherwise links `modules` (and the runtime) for the
 // GPU's architecture, loads the result, runs `body` on it and returns 0, or prints the first
 // failure as "`name`: ..." and returns 1.
-int run_gpu_test(const char* name, const std::vector<PtxModule>& modules, RuntimeLinking linking,
+int run_gpu_test(const char* name, const std::vector<runtime::PtxInput>& modules, RuntimeLinking linking,
                  const std::function<void(cudaLibrary_t)>& body);
 
 // The first record of `warp` logged at `site`; throws when there is none.

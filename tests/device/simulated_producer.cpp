@@ -40,6 +40,11 @@ void SimulatedProducer::log(const RecordHeader& header, std::span<const runtime:
   commit.store(position + slots, std::memory_order_release);
 }
 
+void count_thread_exit(std::span<std::byte> arena) {
+  auto* header = reinterpret_cast<QueueArenaHeader*>(arena.data());
+  std::atomic_ref(header->threads_exited).fetch_add(1, std::memory_order_release);
+}
+
 uint64_t load_commit_index(std::span<std::byte> arena, uint32_t queue) {
   return std::atomic_ref(control_of(arena, queue)->commit_index).load(std::memory_order_acquire);
 }

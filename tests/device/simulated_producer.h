@@ -24,6 +24,9 @@ class SimulatedProducer {
   uint64_t capacity_;
 };
 
+// A thread's last step on the device: count itself in threads_exited once its records are committed.
+void count_thread_exit(std::span<std::byte> arena);
+
 // The consumer's half for tests: reads commit_index (acquire) and stores read_head (release) the way
 // the host's drain thread does through device copies.
 uint64_t load_commit_index(std::span<std::byte> arena, uint32_t queue);

@@ -3,7 +3,9 @@
 and exit status are unchanged, the exit code says whether races were found, and the JSON report holds
 the expected races with both source lines.
 
-  check_run.py BARRACUDA --races N [--line FILE:LINE ...] -- APP [ARGS...]
+  check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] -- APP [ARGS...]
+
+With --trace-check, the run also records its event trace and PROGRAM TRACE must exit 0.
 
 Exits 77 (skipped) where no GPU is usable."""
 import argparse
@@ -25,6 +27,7 @@ def main():
     parser.add_argument("barracuda")
     parser.add_argument("--races", type=int, required=True, help="unique races the report must hold")
     parser.add_argument("--line", action="append", default=[], help="FILE:LINE one of the races must name")
+    parser.add_argument("--trace-check", help="program run on the recorded event trace; must exit 0")
     argv = sys.argv[1:]
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
@@ -39,10 +42,19 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         report_path = os.path.join(tmp, "report.json")
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        checked = subprocess.run([args.barracuda, "run", "--report", report_path, "--"] + app,
+        trace_path = os.path.join(tmp, "events.bctrace")
+        record = ["--record", trace_path] if args.trace_check else []
+        checked = subprocess.run([args.barracuda, "run", "--report", report_path, *record, "--"] + app,
                                  capture_output=True, text=True, env=env)
         sys.stderr.write(checked.stderr)
         failures = []
+        if args.trace_check:
+            trace = subprocess.run([args.trace_check, trace_path], capture_output=True, text=True)
+            print(trace.stdout + trace.stderr, end="")
+            if trace.returncode != 0:
+                failures.append(f"{os.path.basename(args.trace_check)} rejected the event trace")
+            if os.environ.get("BARRACUDA_KEEP_TRACE"):
+                shutil.copy(trace_path, os.environ["BARRACUDA_KEEP_TRACE"])
         if checked.stdout != native.stdout:
             failures.append(f"stdout differs:\n--- native\n{native.stdout}--- barracuda\n{checked.stdout}")
         expected_code = 66 if args.races else native.returncode

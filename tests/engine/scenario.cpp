@@ -89,6 +89,16 @@ SiteId WarpScript::fence(MemorySemantics sem, MemoryScope scope, uint32_t mask) 
   return control(RecordOp::kFence, mask, 0, 0, pack_space_sem(MemorySpace::kGlobal, sem, scope));
 }
 SiteId WarpScript::barrier(uint32_t mask) { return control(RecordOp::kBarrier, mask, 0); }
+SiteId WarpScript::named_barrier(uint32_t id, uint32_t count, uint32_t mask) {
+  return control(RecordOp::kBarrier, mask, id, static_cast<int32_t>(count));
+}
+SiteId WarpScript::mbarrier(RecordOp op, uint64_t mbarrier, uint32_t mask) { return control(op, mask, mbarrier); }
+SiteId WarpScript::cluster_barrier(ClusterBarrierPayload payload, uint32_t mask) {
+  return control(RecordOp::kClusterBarrier, mask, payload);
+}
+SiteId WarpScript::barrier_arrive(uint32_t id, uint32_t count, uint32_t mask) {
+  return control(RecordOp::kBarrierArrive, mask, id, static_cast<int32_t>(count));
+}
 SiteId WarpScript::warp_sync(uint32_t members, uint32_t mask) { return control(RecordOp::kWarpSync, mask, members); }
 void WarpScript::branch_if(uint32_t taken, uint32_t before) { control(RecordOp::kBranchIf, taken, before); }
 void WarpScript::branch_else(uint32_t other) { control(RecordOp::kBranchElse, other, 0); }

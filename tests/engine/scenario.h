@@ -38,6 +38,13 @@ class WarpScript {
 
   SiteId fence(MemorySemantics sem, MemoryScope scope, uint32_t mask = kAllLanes);
   SiteId barrier(uint32_t mask = kAllLanes);
+  // bar.sync id, count / bar.arrive id, count (named barriers).
+  SiteId named_barrier(uint32_t id, uint32_t count, uint32_t mask = kAllLanes);
+  SiteId barrier_arrive(uint32_t id, uint32_t count, uint32_t mask = kAllLanes);
+  // mbarrier.arrive (kMbarrierArrive) or a successful try_wait (kMbarrierWait) on `mbarrier`.
+  SiteId mbarrier(RecordOp op, uint64_t mbarrier, uint32_t mask = kAllLanes);
+  // barrier.cluster.arrive (payload 0 or kClusterBarrierRelaxed) or .wait (kClusterBarrierWait).
+  SiteId cluster_barrier(ClusterBarrierPayload payload, uint32_t mask = kAllLanes);
   SiteId warp_sync(uint32_t members, uint32_t mask = kAllLanes);
   void branch_if(uint32_t taken, uint32_t before);
   void branch_else(uint32_t other);

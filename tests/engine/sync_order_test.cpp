@@ -137,6 +137,25 @@ TEST(SyncOrder, HeldBackWarpStillCompletesTheBlockBarrier) {
   EXPECT_TRUE(s.diagnostics().empty());
 }
 
+// The same with a named barrier (bar.sync 1, 64) of the block's two warps.
+TEST(SyncOrder, HeldBackWarpStillCompletesANamedBarrier) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, kQueues);
+  auto waiting = s.warp(kReader, 0);
+  auto mate = s.warp(kReader, 1);
+  auto writer = s.warp(kWriter, 0);
+  waiting.ticket(1, lane(0));
+  waiting.load(lane(0), kFlag, 4, kAcquireGpu);
+  const SiteId shared_write = waiting.store(lane(0), kShared, 4, kSharedAccess);
+  mate.named_barrier(1, 64);
+  waiting.named_barrier(1, 64);
+  const SiteId shared_read = mate.load(lane(0), kShared, 4, kSharedAccess);
+  writer.ticket(0, lane(0));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  s.run();
+  EXPECT_FALSE(s.race(shared_write, shared_read));
+  EXPECT_TRUE(s.diagnostics().empty());
+}
+
 // A ticket that never arrives (a broken trace) must not hang the launch: the rest is applied in
 // ticket order and the gap is reported.
 TEST(SyncOrder, MissingTicketIsReportedAndTheRestApplied) {

@@ -217,5 +217,37 @@ TEST(SyncRaces, WarpLevelBarrierKnowledgeTravelsThroughRelease) {
   EXPECT_TRUE(s.races().empty());
 }
 
+TEST(SyncRaces, BulkCopyIsPublishedByItsMbarrier) {
+  // cp.async.bulk by thread 0 (16-byte chunks, then its release to the mbarrier), warp 1 reads the
+  // tile once before waiting on the mbarrier and once after.
+  Scenario s(Dim3{1, 1, 1}, kTwoWarps);
+  constexpr uint64_t kMbarrier = 0x800;
+  const AccessOptions chunk{.space = MemorySpace::kShared, .size_log2 = 4};
+  const AccessOptions shared{.space = MemorySpace::kShared};
+  SiteId copy{};
+  for (uint64_t offset = 0; offset < 64; offset += 16) copy = s.warp(0, 0).access(RecordOp::kAsyncCopy, lane(0), {offset}, chunk);
+  s.warp(0, 0).mbarrier(RecordOp::kMbarrierArrive, kMbarrier, lane(0));
+  const SiteId early = s.warp(0, 1).load(lane(0), 48, 4, shared);
+  s.warp(0, 1).mbarrier(RecordOp::kMbarrierWait, kMbarrier);
+  const SiteId late = s.warp(0, 1).load(kAllLanes, 52, 0, shared);
+  s.run();
+  ASSERT_TRUE(s.race(copy, early));
+  EXPECT_EQ(s.race(copy, early)->race_class, RaceClass::kInterWarp);
+  EXPECT_FALSE(s.race(copy, late));
+}
+
+TEST(SyncRaces, MbarriersOfTwoBlocksAtOneOffsetAreDistinct) {
+  // Each block has its own mbarrier at shared offset 0x800: block 1's wait learns nothing of block
+  // 0's arrival, so their global accesses race as inter-block (not as a scoped race).
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(0), kData);
+  s.warp(0, 0).mbarrier(RecordOp::kMbarrierArrive, 0x800, lane(0));
+  s.warp(1, 0).mbarrier(RecordOp::kMbarrierWait, 0x800, lane(0));
+  const SiteId r = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  ASSERT_TRUE(s.race(w, r));
+  EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kInterBlock);
+}
+
 }  // namespace
 }  // namespace barracuda::engine::test

@@ -9,6 +9,7 @@ full on every program); 1 otherwise; 77 when no GPU is present (nvidia-smi missi
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import re
 import shutil
@@ -106,6 +107,8 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=0,
                         help="start no new program after this many seconds (0: no limit); rerun with --resume")
     parser.add_argument("--strict", action="store_true", help="fail unless barracuda agrees in full everywhere")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="programs run at once (each program's runs stay sequential; >1 makes times noisier)")
     args = parser.parse_args()
 
     if not gpu_present():
@@ -125,6 +128,7 @@ def main() -> int:
         previous = {entry["program"]: entry for entry in json.loads(args.json.read_text())}
     started = time.monotonic()
     results: list[ProgramResult] = []
+    pending = []
     left = 0
     for entry in manifest["programs"]:
         program_id = f"{entry['group']}/{entry['name']}"
@@ -133,12 +137,24 @@ def main() -> int:
         expected = parse_program(root / entry["path"], root).verdict(args.model)
         if program_id in previous:
             results.append(ProgramResult.from_json(previous[program_id], expected))
-            continue
+        else:
+            pending.append((program_id, expected, Path(entry["executable"])))
+
+    def run_pending(item):
         if args.budget and time.monotonic() - started > args.budget:
-            left += 1
-            continue
-        results.append(run_program(program_id, expected, Path(entry["executable"]), sanitizer, args))
-        print(results[-1].summary_line(), flush=True)
+            return None
+        result = run_program(*item, sanitizer, args)
+        print(result.summary_line(), flush=True)
+        return result
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for result in pool.map(run_pending, pending):
+            if result is None:
+                left += 1
+            else:
+                results.append(result)
+    order = {f"{entry['group']}/{entry['name']}": index for index, entry in enumerate(manifest["programs"])}
+    results.sort(key=lambda r: order[r.program])
 
     device = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                             capture_output=True, text=True).stdout.strip()

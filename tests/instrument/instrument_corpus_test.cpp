@@ -7,12 +7,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "device/runtime_link.h"
-#include "ptx/parser.h"
 #include "device/runtime_ptx.h"
+#include "ptx/parser.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
+#include "runtime/jit_link.h"
 
 namespace barracuda::ptx::passes {
 namespace {
@@ -52,8 +52,8 @@ TEST_P(InstrumentCorpus, InstrumentedModuleLinksWithTheDeviceRuntime) {
 
   ParseResult reparsed = parse(instrumented);
   ASSERT_TRUE(reparsed) << "instrumented PTX does not parse: " << reparsed.error.to_string();
-  LinkedCubin linked = link_ptx_modules({{GetParam().filename().string(), instrumented}}, target_of(*parsed.module));
-  ASSERT_TRUE(linked.error_log.empty()) << linked.error_log;
+  runtime::LinkedCubin linked;
+  ASSERT_NO_THROW(linked = runtime::link_to_cubin({{{GetParam().filename().string(), instrumented}}, target_of(*parsed.module), {}}));
   EXPECT_FALSE(linked.cubin.empty());
 
   EXPECT_GT(statistics.memory_accesses, 0u);

@@ -4,12 +4,12 @@
 #include <sstream>
 
 #include "barracuda/queue.h"
-#include "device/runtime_link.h"
-#include "ptx/parser.h"
 #include "device/runtime_ptx.h"
+#include "ptx/parser.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
+#include "runtime/jit_link.h"
 
 namespace barracuda::ptx::passes {
 namespace {
@@ -44,8 +44,7 @@ Instrumented instrument(std::string_view body, InstrumentOptions options = {}) {
   EXPECT_TRUE(parsed) << parsed.error.to_string();
   InstrumentResult result = instrument_module(*parsed.module, options);
   std::string text = to_string(*parsed.module);
-  LinkedCubin linked = link_with_device_runtime({{"kernel", text}}, "sm_90");
-  EXPECT_TRUE(linked.error_log.empty()) << linked.error_log << "\n" << text;
+  EXPECT_NO_THROW(runtime::link_to_cubin({{{"kernel", text}, runtime::device_runtime_input()}, "sm_90", {}})) << text;
   Instrumented out{{}, std::move(result)};
   std::istringstream stream(text);
   for (std::string line; std::getline(stream, line);) {
@@ -276,6 +275,56 @@ TEST(InstrumentPass, FenceIsLoggedBetweenItAndTheFollowingFlagWrite) {
   EXPECT_LT(fence_call.line, flag_call.line);
 }
 
+TEST(InstrumentPass, ClusterBarrierHalvesAreTold) {
+  auto out = instrument(
+      "barrier.cluster.arrive;\nbarrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;\nret;");
+  auto payload = [&](std::string_view instruction) { return call_before(out, instruction).arguments[3]; };
+  EXPECT_EQ(call_before(out, "barrier.cluster.arrive;").arguments[1],
+            std::to_string(static_cast<int>(RecordOp::kClusterBarrier)));
+  EXPECT_EQ(payload("barrier.cluster.arrive;"), "0");
+  EXPECT_EQ(payload("barrier.cluster.arrive.relaxed;"), std::to_string(kClusterBarrierRelaxed));
+  EXPECT_EQ(payload("barrier.cluster.wait;"), std::to_string(kClusterBarrierWait));
+}
+
+TEST(InstrumentPass, MbarrierArrivalsBeforeAndSuccessfulWaitsAfter) {
+  auto out = instrument(
+      "mbarrier.arrive.shared::cta.b64 %rd1, [%r1], %r2;\n"
+      "mbarrier.try_wait.shared.b64 %p1, [%r1], %rd1;\n"
+      "ret;");
+  RuntimeCall arrive = call_before(out, "mbarrier.arrive.shared::cta.b64 %rd1, [%r1], %r2;");
+  EXPECT_EQ(arrive.callee, "__barracuda_log_sync");
+  EXPECT_EQ(arrive.arguments[1], std::to_string(static_cast<int>(RecordOp::kMbarrierArrive)));
+  const size_t wait = line_of(out.lines, "mbarrier.try_wait.shared.b64 %p1, [%r1], %rd1;");
+  ASSERT_LT(wait + 1, out.lines.size());
+  EXPECT_EQ(out.lines[wait + 1].rfind("@!%p1 bra ", 0), 0u) << out.lines[wait + 1];
+  const std::string skip = out.lines[wait + 1].substr(std::string("@!%p1 bra ").size());
+  const size_t label = line_of(out.lines, skip.substr(0, skip.size() - 1) + ":");  // without the ';'
+  RuntimeCall logged_wait = call_before_line(out.lines, label);
+  EXPECT_GT(logged_wait.line, wait);
+  EXPECT_EQ(logged_wait.arguments[1], std::to_string(static_cast<int>(RecordOp::kMbarrierWait)));
+  EXPECT_EQ(logged_wait.arguments[3], arrive.arguments[3]) << "both name the mbarrier the same way";
+}
+
+TEST(InstrumentPass, BulkCopyIsLoggedChunkByChunkThenReleasedToItsMbarrier) {
+  auto out = instrument(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd2], %r4, [%r1];\nret;");
+  const size_t copy =
+      line_of(out.lines, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd2], %r4, [%r1];");
+  RuntimeCall release = call_before_line(out.lines, copy);
+  EXPECT_EQ(release.arguments[1], std::to_string(static_cast<int>(RecordOp::kMbarrierArrive)));
+  std::vector<std::string> infos;
+  for (size_t i = 0; i < copy; ++i) {
+    if (out.lines[i] == "call __barracuda_log_access, (__bc_arg0, __bc_arg1, __bc_arg2, __bc_arg3);") {
+      infos.push_back(call_before_line(out.lines, i).arguments[2]);
+    }
+  }
+  EXPECT_EQ(infos, (std::vector<std::string>{info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak,
+                                                  MemoryScope::kCta, 4),
+                                             info(RecordOp::kAsyncCopy, MemorySpace::kShared, RecordSemantics::kWeak,
+                                                  MemoryScope::kCta, 4)}));
+  EXPECT_EQ(out.result.statistics.memory_accesses, 1u);
+}
+
 TEST(InstrumentPass, BranchLogsTakenLanesAndItsJoinLogsReconvergence) {
   auto out = instrument(
       "setp.ne.u32 %p1, %r1, 0;\n@!%p1 bra $L_else;\nst.global.u32 [%rd1], 1;\nbra.uni $L_join;\n$L_else:\n"
@@ -334,9 +383,7 @@ TEST(InstrumentPass, MergedRuntimeReplacesThePrototypesAndCompilesAsOneModule) {
   }
   std::string text = to_string(*parsed.module);
   EXPECT_NE(text.find(".version 9.0"), std::string::npos);  // raised from the kernel's 8.0
-  LinkedCubin linked = link_ptx_modules({{"merged", text}}, "sm_90");
-  EXPECT_TRUE(linked.error_log.empty()) << linked.error_log;
-  EXPECT_FALSE(linked.cubin.empty());
+  EXPECT_FALSE(runtime::link_to_cubin({{{"merged", text}}, "sm_90", {}}).cubin.empty());
 }
 
 }  // namespace

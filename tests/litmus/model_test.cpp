@@ -59,5 +59,50 @@ TEST(LitmusModel, WeakAccessesAreNeverOrdered) {
   }
 }
 
+TEST(LitmusDetectorVerdict, AllowedWeakOutcomeOfStrongAccessesIsNotARace) {
+  // SB/LB/IRIW with relaxed atomics: the hardware shows the weak outcome, yet every access is morally strong.
+  for (LitmusTest t : {LitmusTest::kSB, LitmusTest::kLB, LitmusTest::kIRIW}) {
+    ASSERT_TRUE(weak_outcome_allowed(t, variant("atomic-relaxed"), Placement::kInterBlock));
+    EXPECT_EQ(expected_detector_verdict(t, variant("atomic-relaxed"), Placement::kInterBlock), Verdict::kNoRace);
+    EXPECT_EQ(expected_detector_verdict(t, variant("no-fence"), Placement::kInterBlock), Verdict::kNoRace);
+    EXPECT_EQ(expected_detector_verdict(t, variant("volatile"), Placement::kIntraWarp), Verdict::kNoRace);
+  }
+}
+
+TEST(LitmusDetectorVerdict, MessagePassingPayloadRacesUnlessTheFlagSynchronises) {
+  for (const char* v : {"no-fence", "atomic-relaxed", "volatile", "weak"}) {
+    for (Placement p : kAllPlacements) EXPECT_EQ(expected_detector_verdict(LitmusTest::kMP, variant(v), p), Verdict::kRace) << v;
+  }
+  for (const char* v : {"membar.gl", "fence.acq_rel.gpu", "fence.sc.gpu", "release-acquire.gpu"}) {
+    for (Placement p : kAllPlacements) EXPECT_EQ(expected_detector_verdict(LitmusTest::kMP, variant(v), p), Verdict::kNoRace) << v;
+  }
+  // Block-scoped synchronisation orders the payload inside a block only (a scoped race between blocks).
+  for (const char* v : {"membar.cta", "fence.acq_rel.cta", "fence.sc.cta", "release-acquire.cta"}) {
+    EXPECT_EQ(expected_detector_verdict(LitmusTest::kMP, variant(v), Placement::kIntraBlock), Verdict::kNoRace) << v;
+    EXPECT_EQ(expected_detector_verdict(LitmusTest::kMP, variant(v), Placement::kInterBlock), Verdict::kRace) << v;
+  }
+}
+
+TEST(LitmusDetectorVerdict, ScopedOrPlainSyncAccessesRaceInEveryTest) {
+  for (LitmusTest t : kAllTests) {
+    EXPECT_EQ(expected_detector_verdict(t, variant("release-acquire.cta"), Placement::kInterBlock), Verdict::kRace);
+    EXPECT_EQ(expected_detector_verdict(t, variant("release-acquire.cta"), Placement::kIntraBlock), Verdict::kNoRace);
+    for (Placement p : kAllPlacements) EXPECT_EQ(expected_detector_verdict(t, variant("weak"), p), Verdict::kRace);
+  }
+}
+
+TEST(LitmusDetectorVerdict, ARaceIsExpectedOnlyWhereTheModelAllowsTheWeakOutcome) {
+  // A racy cell gives the model no guarantee, so "race" implies "allowed"; the converse fails (SB above).
+  for (LitmusTest t : kAllTests) {
+    for (const Variant& v : kVariants) {
+      for (Placement p : kAllPlacements) {
+        if (expected_detector_verdict(t, v, p) == Verdict::kRace) {
+          EXPECT_TRUE(weak_outcome_allowed(t, v, p)) << v.name;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace litmus

@@ -13,11 +13,7 @@ struct Thread {
   int block, warp;
 };
 
-void check_relation(LitmusTest test, Placement p) {
-  Geometry g{16, 256};
-  std::mt19937 rng(7);
-  Assignment a = assign_roles(test, p, g, rng);
-  ASSERT_GT(a.instances, g.threads() / (4 * thread_count(test))) << "too few instances placed";
+void check_relation(LitmusTest test, Placement p, const Geometry& g, const Assignment& a) {
   std::map<int, std::map<int, Thread>> roles;  // instance -> role -> thread
   for (int t = 0; t < g.threads(); ++t) {
     int32_t r = a.role_of_thread[t];
@@ -45,9 +41,29 @@ void check_relation(LitmusTest test, Placement p) {
 }
 
 TEST(LitmusPlacement, EveryTestAndPlacementKeepsItsRelation) {
+  Geometry g{16, 256};
+  std::mt19937 rng(7);
   for (LitmusTest t : kAllTests) {
-    for (Placement p : kAllPlacements) check_relation(t, p);
+    for (Placement p : kAllPlacements) {
+      Assignment a = assign_roles(t, p, g, rng);
+      EXPECT_GT(a.instances, g.threads() / (4 * thread_count(t))) << "too few instances placed";
+      check_relation(t, p, g, a);
+    }
   }
+}
+
+TEST(LitmusPlacement, FixedRolesPlaceOneInstanceInTheDetectorGeometry) {
+  Geometry g{4, 4 * kLanes};
+  for (LitmusTest t : kAllTests) {
+    for (Placement p : kAllPlacements) {
+      Assignment a = fixed_roles(t, p, g);
+      EXPECT_EQ(a.instances, 1);
+      check_relation(t, p, g, a);
+      EXPECT_EQ(a.role_of_thread, fixed_roles(t, p, g).role_of_thread) << "not deterministic";
+    }
+  }
+  Assignment inter = fixed_roles(LitmusTest::kIRIW, Placement::kInterBlock, g);
+  EXPECT_EQ(inter.role_of_thread[3 * g.threads_per_block], 3);
 }
 
 TEST(LitmusPlacement, DifferentLaunchesUseDifferentThreads) {

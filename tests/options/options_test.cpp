@@ -26,7 +26,7 @@ TEST(Options, DefaultsFollowTheBrief) {
   EXPECT_EQ(options.error_exitcode, 66);
   EXPECT_EQ(options.print_limit, 100u);
   EXPECT_EQ(options.warp_model, WarpModel::kIndependent);
-  EXPECT_EQ(options.queue_bytes, uint64_t{64} << 20);
+  EXPECT_EQ(options.queue_bytes, 0u);  // sized from free memory
   EXPECT_TRUE(options.report.empty());
   EXPECT_FALSE(options.quiet);
   EXPECT_EQ(parsed(""), Options{});
@@ -62,7 +62,7 @@ TEST(Options, ByteSizesTakeBinarySuffixes) {
   EXPECT_EQ(parsed("queue_bytes=4096").queue_bytes, 4096u);
   EXPECT_EQ(parsed("queue_bytes=3M").queue_bytes, 3u << 20);
   EXPECT_EQ(parsed("queue_bytes=2G").queue_bytes, uint64_t{2} << 30);
-  expect_rejected("queue_bytes=0");
+  EXPECT_EQ(parsed("queue_bytes=0").queue_bytes, 0u);  // automatic
   expect_rejected("queue_bytes=1T");
   expect_rejected("queue_bytes=K");
   expect_rejected("queue_bytes=17179869184G");  // overflows 64 bits
@@ -108,7 +108,7 @@ TEST(Options, HelpListsEveryKeyWithItsDefault) {
     EXPECT_NE(help.find(std::string{"\n  "} + key + ' '), std::string::npos) << key;
   }
   EXPECT_NE(help.find("(default: \"66\")"), std::string::npos);
-  EXPECT_NE(help.find("(default: \"64M\")"), std::string::npos);
+  EXPECT_NE(help.find("(default: \"0\")"), std::string::npos);
   EXPECT_NE(help.find("(default: \"its\")"), std::string::npos);
 }
 

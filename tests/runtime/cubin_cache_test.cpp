@@ -20,7 +20,7 @@ class CubinCacheTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::filesystem::path dir_;
-  JitRequest request_{{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, 90, {}};
+  JitRequest request_{{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, "sm_90", {}};
 };
 
 TEST_F(CubinCacheTest, SecondRequestIsServedFromDisk) {
@@ -39,7 +39,7 @@ TEST_F(CubinCacheTest, KeyDependsOnEverythingTheCubinDependsOn) {
   EXPECT_EQ(base.size(), 32u);
   EXPECT_NE(base, cache_key(request_, "v2"));
   JitRequest other_arch = request_;
-  other_arch.sm_arch = 80;
+  other_arch.arch = "sm_90a";
   EXPECT_NE(base, cache_key(other_arch, "v1"));
   JitRequest other_options = request_;
   other_options.ptxas_options = {"-O0"};

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "barracuda/queue.h"
 #include "test_ptx.h"
 
 namespace barracuda::runtime {
@@ -18,20 +19,20 @@ uint16_t elf_machine(const std::vector<char>& elf) {
 }
 
 TEST(JitLink, LinksACallerWithTheModuleDefiningItsCallee) {
-  JitRequest request{{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, 90, {}};
-  std::vector<char> cubin = link_to_cubin(request);
+  JitRequest request{{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, "sm_90", {}};
+  std::vector<char> cubin = link_to_cubin(request).cubin;
   ASSERT_GT(cubin.size(), 64u);
   EXPECT_EQ(std::memcmp(cubin.data(), "\x7f" "ELF", 4), 0);
   EXPECT_EQ(elf_machine(cubin), kElfMachineCuda);
 }
 
 TEST(JitLink, AnUnresolvedCalleeIsALinkError) {
-  JitRequest request{{{"caller", test::kCallerPtx}}, 90, {}};
+  JitRequest request{{{"caller", test::kCallerPtx}}, "sm_90", {}};
   EXPECT_THROW(link_to_cubin(request), JitError);
 }
 
 TEST(JitLink, InvalidPtxReportsTheCompilerLog) {
-  JitRequest request{{{"broken.ptx", test::kBrokenPtx}}, 90, {}};
+  JitRequest request{{{"broken.ptx", test::kBrokenPtx}}, "sm_90", {}};
   try {
     link_to_cubin(request);
     FAIL() << "broken PTX compiled";
@@ -41,16 +42,45 @@ TEST(JitLink, InvalidPtxReportsTheCompilerLog) {
 }
 
 TEST(JitLink, PtxasOptionsAreForwardedAfterTheArchitecture) {
-  JitRequest request{{}, 80, {"--generate-line-info", "-O2"}};
+  JitRequest request{{}, "sm_80", {"--generate-line-info", "-O2"}};
   EXPECT_EQ(jit_options(request),
             (std::vector<std::string>{"-arch=sm_80", "-Xptxas=--generate-line-info", "-Xptxas=-O2"}));
+  EXPECT_EQ(jit_options(request, 24),
+            (std::vector<std::string>{"-arch=sm_80", "-maxrregcount=24", "-Xptxas=--generate-line-info", "-Xptxas=-O2"}));
   EXPECT_THROW(link_to_cubin(request), JitError);  // no inputs
 }
 
 TEST(JitLink, TheOptionsNvccRecordsInFatBinariesAreAccepted) {
   // nvcc -lineinfo stores " --generate-line-info " in the entry's options block.
-  JitRequest request{{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, 90, {"--generate-line-info"}};
-  EXPECT_FALSE(link_to_cubin(request).empty());
+  JitRequest request{{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, "sm_90", {"--generate-line-info"}};
+  EXPECT_FALSE(link_to_cubin(request).cubin.empty());
+}
+
+TEST(JitLink, TheDeviceRuntimeDefinesEveryEntryPointAndTheQueuePointer) {
+  std::string_view ptx = device_runtime_input().text;
+  for (const char* name : {"__barracuda_log_access(", "__barracuda_log_sync(", "__barracuda_log_branch(",
+                           "__barracuda_log_reconverge(", "__barracuda_log_entry(", "__barracuda_log_exit("}) {
+    EXPECT_NE(ptx.find(std::string(".visible .func ") + name), std::string_view::npos) << name;
+  }
+  EXPECT_NE(ptx.find(std::string(".visible .global .align 8 .u64 ") + BARRACUDA_QUEUES_SYMBOL), std::string_view::npos);
+}
+
+TEST(JitLink, AKernelWithATightRegisterLimitIsRelinkedWithARegisterCap) {
+  constexpr std::string_view kTightKernel = R"(.version 8.0
+.target sm_90
+.address_size 64
+.extern .func __barracuda_log_entry(.param .b32 site);
+.visible .entry tight() .maxnreg 24 {
+  { .param .b32 p0; st.param.b32 [p0], 0; call __barracuda_log_entry, (p0); }
+  ret;
+}
+)";
+  LinkedCubin tight = link_to_cubin({{{"tight", kTightKernel}, device_runtime_input()}, "sm_90", {}});
+  EXPECT_FALSE(tight.cubin.empty());
+  EXPECT_EQ(tight.register_cap, 24u);
+
+  LinkedCubin roomy = link_to_cubin({{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, "sm_90", {}});
+  EXPECT_EQ(roomy.register_cap, 0u);
 }
 
 }  // namespace

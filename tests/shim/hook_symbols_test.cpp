@@ -44,6 +44,21 @@ TEST(HookSymbols, ProcRequestFlagsPickThePerThreadStreamVariantOfLaunchesOnly) {
   EXPECT_EQ(hook_for_proc_request("cuModuleLoadData", 13000, per_thread), (HookedSymbol{Hook::ModuleLoadData, false}));
 }
 
+TEST(HookSymbols, ProcRequestVersionPicksTheSignatureOfSynchronisationEntryPoints) {
+  constexpr cuuint64_t per_thread = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+  EXPECT_EQ(hook_for_proc_request("cuCtxSynchronize", 12080, 0), (HookedSymbol{Hook::CtxSynchronize, false}));
+  EXPECT_EQ(hook_for_proc_request("cuCtxSynchronize", 13000, 0), (HookedSymbol{Hook::CtxSynchronizeV2, false}));
+  EXPECT_EQ(hook_for_proc_request("cuMemcpyHtoD", 13000, per_thread), (HookedSymbol{Hook::MemcpyHtoD, true}));
+  EXPECT_EQ(hook_for_proc_request("cuMemcpyDtoD", 13000, 0), (HookedSymbol{Hook::MemcpyDtoD, false}));
+  EXPECT_EQ(hook_for_proc_request("cuMemcpyHtoD", 3000, 0), std::nullopt);  // 32-bit device pointers
+  EXPECT_EQ(hook_for_proc_request("cuStreamSynchronize", 13000, per_thread),
+            (HookedSymbol{Hook::StreamSynchronize, true}));
+  EXPECT_EQ(hook_for_proc_request("cuEventQuery", 13000, per_thread), (HookedSymbol{Hook::EventCompletion, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuMemcpy_ptds"), (HookedSymbol{Hook::Memcpy, true}));
+  EXPECT_EQ(hook_for_exported_symbol("cuMemcpyHtoD"), std::nullopt);
+  EXPECT_EQ(hook_for_proc_request("cuMemFree", 13000, per_thread), (HookedSymbol{Hook::MemFree, false}));
+}
+
 TEST(HookSymbols, ProcRequestsUseBaseNames) {
   EXPECT_EQ(hook_for_proc_request("cuLaunchKernel_ptsz", 13000, 0), std::nullopt);
   EXPECT_EQ(hook_for_proc_request("cuMemAlloc", 13000, 0), std::nullopt);

@@ -54,6 +54,7 @@ CUresult fake_kernel_get_function(CUfunction* function, CUkernel) {
   return CUDA_SUCCESS;
 }
 CUresult fake_launch_ex(const CUlaunchConfig*, CUfunction, void**, void**) { return CUDA_SUCCESS; }
+CUresult fake_graph_launch(CUgraphExec, CUstream) { return CUDA_ERROR_INVALID_VALUE; }
 CUresult fake_link_add_data(CUlinkState, CUjitInputType, void*, size_t, const char*, unsigned int, CUjit_option*,
                             void**) {
   return CUDA_ERROR_INVALID_PTX;
@@ -186,6 +187,18 @@ TEST_F(HooksTest, ModuleFunctionsAreNamedByTheirLookup) {
   ASSERT_EQ(observer.launches.size(), 1u);
   EXPECT_EQ(observer.launches[0].kernel_name, "marker");
   EXPECT_EQ(observer.launches[0].module, observer.loads.back().original.id);
+}
+
+TEST_F(HooksTest, GraphLaunchesAreAnnouncedWithTheirStreamAndResult) {
+  auto graph_launch = wrap(Hook::GraphLaunch, &fake_graph_launch);
+  const auto stream = reinterpret_cast<CUstream>(0x5200);
+  EXPECT_EQ(graph_launch(reinterpret_cast<CUgraphExec>(0x6000), stream), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(observer.launches_begun, 1);
+  ASSERT_EQ(observer.launches.size(), 1u);
+  EXPECT_EQ(observer.launches[0].entry, (HookedSymbol{Hook::GraphLaunch, false}));
+  EXPECT_EQ(observer.launches[0].stream, stream);
+  EXPECT_EQ(observer.launches[0].module, ModuleId::Unknown);
+  EXPECT_EQ(observer.launches[0].result, CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST_F(HooksTest, LinkInputsAreRecordedAndPassedThrough) {

@@ -34,7 +34,9 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     if (options.log_branches) log_branch_divergence(context);
     log_kernel_exits(context, instructions);
     log_memory_accesses(context, instructions);
+    log_bulk_copies(context, instructions);
     log_synchronization(context, instructions);
+    log_mbarriers(context, instructions);
   }
   return result;
 }

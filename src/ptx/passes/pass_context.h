@@ -17,7 +17,11 @@ struct PassContext {
 
 // Each takes the function's original instructions (iterators stay valid across insertions).
 void log_memory_accesses(PassContext& context, const std::vector<StatementIterator>& instructions);
+// cp.async.bulk (non-tensor): its chunks as reads and writes, then a release to its mbarrier.
+void log_bulk_copies(PassContext& context, const std::vector<StatementIterator>& instructions);
 void log_synchronization(PassContext& context, const std::vector<StatementIterator>& instructions);
+// mbarrier arrivals before they execute, successful try_wait/test_wait after they return.
+void log_mbarriers(PassContext& context, const std::vector<StatementIterator>& instructions);
 // Entry goes first in the body, before any label; exits before each ret/exit of a kernel.
 void log_kernel_entry(PassContext& context, const std::vector<StatementIterator>& instructions);
 void log_kernel_exits(PassContext& context, const std::vector<StatementIterator>& instructions);

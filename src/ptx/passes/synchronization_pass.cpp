@@ -65,8 +65,13 @@ std::optional<SyncEvent> sync_event(const Instruction& instruction) {
       return block_barrier(instruction);
     case Opcode::Barrier:
       if (instruction.has_modifier("cluster")) {
-        return SyncEvent{RecordOp::kClusterBarrier, 0, Operand::integer(instruction.has_modifier("wait") ? 1 : 0),
-                         std::nullopt};
+        ClusterBarrierPayload payload{};
+        if (instruction.has_modifier("wait")) {
+          payload = kClusterBarrierWait;
+        } else if (instruction.has_modifier("relaxed")) {
+          payload = kClusterBarrierRelaxed;
+        }
+        return SyncEvent{RecordOp::kClusterBarrier, 0, Operand::integer(payload), std::nullopt};
       }
       return block_barrier(instruction);
     default: return std::nullopt;

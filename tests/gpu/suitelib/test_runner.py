@@ -43,7 +43,7 @@ class RunnerTest(unittest.TestCase):
         self.tmp.cleanup()
 
     def args(self, **extra):
-        values = dict(timeout=10, barracuda=self.barracuda, barracuda_arg=[], logs=self.dir / "logs")
+        values = dict(timeout=10, barracuda=self.barracuda, barracuda_arg=[], logs=self.dir / "logs", traces=None)
         values.update(extra)
         return argparse.Namespace(**values)
 
@@ -66,6 +66,16 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(restored.barracuda_findings, result.barracuda_findings)
         self.assertTrue(restored.barracuda_agreement.detail)
         self.assertEqual(restored.native.status, 0)
+
+    def test_traces_are_recorded_per_program(self):
+        recorder = script(self.dir / "recorder", """\
+            report="$3"; trace="$5"
+            echo "$4" > "$trace"
+            echo '{"races": [], "diagnostics": []}' > "$report"
+            """)
+        run_suite.run_program("g/p", self.expected, self.exe, None,
+                              self.args(barracuda=recorder, traces=self.dir / "traces"))
+        self.assertEqual((self.dir / "traces" / "g.p.bctrace").read_text(), "--record\n")
 
     def test_missing_report_and_hang(self):
         silent = script(self.dir / "silent", "exit 3\n")

@@ -1,0 +1,91 @@
+#include "engine/earlier_launches.h"
+
+#include <algorithm>
+
+#include "engine/conflict_checker.h"
+
+namespace barracuda::engine {
+namespace {
+
+bool contains(const std::vector<LaunchSeq>& sorted, LaunchSeq sequence) {
+  return std::binary_search(sorted.begin(), sorted.end(), sequence);
+}
+
+// Two launches share no block, cluster or warp: only gpu- and system-scoped strong accesses are
+// morally strong across them.
+bool covers_other_launches(const AccessKind& kind) {
+  return kind.strong && kind.memory_scope() >= MemoryScope::kGpu;
+}
+
+bool conflicts(const AccessKind& earlier, const AccessKind& current) {
+  if (!earlier.write && !current.write) return false;
+  return !(covers_other_launches(earlier) && covers_other_launches(current));
+}
+
+}  // namespace
+
+void EarlierLaunches::begin(const LaunchOrder& order) {
+  std::vector<LaunchSeq> open = order.still_open;
+  std::sort(open.begin(), open.end());
+  const bool any_open = std::any_of(launches_.begin(), launches_.end(),
+                                    [&](const Remembered& r) { return contains(open, r.sequence); });
+  if (!any_open) {
+    launches_.clear();
+    pages_.clear();
+  }
+  std::vector<LaunchSeq> concurrent = order.concurrent_with;
+  std::sort(concurrent.begin(), concurrent.end());
+  concurrent_count_ = 0;
+  for (Remembered& r : launches_) {
+    r.concurrent = contains(concurrent, r.sequence);
+    concurrent_count_ += r.concurrent;
+  }
+}
+
+void EarlierLaunches::check(uint64_t word, const Stamp& current, ThreadCoord current_thread, uint32_t size,
+                            RaceLog& races) const {
+  const auto page = pages_.find(word / kWordsPerPage);
+  if (page == pages_.end()) return;
+  const EarlierWord& earlier = (*page->second)[word % kWordsPerPage];
+  report(earlier.write, word, current, current_thread, size, races);
+  if (current.kind.write) report(earlier.read, word, current, current_thread, size, races);
+}
+
+void EarlierLaunches::report(const EarlierAccess& earlier, uint64_t word, const Stamp& current,
+                             ThreadCoord current_thread, uint32_t size, RaceLog& races) const {
+  if (earlier.launch == 0) return;
+  const Remembered& launch = launches_[earlier.launch - 1];
+  if (!launch.concurrent || !conflicts(earlier.kind, current.kind)) return;
+  Race race;
+  race.first_kernel = launch.kernel;
+  // A class of its own would need the report schema to know it; two concurrent launches run their
+  // blocks side by side, which is what inter-block means.
+  race.race_class = RaceClass::kInterBlock;
+  race.hazard = hazard_between(earlier.kind, current.kind);
+  race.space = MemorySpace::kGlobal;
+  race.first_site = earlier.site;
+  race.second_site = current.site;
+  race.first_thread = {static_cast<BlockId>(raw(earlier.thread) / launch.padded_threads_per_block),
+                       raw(earlier.thread) % launch.padded_threads_per_block};
+  race.second_thread = current_thread;
+  race.address = word * 4;
+  race.size = size;
+  races.add(race);
+}
+
+void EarlierLaunches::remember(const LaunchInfo& launch, const PagedShadow& global) {
+  launches_.push_back({launch.order.sequence, launch.kernel, launch.padded_threads_per_block(), false});
+  const auto index = static_cast<uint32_t>(launches_.size());
+  auto as_earlier = [index](const Stamp& s) { return EarlierAccess{index, s.thread, s.site, s.kind}; };
+  global.for_each_page([&](uint64_t page_index, const ShadowPage& page) {
+    std::unique_ptr<Page>& kept = pages_[page_index];
+    if (!kept) kept = std::make_unique<Page>();
+    for (uint32_t i = 0; i < kWordsPerPage; ++i) {
+      const CellAccesses accesses = remembered_accesses(page.cell(i));
+      if (accesses.write) (*kept)[i].write = as_earlier(*accesses.write);
+      if (accesses.read) (*kept)[i].read = as_earlier(*accesses.read);
+    }
+  });
+}
+
+}  // namespace barracuda::engine

@@ -1,0 +1,71 @@
+#pragma once
+// The global accesses of earlier launches that a later launch may run concurrently with (launches on
+// other streams with nothing ordering them), kept past their end so that the later launch is
+// checked against them: cross-launch races. Only launches whose stream order leaves such a later
+// launch possible are remembered, and all are forgotten once every one of them is ordered before
+// whatever comes next, so an application whose launches are all ordered keeps nothing.
+//
+// Written between launches only (begin, remember); read-only, hence lock-free, while workers
+// check a launch.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/access.h"
+#include "engine/findings.h"
+#include "engine/launch.h"
+#include "engine/paged_shadow.h"
+#include "engine/race_log.h"
+
+namespace barracuda::engine {
+
+// One remembered access of an earlier launch.
+struct EarlierAccess {
+  uint32_t launch = 0;  // 1 + index into EarlierLaunches' launch table; 0: no access
+  ThreadId thread{};    // in that launch's numbering
+  SiteId site{};
+  AccessKind kind{};
+  uint16_t unused = 0;
+};
+static_assert(sizeof(EarlierAccess) == 16, "four 32-bit fields, the last one the kind and padding");
+
+// Per 4-byte word of global memory: the last write of the remembered launches and one read.
+struct EarlierWord {
+  EarlierAccess write;
+  EarlierAccess read;
+};
+
+class EarlierLaunches {
+ public:
+  // Before a launch: notes which remembered launches it is concurrent with, and forgets everything
+  // once no remembered launch is still open.
+  void begin(const LaunchOrder& order);
+  bool any_concurrent() const { return concurrent_count_ > 0; }
+  // Checks an access of the current launch by `current_thread` to global word `word` (address / 4)
+  // against the concurrent launches' accesses; races go to `races`.
+  void check(uint64_t word, const Stamp& current, ThreadCoord current_thread, uint32_t size, RaceLog& races) const;
+  // After a launch that a later one may overlap: remembers its global accesses.
+  void remember(const LaunchInfo& launch, const PagedShadow& global);
+  uint64_t remembered_launches() const { return launches_.size(); }
+
+ private:
+  struct Remembered {
+    LaunchSeq sequence{};
+    std::string kernel;
+    uint32_t padded_threads_per_block = 0;
+    bool concurrent = false;  // with the current launch
+  };
+  using Page = std::array<EarlierWord, kWordsPerPage>;
+
+  void report(const EarlierAccess& earlier, uint64_t word, const Stamp& current, ThreadCoord current_thread,
+              uint32_t size, RaceLog& races) const;
+
+  std::vector<Remembered> launches_;
+  uint32_t concurrent_count_ = 0;
+  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+};
+
+}  // namespace barracuda::engine

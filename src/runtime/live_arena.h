@@ -1,0 +1,52 @@
+#pragma once
+// The consumer's handle on a queue arena (barracuda/queue.h) that producers write into while it is
+// read: mapped page-locked memory the GPU logs into, or a host image that test threads log into.
+// Each queue may be drained by one thread at a time; different queues by different threads at once.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/queue_arena.h"
+#include "runtime/queue_record.h"
+
+namespace barracuda::runtime {
+
+// What one drain of one queue produced.
+struct QueueDrain {
+  uint64_t records = 0;  // whole records appended to the scratch buffer
+  uint64_t slots = 0;    // their slots (kSlotBytes each)
+  // A malformed record: it and everything committed after it in this queue were dropped (their
+  // slots freed, so the producers never wait for slots the host will not read).
+  std::optional<std::string> error;
+};
+
+class LiveArena {
+ public:
+  // `memory` holds an arena of `shape` initialised like make_arena_image(shape), and stays at this
+  // address for the LiveArena's life. `shape` must be valid (validate_arena_shape).
+  LiveArena(std::byte* memory, const QueueArenaShape& shape) : memory_(memory), shape_(shape) {}
+
+  const QueueArenaShape& shape() const { return shape_; }
+  std::byte* memory() const { return memory_; }
+
+  // Before a launch: the id its records carry, and a fresh count of exited threads.
+  void begin_launch(uint16_t launch_id);
+  uint64_t threads_exited() const;
+
+  // Replaces `scratch` with every record committed to `queue` so far, in order, each contiguous,
+  // and frees their slots for the producers.
+  QueueDrain drain(uint32_t queue, std::vector<QueueSlot>& scratch);
+
+ private:
+  QueueArenaHeader& header() const { return *reinterpret_cast<QueueArenaHeader*>(memory_); }
+  QueueControl& control(uint32_t queue) const {
+    return *reinterpret_cast<QueueControl*>(memory_ + arena_control_offset(queue));
+  }
+
+  std::byte* memory_;
+  QueueArenaShape shape_;
+};
+
+}  // namespace barracuda::runtime

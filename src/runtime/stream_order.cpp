@@ -1,0 +1,84 @@
+#include "runtime/stream_order.h"
+
+#include <algorithm>
+
+namespace barracuda::runtime {
+
+void StreamOrder::merge(VectorClock& into, const VectorClock& from) {
+  for (const auto& [stream, sequence] : from) {
+    uint64_t& known = into[stream];
+    known = std::max(known, sequence);
+  }
+}
+
+bool StreamOrder::knows(const VectorClock& clock, const OpenLaunch& launch) {
+  const auto it = clock.find(launch.stream);
+  return it != clock.end() && it->second >= launch.sequence;
+}
+
+StreamOrder::VectorClock StreamOrder::clock_before_work(const StreamRef& stream) const {
+  VectorClock clock = host_;
+  if (const auto own = streams_.find(stream); own != streams_.end()) merge(clock, own->second);
+  for (const auto& [other, other_clock] : streams_) {
+    if (other == stream || other.kind == StreamKind::kNonBlocking) continue;
+    const bool implicit = stream.kind == StreamKind::kLegacyDefault ||
+                          (stream.kind == StreamKind::kBlocking && other.kind == StreamKind::kLegacyDefault);
+    if (implicit) merge(clock, other_clock);
+  }
+  return clock;
+}
+
+engine::LaunchOrder StreamOrder::launch(const StreamRef& stream) {
+  std::lock_guard lock(mutex_);
+  engine::LaunchOrder order;
+  order.sequence = engine::LaunchSeq{++last_sequence_};
+  VectorClock before = clock_before_work(stream);
+  for (const OpenLaunch& open : open_) {
+    order.still_open.push_back(engine::LaunchSeq{open.sequence});
+    if (!knows(before, open)) order.concurrent_with.push_back(engine::LaunchSeq{open.sequence});
+  }
+  non_blocking_seen_ |= stream.kind == StreamKind::kNonBlocking;
+  order.may_overlap_later = stream.kind != StreamKind::kLegacyDefault || non_blocking_seen_;
+  before[stream] = last_sequence_;
+  streams_[stream] = std::move(before);
+  if (order.may_overlap_later) open_.push_back({last_sequence_, stream});
+  return order;
+}
+
+void StreamOrder::record_event(uint64_t event, const StreamRef& stream) {
+  std::lock_guard lock(mutex_);
+  events_[event] = clock_before_work(stream);
+}
+
+void StreamOrder::wait_event(const StreamRef& stream, uint64_t event) {
+  std::lock_guard lock(mutex_);
+  const auto recorded = events_.find(event);
+  if (recorded == events_.end()) return;  // never recorded: the wait completes at once
+  merge(streams_[stream], recorded->second);
+}
+
+void StreamOrder::host_waits_event(uint64_t event) {
+  std::lock_guard lock(mutex_);
+  const auto recorded = events_.find(event);
+  if (recorded == events_.end()) return;
+  merge(host_, recorded->second);
+  close_waited();
+}
+
+void StreamOrder::host_waits_stream(const StreamRef& stream) {
+  std::lock_guard lock(mutex_);
+  merge(host_, clock_before_work(stream));
+  close_waited();
+}
+
+void StreamOrder::host_waits_device() {
+  std::lock_guard lock(mutex_);
+  for (const auto& [stream, clock] : streams_) merge(host_, clock);
+  close_waited();
+}
+
+void StreamOrder::close_waited() {
+  std::erase_if(open_, [this](const OpenLaunch& open) { return knows(host_, open); });
+}
+
+}  // namespace barracuda::runtime

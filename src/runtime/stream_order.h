@@ -1,0 +1,84 @@
+#pragma once
+// Which kernel launches the application ordered with each other: CUDA's stream semantics as
+// happens-before over launches, fed with every launch and every stream/event/host synchronisation
+// the shim sees. Each launch gets an engine::LaunchOrder: the earlier launches it may run
+// concurrently with (their conflicting global accesses race with its own) and whether a later launch
+// may still overlap it.
+//
+// Model: a vector clock per stream (for each stream, the latest of its launches known to complete
+// before the stream's next work), per recorded event, and one for the host: launches the host
+// waited for. Rules (CUDA programming guide, "Implicit Synchronization" and the stream API):
+//   - work on one stream runs in issue order;
+//   - the legacy default stream waits for earlier work of every blocking stream, and every blocking
+//     stream (per-thread default streams included) waits for earlier legacy-stream work;
+//   - cuEventRecord captures the stream's clock; cuStreamWaitEvent and cuEventSynchronize merge it;
+//   - stream/context synchronisation and synchronous copies merge clocks into the host's, and
+//     whatever the host waited for precedes everything it issues afterwards.
+// Where unsure it assumes order (no false alarms): the host clock is shared by all host threads
+// (threads order each other through joins and locks the tool cannot see), synchronising the legacy
+// stream waits for every blocking stream, and a launch on the legacy stream is only remembered
+// once the application has used a non-blocking stream.
+#include <cstdint>
+#include <compare>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "engine/launch.h"
+
+namespace barracuda::runtime {
+
+enum class StreamKind : uint8_t {
+  kLegacyDefault,
+  kBlocking,     // created without CU_STREAM_NON_BLOCKING, or a per-thread default stream
+  kNonBlocking,  // does not synchronise with the legacy default stream
+};
+
+// A stream as the order tells them apart: per-thread default streams by host thread.
+struct StreamRef {
+  uint64_t handle = 0;  // CUstream value; 0 for the legacy default stream
+  uint64_t host_thread = 0;  // per-thread default streams only
+  StreamKind kind = StreamKind::kLegacyDefault;
+  friend auto operator<=>(const StreamRef& a, const StreamRef& b) {
+    return std::tie(a.handle, a.host_thread) <=> std::tie(b.handle, b.host_thread);
+  }
+  friend bool operator==(const StreamRef& a, const StreamRef& b) { return (a <=> b) == 0; }
+};
+
+class StreamOrder {
+ public:
+  // A kernel launch issued now on `stream`.
+  engine::LaunchOrder launch(const StreamRef& stream);
+  void record_event(uint64_t event, const StreamRef& stream);
+  void wait_event(const StreamRef& stream, uint64_t event);
+  // The host waited for the event, the stream, or the whole device (cuCtxSynchronize, synchronous
+  // copies and sets, context reset).
+  void host_waits_event(uint64_t event);
+  void host_waits_stream(const StreamRef& stream);
+  void host_waits_device();
+
+ private:
+  using VectorClock = std::map<StreamRef, uint64_t>;  // stream -> latest launch sequence known done
+  struct OpenLaunch {
+    uint64_t sequence;
+    StreamRef stream;
+  };
+
+  static void merge(VectorClock& into, const VectorClock& from);
+  static bool knows(const VectorClock& clock, const OpenLaunch& launch);
+  // What the next work on `stream` waits for, implicit legacy-stream synchronisation included.
+  VectorClock clock_before_work(const StreamRef& stream) const;
+  // Drops launches the host waited for: everything issued from now on is ordered after them.
+  void close_waited();
+
+  std::mutex mutex_;
+  uint64_t last_sequence_ = 0;
+  bool non_blocking_seen_ = false;
+  std::map<StreamRef, VectorClock> streams_;
+  std::map<uint64_t, VectorClock> events_;
+  VectorClock host_;
+  std::vector<OpenLaunch> open_;  // launches a later launch may still overlap, in issue order
+};
+
+}  // namespace barracuda::runtime

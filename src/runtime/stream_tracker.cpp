@@ -1,0 +1,58 @@
+#include "runtime/stream_tracker.h"
+
+#include <atomic>
+
+#include "runtime/driver_api.h"
+
+namespace barracuda::runtime {
+namespace {
+
+// A small number per host thread, for telling per-thread default streams apart.
+uint64_t host_thread_number() {
+  static std::atomic<uint64_t> next{1};
+  thread_local const uint64_t number = next.fetch_add(1, std::memory_order_relaxed);
+  return number;
+}
+
+uint64_t handle_value(CUstream stream) { return reinterpret_cast<uint64_t>(stream); }
+
+}  // namespace
+
+StreamRef StreamTracker::stream_ref(CUstream stream, bool per_thread_entry) {
+  const bool per_thread = stream == CU_STREAM_PER_THREAD || (stream == nullptr && per_thread_entry);
+  if (per_thread) return {handle_value(CU_STREAM_PER_THREAD), host_thread_number(), StreamKind::kBlocking};
+  if (stream == nullptr || stream == CU_STREAM_LEGACY) return {0, 0, StreamKind::kLegacyDefault};
+  unsigned int flags = 0;
+  const DriverApi& api = driver_api();
+  const bool non_blocking = api.stream_get_flags != nullptr && api.stream_get_flags(stream, &flags) == CUDA_SUCCESS &&
+                            (flags & CU_STREAM_NON_BLOCKING) != 0;
+  return {handle_value(stream), 0, non_blocking ? StreamKind::kNonBlocking : StreamKind::kBlocking};
+}
+
+engine::LaunchOrder StreamTracker::launch_order(const shim::LaunchInfo& launch) {
+  return order_.launch(stream_ref(launch.stream, launch.entry.per_thread_stream));
+}
+
+void StreamTracker::synchronized(const shim::SyncEvent& event) {
+  const auto event_id = reinterpret_cast<uint64_t>(event.event);
+  switch (event.kind) {
+    case shim::SyncKind::kEventRecorded:
+      order_.record_event(event_id, stream_ref(event.stream, event.per_thread_stream));
+      break;
+    case shim::SyncKind::kStreamWaitsEvent:
+      order_.wait_event(stream_ref(event.stream, event.per_thread_stream), event_id);
+      break;
+    case shim::SyncKind::kHostWaitedStream:
+      order_.host_waits_stream(stream_ref(event.stream, event.per_thread_stream));
+      break;
+    case shim::SyncKind::kHostWaitedEvent:
+      order_.host_waits_event(event_id);
+      break;
+    case shim::SyncKind::kHostWaitedDevice:
+    case shim::SyncKind::kContextTeardown:  // a reset waits for all work first
+      order_.host_waits_device();
+      break;
+  }
+}
+
+}  // namespace barracuda::runtime

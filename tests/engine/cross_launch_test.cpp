@@ -1,0 +1,142 @@
+// Races between launches that may run concurrently (other streams, nothing ordering them).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace barracuda::engine {
+namespace {
+
+constexpr uint64_t kX = 0x20000;
+
+LaunchInfo launch(uint64_t sequence, std::string kernel, std::vector<LaunchSeq> concurrent_with,
+                  std::vector<LaunchSeq> still_open, bool may_overlap_later, uint32_t blocks = 2) {
+  LaunchInfo info;
+  info.launch_id = static_cast<uint16_t>(sequence);
+  info.kernel = std::move(kernel);
+  info.grid = {blocks, 1, 1};
+  info.block = {64, 1, 1};
+  info.order = {LaunchSeq{sequence}, std::move(concurrent_with), std::move(still_open), may_overlap_later};
+  return info;
+}
+
+RecordHeader access(RecordOp op, const LaunchInfo& info, uint32_t block, uint32_t warp, uint32_t site,
+                    MemorySemantics sem = MemorySemantics::kWeak) {
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(op);
+  h.active_mask = 1;
+  h.block_id = block;
+  h.warp_id = static_cast<uint16_t>(warp);
+  h.launch_id = info.launch_id;
+  h.site_id = site;
+  h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, MemoryScope::kGpu);
+  h.size_mode = pack_size_mode(2, AddressMode::kAffine);
+  h.base = kX;
+  return h;
+}
+
+void run(Engine& engine, const LaunchInfo& info, std::vector<RecordHeader> records) {
+  engine.begin_launch(info);
+  engine.worker(0).consume(records);
+  engine.end_launch();
+}
+
+const LaunchSeq kFirst{1}, kSecond{2};
+
+TEST(CrossLaunch, ConcurrentLaunchesWritingOneWordRace) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "fill_a", {}, {}, true, 4);
+  run(engine, a, {access(RecordOp::kStore, a, 3, 1, 11)});
+  EXPECT_EQ(engine.remembered_launches(), 1u);
+  const LaunchInfo b = launch(2, "fill_b", {kFirst}, {kFirst}, true);
+  run(engine, b, {access(RecordOp::kStore, b, 0, 0, 22)});
+  const std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(races[0].kernel, "fill_b");
+  EXPECT_EQ(races[0].first_kernel, "fill_a");
+  EXPECT_EQ(races[0].hazard, Hazard::kWriteAfterWrite);
+  EXPECT_EQ(races[0].race_class, RaceClass::kInterBlock);
+  EXPECT_EQ(races[0].first_site, SiteId{11});
+  EXPECT_EQ(races[0].second_site, SiteId{22});
+  EXPECT_EQ(races[0].first_thread, (ThreadCoord{BlockId{3}, 32}));
+  EXPECT_EQ(races[0].second_thread, (ThreadCoord{BlockId{0}, 0}));
+  EXPECT_EQ(races[0].address, kX);
+}
+
+TEST(CrossLaunch, OrderedLaterLaunchDoesNotRace) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "fill_a", {}, {}, true);
+  run(engine, a, {access(RecordOp::kStore, a, 0, 0, 11)});
+  // Same stream, or an event wait: still open for a third launch, but ordered before this one.
+  const LaunchInfo b = launch(2, "fill_b", {}, {kFirst}, false);
+  run(engine, b, {access(RecordOp::kStore, b, 0, 0, 22)});
+  EXPECT_TRUE(engine.races().empty());
+  EXPECT_EQ(engine.remembered_launches(), 1u);
+}
+
+TEST(CrossLaunch, SynchronisationForgetsRememberedLaunches) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "fill_a", {}, {}, true);
+  run(engine, a, {access(RecordOp::kStore, a, 0, 0, 11)});
+  const LaunchInfo b = launch(2, "fill_b", {}, {}, false);
+  run(engine, b, {access(RecordOp::kStore, b, 0, 0, 22)});
+  EXPECT_EQ(engine.remembered_launches(), 0u);
+  EXPECT_TRUE(engine.races().empty());
+}
+
+TEST(CrossLaunch, LaunchOrderedBeforeEverythingLaterIsNotRemembered) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "fill_a", {}, {}, false);
+  run(engine, a, {access(RecordOp::kStore, a, 0, 0, 11)});
+  EXPECT_EQ(engine.remembered_launches(), 0u);
+  const LaunchInfo b = launch(2, "fill_b", {kFirst}, {kFirst}, false);
+  run(engine, b, {access(RecordOp::kStore, b, 0, 0, 22)});
+  EXPECT_TRUE(engine.races().empty());
+}
+
+TEST(CrossLaunch, ReadsOnlyRaceWithWrites) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "read_a", {}, {}, true);
+  run(engine, a, {access(RecordOp::kLoad, a, 0, 0, 11)});
+  const LaunchInfo b = launch(2, "read_b", {kFirst}, {kFirst}, true);
+  run(engine, b, {access(RecordOp::kLoad, b, 1, 0, 22)});
+  EXPECT_TRUE(engine.races().empty());
+  const LaunchInfo c = launch(3, "write_c", {kFirst, kSecond}, {kFirst, kSecond}, true);
+  run(engine, c, {access(RecordOp::kStore, c, 0, 1, 33)});
+  const std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 1u);  // one read per word is kept: the later one
+  EXPECT_EQ(races[0].hazard, Hazard::kWriteAfterRead);
+  EXPECT_EQ(races[0].first_site, SiteId{22});
+  EXPECT_EQ(races[0].first_kernel, "read_b");
+}
+
+TEST(CrossLaunch, GpuScopedAtomicsDoNotRaceButAtomicAndPlainDo) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "count_a", {}, {}, true);
+  run(engine, a, {access(RecordOp::kAtomic, a, 0, 0, 11, MemorySemantics::kLegacy)});
+  const LaunchInfo b = launch(2, "count_b", {kFirst}, {kFirst}, true);
+  run(engine, b, {access(RecordOp::kAtomic, b, 0, 0, 22, MemorySemantics::kLegacy)});
+  EXPECT_TRUE(engine.races().empty());
+  const LaunchInfo c = launch(3, "reset_c", {kFirst, kSecond}, {kFirst, kSecond}, false);
+  run(engine, c, {access(RecordOp::kStore, c, 0, 0, 33)});
+  const std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(races[0].hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(races[0].first_site, SiteId{22});
+}
+
+TEST(CrossLaunch, RaceWithinTheLaterLaunchIsStillFoundOnce) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "fill_a", {}, {}, true);
+  run(engine, a, {access(RecordOp::kStore, a, 0, 0, 11)});
+  const LaunchInfo b = launch(2, "fill_b", {kFirst}, {kFirst}, false);
+  run(engine, b, {access(RecordOp::kStore, b, 0, 0, 22), access(RecordOp::kStore, b, 1, 0, 22)});
+  const std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 2u);  // fill_a/fill_b across the launches, fill_b's two blocks within
+  EXPECT_EQ(races[0].first_kernel.empty() + races[1].first_kernel.empty(), 1);
+}
+
+}  // namespace
+}  // namespace barracuda::engine

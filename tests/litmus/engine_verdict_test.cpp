@@ -1,0 +1,142 @@
+// The detector column without a GPU: each litmus cell's run, scripted as the records its instrumented
+// kernel logs (the engine scenario harness, tests/engine/scenario.h), goes through the race engine,
+// whose verdict must be model.h's expected_detector_verdict. The records are scripted in the order of
+// the synchronising execution (MP's writer before its reader, which saw the flag), as the GPU run with
+// --detector-cell produces them; only the litmus locations are scripted, so any race is on them.
+#include <gtest/gtest.h>
+
+#include "cell.h"
+#include "placement.h"
+#include "scenario.h"
+
+namespace litmus {
+namespace {
+
+namespace engine = barracuda::engine;
+using barracuda::MemoryScope;
+using barracuda::MemorySemantics;
+using engine::test::AccessOptions;
+using engine::test::lane;
+using engine::test::Scenario;
+
+constexpr uint64_t kX = 0x10000;
+constexpr uint64_t kY = 0x10080;  // the next 128-byte line, as --detector-cell places it
+
+// How the instrumentation logs each access kind of access.cuh.
+struct Logged {
+  bool atomic;
+  AccessOptions load, store;
+};
+
+Logged logged(Access a) {
+  auto opts = [](MemorySemantics sem, MemoryScope scope) { return AccessOptions{.sem = sem, .scope = scope}; };
+  switch (a) {
+    case Access::kWeak: return {false, {}, {}};
+    case Access::kVolatile:
+      return {false, opts(MemorySemantics::kVolatile, MemoryScope::kSystem),
+              opts(MemorySemantics::kVolatile, MemoryScope::kSystem)};
+    case Access::kRelaxedGpu:
+      return {false, opts(MemorySemantics::kRelaxed, MemoryScope::kGpu), opts(MemorySemantics::kRelaxed, MemoryScope::kGpu)};
+    case Access::kRelAcqGpu:
+      return {false, opts(MemorySemantics::kAcquire, MemoryScope::kGpu), opts(MemorySemantics::kRelease, MemoryScope::kGpu)};
+    case Access::kRelAcqCta:
+      return {false, opts(MemorySemantics::kAcquire, MemoryScope::kCta), opts(MemorySemantics::kRelease, MemoryScope::kCta)};
+    case Access::kAtomicRelaxed:
+      return {true, opts(MemorySemantics::kRelaxed, MemoryScope::kGpu), opts(MemorySemantics::kRelaxed, MemoryScope::kGpu)};
+  }
+  return {false, {}, {}};
+}
+
+// One litmus thread: the warp script of its (block, warp) restricted to its lane. Stride 0: the harness
+// gives lane i the address base + i * stride, and every litmus access of a lane is to base itself.
+class Thread {
+ public:
+  Thread(Scenario& s, const Cell& c, int role) : s_(s), fence_(c.litmus_variant().fence) {
+    Geometry g{4, 4 * kLanes};
+    Assignment a = fixed_roles(c.litmus_test(), c.placement, g);
+    for (int t = 0; t < g.threads(); ++t) {
+      if (a.role_of_thread[t] == role) {
+        block_ = static_cast<uint32_t>(t / g.threads_per_block);
+        warp_ = static_cast<uint32_t>(t % g.threads_per_block / kLanes);
+        lane_ = static_cast<uint32_t>(t % kLanes);
+      }
+    }
+  }
+  void load(Access a, uint64_t address) { access(a, address, false); }
+  void store(Access a, uint64_t address) { access(a, address, true); }
+  void fence() {
+    switch (fence_) {
+      case Fence::kNone: return;
+      case Fence::kMembarCta: emit_fence(MemorySemantics::kLegacy, MemoryScope::kCta); return;
+      case Fence::kMembarGl: emit_fence(MemorySemantics::kLegacy, MemoryScope::kGpu); return;
+      case Fence::kAcqRelCta: emit_fence(MemorySemantics::kAcqRel, MemoryScope::kCta); return;
+      case Fence::kAcqRelGpu: emit_fence(MemorySemantics::kAcqRel, MemoryScope::kGpu); return;
+      case Fence::kScCta: emit_fence(MemorySemantics::kSeqCst, MemoryScope::kCta); return;
+      case Fence::kScGpu: emit_fence(MemorySemantics::kSeqCst, MemoryScope::kGpu); return;
+    }
+  }
+
+ private:
+  void access(Access a, uint64_t address, bool write) {
+    Logged l = logged(a);
+    AccessOptions o = write ? l.store : l.load;
+    auto warp = s_.warp(block_, warp_);
+    if (l.atomic) {
+      warp.atomic(lane(lane_), address, 0, o);
+    } else if (write) {
+      warp.store(lane(lane_), address, 0, o);
+    } else {
+      warp.load(lane(lane_), address, 0, o);
+    }
+  }
+  void emit_fence(MemorySemantics sem, MemoryScope scope) { s_.warp(block_, warp_).fence(sem, scope, lane(lane_)); }
+
+  Scenario& s_;
+  Fence fence_;
+  uint32_t block_ = 0, warp_ = 0, lane_ = 0;
+};
+
+// Scripts the cell as roles.cuh runs it and returns the engine's verdict.
+Verdict engine_verdict(const Cell& c) {
+  Scenario s(engine::Dim3{4, 1, 1}, engine::Dim3{4 * kLanes, 1, 1});
+  const Variant& v = c.litmus_variant();
+  std::vector<Thread> t;
+  for (int role = 0; role < thread_count(c.litmus_test()); ++role) t.emplace_back(s, c, role);
+  switch (c.litmus_test()) {
+    case LitmusTest::kMP:
+      t[1].load(v.sync, kY);  // the wait for the flag: a load that still saw it unset
+      t[0].store(v.data, kX), t[0].fence(), t[0].store(v.sync, kY);
+      t[1].load(v.sync, kY), t[1].fence(), t[1].load(v.data, kX);
+      break;
+    case LitmusTest::kSB:
+      t[0].store(v.sync, kX), t[0].fence(), t[0].load(v.sync, kY);
+      t[1].store(v.sync, kY), t[1].fence(), t[1].load(v.sync, kX);
+      break;
+    case LitmusTest::kLB:
+      t[0].load(v.sync, kX), t[0].fence(), t[0].store(v.sync, kY);
+      t[1].load(v.sync, kY), t[1].fence(), t[1].store(v.sync, kX);
+      break;
+    case LitmusTest::kIRIW:
+      t[0].store(v.sync, kX);
+      t[1].store(v.sync, kY);
+      t[2].load(v.sync, kX), t[2].fence(), t[2].load(v.sync, kY);
+      t[3].load(v.sync, kY), t[3].fence(), t[3].load(v.sync, kX);
+      break;
+    case LitmusTest::kCoRR:
+      t[0].store(v.sync, kX);
+      t[1].load(v.sync, kX), t[1].fence(), t[1].load(v.sync, kX);
+      break;
+  }
+  s.run();
+  return s.races().empty() ? Verdict::kNoRace : Verdict::kRace;
+}
+
+TEST(LitmusEngineVerdict, EveryCellGetsTheVerdictTheModelExpects) {
+  for (const Cell& c : all_cells()) {
+    Verdict expected = expected_detector_verdict(c.litmus_test(), c.litmus_variant(), c.placement);
+    EXPECT_EQ(verdict_name(engine_verdict(c)), verdict_name(expected)) << cell_name(c);
+  }
+}
+
+}  // namespace
+}  // namespace litmus
