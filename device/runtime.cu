@@ -120,13 +120,49 @@ __device__ __forceinline__ RecordHeader make_header(const QueueArenaHeader* aren
 // ordering the engine sees: the lanes were converged when they entered.
 __device__ __forceinline__ void rejoin(const WarpGroup& group) { __syncwarp(group.mask); }
 
+// Leader only: the launch's next sync ticket (record.h, RecordOp::kSyncTicket). acq_rel keeps the
+// ticket causal with the instruction it orders: the acquire half keeps a following write (release
+// role, logged before) after it; the release half keeps a preceding read or fence (acquire role,
+// logged after) before it.
+__device__ __forceinline__ uint64_t take_sync_ticket(QueueArenaHeader* arena) {
+  uint64_t ticket;
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(ticket) : "l"(&arena->next_sync_ticket) : "memory");
+  return ticket;
+}
+
+// A record's reservation: its own header at `record`, its sync ticket (if any) just before it.
+struct Reservation {
+  uint64_t start;   // first reserved slot
+  uint64_t record;  // the record's header slot
+};
+
+// Leader only: reserves the record's slots, plus one in front for its sync ticket when the record
+// carries one, and writes the ticket.
+__device__ Reservation reserve_record(QueueArenaHeader* arena, const Queue& queue, uint32_t slots,
+                                      const RecordHeader& header) {
+  if (!takes_sync_ticket(static_cast<RecordOp>(header.op), header.space_sem)) {
+    uint64_t position = reserve(queue, slots);
+    return {position, position};
+  }
+  RecordHeader ticket = header;
+  ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+  ticket.space_sem = 0;
+  ticket.size_mode = 0;
+  ticket.flags = 0;
+  ticket.stride = 0;
+  ticket.base = take_sync_ticket(arena);
+  uint64_t position = reserve(queue, slots + 1);
+  *queue.slot(position) = ticket;
+  return {position, position + 1};
+}
+
 // Logs a header-only record (everything but memory accesses) from the group's leader.
 __device__ void log_header_only(QueueArenaHeader* arena, const WarpGroup& group, const RecordHeader& header) {
   if (group.is_leader()) {
     Queue queue = block_queue(arena);
-    uint64_t position = reserve(queue, 1);
-    *queue.slot(position) = header;
-    commit(queue, position, 1);
+    Reservation reservation = reserve_record(arena, queue, 1, header);
+    *queue.slot(reservation.record) = header;
+    commit(queue, reservation.start, static_cast<uint32_t>(reservation.record + 1 - reservation.start));
   }
   rejoin(group);
 }
@@ -228,26 +264,25 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   uint32_t slots = record_slots(encoding.mode);
 
   Queue queue = block_queue(arena);
-  uint64_t position = 0;
-  if (group.is_leader()) position = reserve(queue, slots);
-  position = __shfl_sync(group.mask, position, group.leader);
-
+  RecordHeader header = make_header(arena, static_cast<RecordOp>(access_info & 0xffu), group.mask, site_id);
+  header.space_sem = space_sem;
+  header.size_mode = pack_size_mode((access_info >> 16) & 0x7u, encoding.mode);
+  header.flags = flags;
+  header.stride = encoding.stride;
+  header.base = encoding.base;
+  Reservation reservation{};
   if (group.is_leader()) {
-    RecordHeader header = make_header(arena, static_cast<RecordOp>(access_info & 0xffu), group.mask, site_id);
-    header.space_sem = space_sem;
-    header.size_mode = pack_size_mode((access_info >> 16) & 0x7u, encoding.mode);
-    header.flags = flags;
-    header.stride = encoding.stride;
-    header.base = encoding.base;
-    *queue.slot(position) = header;
+    reservation = reserve_record(arena, queue, slots, header);
+    *queue.slot(reservation.record) = header;
   }
+  uint64_t position = __shfl_sync(group.mask, reservation.record, group.leader);
   if (encoding.mode == AddressMode::kDelta32) {
     write_payload<int32_t>(queue, group, position, static_cast<int32_t>(address - encoding.base));
   } else if (encoding.mode == AddressMode::kFull64) {
     write_payload<uint64_t>(queue, group, position, address);
   }
   __syncwarp(group.mask);
-  if (group.is_leader()) commit(queue, position, slots);
+  if (group.is_leader()) commit(queue, reservation.start, static_cast<uint32_t>(position + slots - reservation.start));
   rejoin(group);
 }
 

@@ -20,6 +20,8 @@
 //      then publishes commit_index = position + n with release semantics.
 // The host reads slots [read_head, commit_index), which are always whole records in reservation
 // order, then stores the new read_head back.
+// A record that takes_sync_ticket() accepts is preceded, in the same reservation, by a kSyncTicket
+// header carrying next_sync_ticket++ (record.h): the order of synchronisation across queues.
 //
 // End of a launch: each thread adds itself to `threads_exited` when it logs its kWarpExit record,
 // after that record is committed. The host knows the launch's thread count; once threads_exited
@@ -34,7 +36,7 @@
 namespace barracuda {
 
 inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
-inline constexpr uint32_t kQueueFormatVersion = 1;
+inline constexpr uint32_t kQueueFormatVersion = 2;  // 2: next_sync_ticket
 inline constexpr uint32_t kQueueLineBytes = 128;  // producer and consumer fields never share a cache line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
@@ -49,11 +51,13 @@ struct QueueArenaHeader {
   uint32_t launch_id;       // host-set before each launch; copied into every record's launch_id
   uint32_t reserved0;
   uint64_t threads_exited;  // device-incremented: threads whose kWarpExit record is committed
-  uint8_t padding[kQueueLineBytes - 40];
+  uint64_t next_sync_ticket;  // device-incremented, host-reset per launch: the next RecordOp::kSyncTicket
+  uint8_t padding[kQueueLineBytes - 48];
 };
 static_assert(sizeof(QueueArenaHeader) == kQueueLineBytes, "the arena header fills one line");
 static_assert(offsetof(QueueArenaHeader, capacity) == 16 && offsetof(QueueArenaHeader, launch_id) == 24 &&
-                  offsetof(QueueArenaHeader, threads_exited) == 32,
+                  offsetof(QueueArenaHeader, threads_exited) == 32 &&
+                  offsetof(QueueArenaHeader, next_sync_ticket) == 40,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
 struct QueueControl {

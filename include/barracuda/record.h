@@ -36,6 +36,13 @@ enum class RecordOp : uint8_t {
   kClusterBarrier = 20,   // barrier.cluster.arrive/wait: base = ClusterBarrierPayload bits
   kMbarrierArrive = 21,   // mbarrier.arrive*: base = mbarrier address
   kMbarrierWait = 22,     // successful mbarrier.test_wait/try_wait: base = mbarrier address
+  // Causal order across queues: base = the launch's next sync ticket (0, 1, 2, ... per launch), taken
+  // by one device-wide atomic. Written in the same reservation immediately before the record it
+  // orders (same block, warp, site and lanes); that record is one takes_sync_ticket() accepts.
+  // Whenever an operation B observed an operation A on the GPU, A's ticket is smaller than B's (see
+  // SyncRole), so the engine applies ticketed records in ticket order. Traces written before
+  // tickets existed simply lack them.
+  kSyncTicket = 23,
   // Control flow for the lockstep warp model (immediate post-dominator reconvergence).
   kBranchIf = 32,    // active_mask = lanes taking the branch; base = mask of lanes before the branch
   kBranchElse = 33,  // active_mask = lanes of the other side
@@ -129,6 +136,43 @@ constexpr uint8_t pack_size_mode(uint32_t size_log2, AddressMode mode) {
 constexpr uint32_t record_access_bytes(const RecordHeader& h) { return 1u << (h.size_mode & 0x7u); }
 constexpr AddressMode record_address_mode(const RecordHeader& h) {
   return static_cast<AddressMode>((h.size_mode >> 3) & 0x3u);
+}
+
+// How an operation can take part in synchronisation, which decides where the instrumentation logs
+// it relative to the instruction so that records (and sync tickets) follow the GPU's causal order:
+//   kRelease: logged BEFORE the instruction executes: a later observer of its write logs (and takes
+//             its ticket) after observing it, hence later. Strong writes of every kind: any of them
+//             can complete a fence's release pattern ("fence; write").
+//   kAcquire: logged AFTER the instruction (its read has completed): any write it observed was
+//             logged before that write executed. Fences are kAcquire too: after the fence, prior
+//             reads are complete and following writes have not executed yet. atom.acq_rel/acquire
+//             is kAcquire (one record per instruction: the acquire side wins).
+enum class SyncRole : uint8_t { kNone, kRelease, kAcquire };
+
+constexpr SyncRole sync_role(RecordOp op, uint8_t space_sem) {
+  const auto sem = static_cast<MemorySemantics>((space_sem >> 2) & 0x7u);
+  const bool acquiring = sem == MemorySemantics::kAcquire || sem == MemorySemantics::kAcqRel ||
+                         sem == MemorySemantics::kSeqCst;
+  switch (op) {
+    case RecordOp::kFence: return SyncRole::kAcquire;
+    case RecordOp::kLoad: return acquiring ? SyncRole::kAcquire : SyncRole::kNone;
+    case RecordOp::kAtomic:
+      if (acquiring) return SyncRole::kAcquire;
+      [[fallthrough]];
+    case RecordOp::kStore:
+    case RecordOp::kReduction: return sem == MemorySemantics::kWeak ? SyncRole::kNone : SyncRole::kRelease;
+    default: return SyncRole::kNone;
+  }
+}
+
+// Records that can synchronise across blocks carry a sync ticket (RecordOp::kSyncTicket): every
+// synchronising operation outside the issuing block's shared memory, whatever its scope (a
+// block-scoped release observed by another block is a scoped race, and classifying it needs the
+// order too). Shared-memory atomics, hot in histogram-like kernels, stay ticket-free: queue order
+// within the block already orders them.
+constexpr bool takes_sync_ticket(RecordOp op, uint8_t space_sem) {
+  const auto space = static_cast<MemorySpace>(space_sem & 0x3u);
+  return space != MemorySpace::kShared && sync_role(op, space_sem) != SyncRole::kNone;
 }
 
 // Slots a record occupies, header included.

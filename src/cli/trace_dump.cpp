@@ -26,6 +26,7 @@ const char* op_name(uint8_t op) {
     case RecordOp::kClusterBarrier: return "cluster-barrier";
     case RecordOp::kMbarrierArrive: return "mbarrier-arrive";
     case RecordOp::kMbarrierWait: return "mbarrier-wait";
+    case RecordOp::kSyncTicket: return "sync-ticket";
     case RecordOp::kBranchIf: return "if";
     case RecordOp::kBranchElse: return "else";
     case RecordOp::kBranchFi: return "fi";

@@ -189,6 +189,15 @@ void BlockState::settle_partial(uint32_t warp, uint32_t lanes) {
   }
 }
 
+uint32_t BlockState::waiting_lanes(uint32_t warp) const {
+  uint32_t lanes = barrier_pending_ ? warps_[warp].arrived_mask : 0;
+  for (uint32_t ids = partial_waiting_; ids; ids &= ids - 1) {
+    const PartialBarrier& barrier = partial_[std::countr_zero(ids)];
+    if (warp < barrier.waiting.size()) lanes |= barrier.waiting[warp];
+  }
+  return lanes;
+}
+
 void BlockState::complete_partial(PartialBarrier& barrier) {
   barrier.completed = {std::make_shared<const RangeClock>(std::move(barrier.strict)),
                         std::make_shared<const RangeClock>(std::move(barrier.wide))};

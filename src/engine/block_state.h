@@ -117,6 +117,8 @@ class BlockState {
   // `lanes` of `warp` logged again while waiting at a partial barrier: it let them through on the
   // GPU, so it completes now with whoever waits (the count the engine kept was off).
   void settle_partial(uint32_t warp, uint32_t lanes);
+  // Lanes of `warp` waiting at a pending barrier, the block's or a partial one.
+  uint32_t waiting_lanes(uint32_t warp) const;
 
   void release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync);
   void acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);

@@ -1,7 +1,9 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <unordered_set>
 
 namespace barracuda::engine {
@@ -22,11 +24,14 @@ void Engine::begin_launch(LaunchInfo launch) {
   earlier_.begin(launch.order);
   shared_->earlier = earlier_.any_concurrent() ? &earlier_ : nullptr;
   shared_->launch = std::move(launch);
+  shared_->tickets.reset();
   open_ = true;
 }
 
 void Engine::end_launch() {
   if (!open_) throw std::invalid_argument("end_launch without begin_launch");
+  DiagnosticLog ordering;
+  apply_deferred(ordering);
   std::unordered_set<uint32_t> executed, useful;
   for (auto& worker : workers_) {
     worker->finish_launch();
@@ -43,6 +48,7 @@ void Engine::end_launch() {
   }
   const std::string& kernel = shared_->launch.kernel;
   uint64_t peak_blocks = 0;
+  diagnostics_.merge(std::move(ordering), kernel);
   diagnostics_.merge(std::move(redundant), kernel);
   for (auto& worker : workers_) {
     races_.merge(std::move(worker->races()), kernel);
@@ -63,6 +69,26 @@ void Engine::end_launch() {
   shared_->cluster.clear();
   shared_->sync.clear();
   open_ = false;
+}
+
+void Engine::apply_deferred(DiagnosticLog& diagnostics) {
+  for (;;) {
+    bool progress = false;
+    for (auto& worker : workers_) progress |= worker->retry_deferred();
+    if (progress) continue;
+    std::optional<uint64_t> lowest;
+    for (auto& worker : workers_) {
+      if (auto ticket = worker->lowest_deferred_ticket()) lowest = std::min(lowest.value_or(*ticket), *ticket);
+    }
+    const uint64_t next = shared_->tickets.next();
+    if (!lowest || *lowest <= next) break;
+    diagnostics.add(DiagnosticKind::kMalformedRecord, SiteId{}, BlockId{},
+                    "sync tickets " + std::to_string(next) + " to " + std::to_string(*lowest - 1) +
+                        " never arrived: later synchronisation applied in ticket order without them");
+    shared_->tickets.skip_to(*lowest);
+  }
+  // Only records stuck behind a malformed stream remain: apply them in warp order.
+  for (auto& worker : workers_) worker->flush_deferred();
 }
 
 }  // namespace barracuda::engine

@@ -36,6 +36,10 @@ class Engine {
   uint64_t remembered_launches() const { return earlier_.remembered_launches(); }
 
  private:
+  // Applies the records workers still hold back for their sync tickets, in ticket order; tickets
+  // that never arrived are reported into `diagnostics` and skipped.
+  void apply_deferred(DiagnosticLog& diagnostics);
+
   EngineConfig config_;
   std::unique_ptr<LaunchShared> shared_;
   std::vector<std::unique_ptr<Worker>> workers_;

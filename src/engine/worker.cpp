@@ -30,6 +30,7 @@ bool is_known_op(uint8_t op) {
     case RecordOp::kWarpEntry: case RecordOp::kWarpExit:
       return true;
     case RecordOp::kInvalid:
+    case RecordOp::kSyncTicket:  // consume() takes it with the record it orders; alone it is out of place
       return false;
   }
   return false;
@@ -79,8 +80,20 @@ uint64_t lane_address(const RecordHeader& h, std::span<const RecordHeader> paylo
 }  // namespace
 
 void Worker::consume(std::span<const RecordHeader> slots) {
+  if (has_deferred()) retry_deferred();
   size_t i = 0;
   while (i < slots.size()) {
+    std::optional<uint64_t> ticket;
+    if (slots[i].op == static_cast<uint8_t>(RecordOp::kSyncTicket)) {
+      if (i + 1 == slots.size()) return malformed(slots[i], "sync ticket without the record it orders");
+      const RecordHeader& ticket_header = slots[i++];
+      if (ticket_header.block_id != slots[i].block_id || ticket_header.warp_id != slots[i].warp_id ||
+          slots[i].op == static_cast<uint8_t>(RecordOp::kSyncTicket)) {
+        malformed(ticket_header, "sync ticket followed by a record of another warp");
+        continue;
+      }
+      ticket = ticket_header.base;
+    }
     const RecordHeader& h = slots[i];
     const uint32_t mode = (h.size_mode >> 3) & 0x3u;
     if (mode > static_cast<uint32_t>(AddressMode::kFull64)) {
@@ -94,7 +107,7 @@ void Worker::consume(std::span<const RecordHeader> slots) {
       return;
     }
     ++stats_.records;
-    apply(h, slots.subspan(i + 1, n - 1));
+    submit(ticket, h, slots.subspan(i + 1, n - 1));
     i += n;
   }
 }

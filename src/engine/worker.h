@@ -9,10 +9,12 @@
 
 #include "barracuda/record.h"
 #include "engine/block_state.h"
+#include "engine/deferred_warps.h"
 #include "engine/diagnostic_log.h"
 #include "engine/earlier_launches.h"
 #include "engine/paged_shadow.h"
 #include "engine/race_log.h"
+#include "engine/sync_tickets.h"
 
 namespace barracuda::engine {
 
@@ -25,6 +27,7 @@ struct LaunchShared {
   PagedShadow global;
   PagedShadow cluster;  // distributed shared memory, addressed as the records give it
   SyncMap sync;
+  SyncTickets tickets;
   // Set while the launch may run concurrently with remembered earlier launches.
   const EarlierLaunches* earlier = nullptr;
 };
@@ -35,7 +38,16 @@ class Worker {
 
   // Decodes and applies whole records from `slots` (32-byte slots, header + payload). A record
   // cut off at the end of the span is reported malformed; callers hand over whole records.
+  // A ticketed record whose turn has not come is held back with the rest of its warp (worker_order.cpp).
   void consume(std::span<const RecordHeader> slots);
+
+  // Applies held-back records whose turn has come; true when it applied any.
+  bool retry_deferred();
+  bool has_deferred() const { return !deferred_.empty(); }
+  // The lowest ticket a held-back record waits for.
+  std::optional<uint64_t> lowest_deferred_ticket() const { return deferred_.lowest_ticket(); }
+  // End of launch, when nothing can arrive any more: applies every held-back record in warp order.
+  void flush_deferred();
 
   // Called by the engine at the end of a launch: barriers still pending are divergent.
   void finish_launch();
@@ -46,6 +58,10 @@ class Worker {
   void reset_stats() { stats_ = {}; }
 
  private:
+  void submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
+  bool ready(std::optional<uint64_t> ticket, const RecordHeader& h);
+  bool waits_at_barrier_for_deferred_warp(const RecordHeader& h);
+  void apply_ticketed(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply(const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block);
   void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
@@ -68,6 +84,7 @@ class Worker {
   PageCache cluster_pages_;
   std::unordered_map<uint32_t, std::unique_ptr<BlockState>> blocks_;
   std::vector<bool> finished_blocks_;  // blocks whose warps all exited (their state is freed)
+  DeferredWarps deferred_;
   RaceLog races_;
   DiagnosticLog diagnostics_;
   BarrierLog barriers_;

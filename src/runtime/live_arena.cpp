@@ -10,6 +10,7 @@ void LiveArena::begin_launch(uint16_t launch_id) {
   // The GPU reads these over the bus when the kernel starts, after the launch call that follows.
   std::atomic_ref<uint32_t>(header().launch_id).store(launch_id, std::memory_order_release);
   std::atomic_ref<uint64_t>(header().threads_exited).store(0, std::memory_order_release);
+  std::atomic_ref<uint64_t>(header().next_sync_ticket).store(0, std::memory_order_release);
 }
 
 uint64_t LiveArena::threads_exited() const {

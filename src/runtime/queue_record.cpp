@@ -22,6 +22,7 @@ bool is_known_op(uint8_t raw) {
     case RecordOp::kClusterBarrier:
     case RecordOp::kMbarrierArrive:
     case RecordOp::kMbarrierWait:
+    case RecordOp::kSyncTicket:
     case RecordOp::kBranchIf:
     case RecordOp::kBranchElse:
     case RecordOp::kBranchFi:

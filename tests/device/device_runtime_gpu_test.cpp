@@ -4,6 +4,7 @@
 // host protocol code (runtime/queue_drain.h) and checks every record against what the probe logged.
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -36,6 +37,7 @@ void check_access(const DecodedRecord& record, RecordOp op, MemorySpace space, A
 
 void check_patterns(const WarpRecords& records, uint64_t data) {
   check(records.size() == probe::kPatternThreads / 32, "one record stream per warp");
+  std::set<uint64_t> fence_tickets;
   for (const auto& [key, warp] : records) {
     const uint32_t warp_index = key.second;
     check(warp.front().header.op == static_cast<uint8_t>(RecordOp::kWarpEntry), "first record is warp entry");
@@ -75,12 +77,19 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
     check(fence.op == static_cast<uint8_t>(RecordOp::kFence) && record_scope(fence) == MemoryScope::kGpu &&
               record_semantics(fence) == MemorySemantics::kAcqRel,
           "fence");
+    // The gpu-scope fence is the probe's only ticketed record: one ticket per warp, 0, 1, 2, ...
+    const auto& fence_ticket = find_site(warp, ProbeSite::kFence).sync_ticket;
+    check(fence_ticket.has_value(), "fence carries a sync ticket");
+    fence_tickets.insert(fence_ticket.value_or(0));
+    check(!coalesced.sync_ticket && !shared.sync_ticket && !global.sync_ticket, "plain accesses carry no ticket");
     const auto& branch = find_site(warp, ProbeSite::kBranch).header;
     check(branch.op == static_cast<uint8_t>(RecordOp::kBranchIf) && branch.active_mask == (1u << probe::kBranchTakenLanes) - 1 &&
               branch.base == ~0u,
           "branch masks");
     check(find_site(warp, ProbeSite::kReconverge).header.active_mask == ~0u, "reconvergence mask");
   }
+  check(fence_tickets.size() == records.size() && *fence_tickets.rbegin() == records.size() - 1,
+        "sync tickets are unique and dense from 0");
 }
 
 void check_flood(const WarpRecords& records, uint32_t blocks, uint32_t warps_per_block, uint32_t per_warp) {

@@ -80,10 +80,18 @@ bool DeviceArena::drain_queue(uint32_t queue, WarpRecords& records) {
              "store read head");
   check_cuda(cudaStreamSynchronize(copy_stream_), "store read head");
   runtime::RecordCursor cursor(out);
+  std::optional<uint64_t> ticket;
   while (auto record = cursor.next()) {
     const RecordHeader& header = record->header();
-    records[{header.block_id, header.warp_id}].push_back({header, record->lane_addresses()});
+    if (header.op == static_cast<uint8_t>(RecordOp::kSyncTicket)) {
+      check(!ticket, "two sync tickets in a row");
+      ticket = header.base;
+      continue;
+    }
+    records[{header.block_id, header.warp_id}].push_back({header, record->lane_addresses(), ticket});
+    ticket.reset();
   }
+  check(!ticket, "sync ticket at the end of a drained batch");
   return false;
 }
 

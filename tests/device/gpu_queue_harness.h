@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,7 @@ void check(bool condition, const std::string& what);
 struct DecodedRecord {
   RecordHeader header;
   runtime::LaneAddresses addresses;
+  std::optional<uint64_t> sync_ticket;  // from the RecordOp::kSyncTicket header logged right before it
 };
 // Records of each warp in the order it logged them, keyed by (block, warp).
 using WarpRecords = std::map<std::pair<uint32_t, uint32_t>, std::vector<DecodedRecord>>;

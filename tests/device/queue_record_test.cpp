@@ -93,3 +93,42 @@ TEST(QueueRecord, CursorWalksMixedRecordsAndStopsAtATruncatedOne) {
 
 }  // namespace
 }  // namespace barracuda::runtime
+
+namespace barracuda::runtime {
+namespace {
+
+TEST(QueueRecord, SyncTicketIsAHeaderOnlyRecord) {
+  RecordHeader ticket{};
+  ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+  ticket.base = 12345;
+  EXPECT_FALSE(validate_record_header(ticket));
+  ticket.size_mode = pack_size_mode(0, AddressMode::kDelta32);
+  EXPECT_EQ(*validate_record_header(ticket), "non-memory record op 23 with an address payload");
+}
+
+uint8_t space_sem(MemorySpace space, MemorySemantics sem, MemoryScope scope) { return pack_space_sem(space, sem, scope); }
+
+// The rule the device runtime (ticket or not) and the passes (log before or after) share.
+TEST(QueueRecord, SyncTicketsGoToWhatCanSynchroniseAcrossBlocks) {
+  using enum MemorySemantics;
+  constexpr auto kGlobal = MemorySpace::kGlobal;
+  constexpr auto kGpu = MemoryScope::kGpu;
+  EXPECT_EQ(sync_role(RecordOp::kLoad, space_sem(kGlobal, kAcquire, kGpu)), SyncRole::kAcquire);
+  EXPECT_EQ(sync_role(RecordOp::kAtomic, space_sem(kGlobal, kAcqRel, kGpu)), SyncRole::kAcquire);
+  EXPECT_EQ(sync_role(RecordOp::kFence, space_sem(kGlobal, kLegacy, kGpu)), SyncRole::kAcquire);
+  EXPECT_EQ(sync_role(RecordOp::kStore, space_sem(kGlobal, kRelease, kGpu)), SyncRole::kRelease);
+  EXPECT_EQ(sync_role(RecordOp::kStore, space_sem(kGlobal, kVolatile, MemoryScope::kSystem)), SyncRole::kRelease);
+  EXPECT_EQ(sync_role(RecordOp::kAtomic, space_sem(kGlobal, kLegacy, kGpu)), SyncRole::kRelease);
+  EXPECT_EQ(sync_role(RecordOp::kReduction, space_sem(kGlobal, kRelaxed, kGpu)), SyncRole::kRelease);
+  EXPECT_EQ(sync_role(RecordOp::kLoad, space_sem(kGlobal, kRelaxed, kGpu)), SyncRole::kNone);
+  EXPECT_EQ(sync_role(RecordOp::kLoad, space_sem(kGlobal, kVolatile, MemoryScope::kSystem)), SyncRole::kNone);
+  EXPECT_EQ(sync_role(RecordOp::kStore, space_sem(kGlobal, kWeak, MemoryScope::kCta)), SyncRole::kNone);
+  EXPECT_EQ(sync_role(RecordOp::kBarrier, 0), SyncRole::kNone);
+  EXPECT_TRUE(takes_sync_ticket(RecordOp::kFence, space_sem(kGlobal, kLegacy, MemoryScope::kCta)));
+  EXPECT_TRUE(takes_sync_ticket(RecordOp::kAtomic, space_sem(MemorySpace::kCluster, kLegacy, kGpu)));
+  EXPECT_FALSE(takes_sync_ticket(RecordOp::kAtomic, space_sem(MemorySpace::kShared, kLegacy, kGpu)));
+  EXPECT_FALSE(takes_sync_ticket(RecordOp::kLoad, space_sem(kGlobal, kWeak, kGpu)));
+}
+
+}  // namespace
+}  // namespace barracuda::runtime

@@ -105,6 +105,11 @@ void WarpScript::branch_else(uint32_t other) { control(RecordOp::kBranchElse, ot
 void WarpScript::branch_fi(uint32_t reunited) { control(RecordOp::kBranchFi, reunited, 0); }
 void WarpScript::entry(uint32_t mask) { control(RecordOp::kWarpEntry, mask, 0); }
 void WarpScript::exit(uint32_t mask) { control(RecordOp::kWarpExit, mask, 0); }
+void WarpScript::ticket(uint64_t ticket, uint32_t mask) {
+  RecordHeader h = header(RecordOp::kSyncTicket, mask);
+  h.base = ticket;
+  s_.append(block_, h);
+}
 
 Scenario::Scenario(Dim3 grid, Dim3 block, WarpModel model, uint32_t workers)
     : engine_(EngineConfig{workers}), queues_(workers) {

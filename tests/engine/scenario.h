@@ -52,6 +52,8 @@ class WarpScript {
   void entry(uint32_t mask);
   // Lanes exit separately under independent thread scheduling: each group logs its own exit record.
   void exit(uint32_t mask = kAllLanes);
+  // A sync ticket (RecordOp::kSyncTicket) for the record scripted next, as the device writes it.
+  void ticket(uint64_t ticket, uint32_t mask = kAllLanes);
 
  private:
   RecordHeader header(RecordOp op, uint32_t mask) const;

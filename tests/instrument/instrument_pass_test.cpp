@@ -90,6 +90,13 @@ RuntimeCall call_before(const Instrumented& instrumented, std::string_view instr
   return call_before_line(instrumented.lines, line_of(instrumented.lines, instruction));
 }
 
+// The runtime call right after `instruction` (acquire reads and fences are logged once they completed).
+RuntimeCall call_after(const Instrumented& instrumented, std::string_view instruction) {
+  size_t i = line_of(instrumented.lines, instruction) + 1;
+  while (i < instrumented.lines.size() && instrumented.lines[i].rfind("call ", 0) != 0) ++i;
+  return call_before_line(instrumented.lines, std::min(i, instrumented.lines.size() - 1));
+}
+
 std::string info(RecordOp op, MemorySpace space, RecordSemantics sem, MemoryScope scope, uint32_t size_log2,
                  uint32_t extra = 0) {
   return std::to_string(pack_access_info(op, pack_space_sem(space, sem, scope), size_log2, extra));
@@ -162,7 +169,7 @@ TEST(InstrumentPass, MemoryModelQualifiersAndDefaultsReachTheRecord) {
       "red.relaxed.cta.shared.add.u64 [%r3], %rd2;\n"
       "ld.u64 %rd3, [%rd2];\n"
       "ret;");
-  EXPECT_EQ(call_before(out, "ld.acquire.gpu.global.u32 %r1, [%rd1];").arguments[2],
+  EXPECT_EQ(call_after(out, "ld.acquire.gpu.global.u32 %r1, [%rd1];").arguments[2],
             info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kAcquire, MemoryScope::kGpu, 2));
   EXPECT_EQ(call_before(out, "atom.global.add.u32 %r2, [%rd1], 1;").arguments[2],
             info(RecordOp::kAtomic, MemorySpace::kGlobal, RecordSemantics::kLegacy, MemoryScope::kGpu, 2));
@@ -193,7 +200,7 @@ TEST(InstrumentPass, GuardedAccessIsLoggedOnlyWhereItsGuardHolds) {
   EXPECT_EQ(out.lines[atom + 1], "$L__bc0:");
 }
 
-TEST(InstrumentPass, BarriersFencesAndWarpSyncsAreLoggedBeforeTheyExecute) {
+TEST(InstrumentPass, BarriersAndWarpSyncsAreLoggedBeforeTheyExecuteFencesAfter) {
   auto out = instrument(
       "bar.sync 1, 64;\nbarrier.sync 0;\nbar.arrive 2, 96;\nmembar.cta;\nfence.sc.sys;\nfence.proxy.async;\n"
       "bar.warp.sync %r1;\nret;");
@@ -203,12 +210,69 @@ TEST(InstrumentPass, BarriersFencesAndWarpSyncsAreLoggedBeforeTheyExecute) {
   EXPECT_EQ(sync_arguments("bar.sync 1, 64;")[4], "64");
   EXPECT_EQ(sync_arguments("barrier.sync 0;")[4], "0");
   EXPECT_EQ(sync_arguments("bar.arrive 2, 96;")[1], std::to_string(static_cast<int>(RecordOp::kBarrierArrive)));
-  EXPECT_EQ(sync_arguments("membar.cta;")[2],
+  auto fence_arguments = [&](std::string_view instruction) { return call_after(out, instruction).arguments; };
+  EXPECT_EQ(fence_arguments("membar.cta;")[2],
             std::to_string(pack_space_sem(MemorySpace::kGlobal, RecordSemantics::kLegacy, MemoryScope::kCta)));
-  EXPECT_EQ(sync_arguments("fence.sc.sys;")[2],
+  EXPECT_EQ(fence_arguments("fence.sc.sys;")[2],
             std::to_string(pack_space_sem(MemorySpace::kGlobal, RecordSemantics::kSeqCst, MemoryScope::kSystem)));
   EXPECT_EQ(sync_arguments("bar.warp.sync %r1;")[1], std::to_string(static_cast<int>(RecordOp::kWarpSync)));
   EXPECT_EQ(out.result.statistics.synchronizations, 6u);  // not the proxy fence
+}
+
+// Sync tickets are causal only if acquire reads are logged after they read and releases before they
+// write (barracuda/record.h, SyncRole).
+TEST(InstrumentPass, AcquireReadsAreLoggedAfterReadingReleasesBefore) {
+  auto out = instrument(
+      "ld.acquire.gpu.global.u64 %rd1, [%rd1];\n"
+      "st.release.gpu.global.u32 [%rd2], %r1;\n"
+      "atom.acq_rel.gpu.global.add.u32 %r2, [%rd3+8], 1;\n"
+      "atom.global.exch.b32 %r3, [%rd4], %r4;\n"
+      "ld.relaxed.gpu.global.u32 %r5, [%rd5];\n"
+      "ret;");
+  const size_t load = line_of(out.lines, "ld.acquire.gpu.global.u64 %rd1, [%rd1];");
+  RuntimeCall acquire = call_after(out, "ld.acquire.gpu.global.u64 %rd1, [%rd1];");
+  EXPECT_EQ(acquire.callee, "__barracuda_log_access");
+  EXPECT_GT(acquire.line, load);
+  // The load overwrites its address register: the call gets the copy made before it.
+  EXPECT_NE(acquire.arguments[0], "%rd1");
+  EXPECT_EQ(out.lines[load - 1], "mov.b64 " + acquire.arguments[0] + ", %rd1;");
+  const size_t store = line_of(out.lines, "st.release.gpu.global.u32 [%rd2], %r1;");
+  EXPECT_LT(acquire.line, store);
+  EXPECT_EQ(call_before(out, "st.release.gpu.global.u32 [%rd2], %r1;").arguments[0], "%rd2");
+  const size_t rmw = line_of(out.lines, "atom.acq_rel.gpu.global.add.u32 %r2, [%rd3+8], 1;");
+  RuntimeCall acq_rel = call_after(out, "atom.acq_rel.gpu.global.add.u32 %r2, [%rd3+8], 1;");
+  EXPECT_GT(acq_rel.line, rmw);
+  EXPECT_EQ(acq_rel.arguments[2],
+            info(RecordOp::kAtomic, MemorySpace::kGlobal, RecordSemantics::kAcqRel, MemoryScope::kGpu, 2));
+  // Legacy atomics and relaxed reads keep the log-before placement.
+  const size_t exch = line_of(out.lines, "atom.global.exch.b32 %r3, [%rd4], %r4;");
+  EXPECT_LT(acq_rel.line, exch);
+  EXPECT_EQ(call_before(out, "atom.global.exch.b32 %r3, [%rd4], %r4;").arguments[0], "%rd4");
+  EXPECT_GT(call_before(out, "atom.global.exch.b32 %r3, [%rd4], %r4;").line, rmw);
+  EXPECT_EQ(call_before(out, "ld.relaxed.gpu.global.u32 %r5, [%rd5];").arguments[0], "%rd5");
+  EXPECT_GT(call_before(out, "ld.relaxed.gpu.global.u32 %r5, [%rd5];").line, exch);
+}
+
+TEST(InstrumentPass, GuardedAcquireIsLoggedAfterItUnderItsGuard) {
+  auto out = instrument("setp.eq.u32 %p1, %r1, 0;\n@%p1 ld.acquire.gpu.global.u32 %r2, [%rd1];\nret;");
+  const size_t load = line_of(out.lines, "ld.acquire.gpu.global.u32 %r2, [%rd1];");
+  RuntimeCall call = call_after(out, "ld.acquire.gpu.global.u32 %r2, [%rd1];");
+  EXPECT_EQ(call.callee, "__barracuda_log_access");
+  const size_t label = line_of(out.lines, "$L__bc0:");
+  EXPECT_LT(load, call.line);
+  EXPECT_LT(call.line, label);
+  EXPECT_LT(line_of(out.lines, "@!%p1 bra $L__bc0;"), load);
+}
+
+TEST(InstrumentPass, FenceIsLoggedBetweenItAndTheFollowingFlagWrite) {
+  auto out = instrument("st.global.u32 [%rd1], %r1;\nmembar.gl;\nst.volatile.global.u32 [%rd2], %r2;\nret;");
+  const size_t fence = line_of(out.lines, "membar.gl;");
+  RuntimeCall fence_call = call_after(out, "membar.gl;");
+  EXPECT_EQ(fence_call.callee, "__barracuda_log_sync");
+  RuntimeCall flag_call = call_before(out, "st.volatile.global.u32 [%rd2], %r2;");
+  EXPECT_EQ(flag_call.callee, "__barracuda_log_access");
+  EXPECT_LT(fence, fence_call.line);
+  EXPECT_LT(fence_call.line, flag_call.line);
 }
 
 TEST(InstrumentPass, ClusterBarrierHalvesAreTold) {

@@ -143,9 +143,14 @@ class AccessLogger {
     DebugLocation location = instruction.debug_location;
     position = unguard(context_, position);
     Operand address = std::get<Instruction>(*position).operands[address_operand];
-    Operand address_value = context_.calls.materialize_address(position, address, location);
+    // Acquire reads are logged once they have read (barracuda/record.h, SyncRole); their destination
+    // may overwrite the address register, hence the saved copy.
+    const bool after = sync_role(static_cast<RecordOp>(info & 0xffu), static_cast<uint8_t>(info >> 8)) ==
+                       SyncRole::kAcquire;
+    Operand address_value = after ? context_.calls.save_address(position, address, location)
+                                  : context_.calls.materialize_address(position, address, location);
     Operand stored = value ? context_.calls.widen_to_64(position, *value, 1, location) : Operand::integer(0);
-    context_.calls.call_before(position, RuntimeFunction::LogAccess,
+    context_.calls.call_before(after ? std::next(position) : position, RuntimeFunction::LogAccess,
                                {{ScalarType::B64, address_value},
                                 {ScalarType::B32, Operand::integer(site)},
                                 {ScalarType::B32, Operand::integer(info)},

@@ -122,6 +122,13 @@ Operand RuntimeCallBuilder::materialize_address(StatementIterator position, cons
   return result;
 }
 
+Operand RuntimeCallBuilder::save_address(StatementIterator position, const Operand& address, DebugLocation location) {
+  Operand saved = Operand::reg(scratch(ScalarType::B64, 0));
+  Operand value = materialize_address(position, address, location);
+  if (value.text != saved.text) emit(position, "mov.b64", {saved, value}, location);
+  return saved;
+}
+
 Operand RuntimeCallBuilder::predicate_as_u32(StatementIterator position, const Guard& guard, DebugLocation location) {
   Operand result = Operand::reg(scratch(ScalarType::B32, 1));
   Operand taken = Operand::integer(guard.negated ? 0 : 1);

@@ -42,6 +42,10 @@ class RuntimeCallBuilder {
   // A b64 register holding the address an `[base+offset]` operand names in its own state space.
   Operand materialize_address(StatementIterator position, const Operand& address, DebugLocation location);
 
+  // Like materialize_address, but always into a scratch register: the value survives an instruction
+  // that overwrites the address's own register (for calls placed after the instruction).
+  Operand save_address(StatementIterator position, const Operand& address, DebugLocation location);
+
   // A b32 register holding 1 where `guard` holds, else 0 (for branch conditions).
   Operand predicate_as_u32(StatementIterator position, const Guard& guard, DebugLocation location);
 

@@ -1,4 +1,5 @@
-// Logs fences, block barriers, warp syncs and cluster barriers before they execute.
+// Logs block barriers, warp syncs and cluster barriers before they execute, fences after they
+// completed (barracuda/record.h, SyncRole: that keeps the sync-ticket order causal).
 #include <optional>
 
 #include "barracuda/record.h"
@@ -90,7 +91,8 @@ void log_synchronization(PassContext& context, const std::vector<StatementIterat
     Operand payload = event->payload ? context.calls.widen_to_64(position, *event->payload, 0, location)
                                      : Operand::integer(0);
     Operand count = event->count.value_or(Operand::integer(0));
-    context.calls.call_before(position, RuntimeFunction::LogSync,
+    const bool after = sync_role(event->op, event->space_sem) == SyncRole::kAcquire;
+    context.calls.call_before(after ? std::next(position) : position, RuntimeFunction::LogSync,
                               {{ScalarType::B32, Operand::integer(site)},
                                {ScalarType::B32, Operand::integer(static_cast<int64_t>(event->op))},
                                {ScalarType::B32, Operand::integer(event->space_sem)},

@@ -1,0 +1,82 @@
+// The causal order of synchronisation across queues: a ticketed record (RecordOp::kSyncTicket) is
+// applied only once every smaller ticket of the launch has been; until then its warp is held back
+// (DeferredWarps) while the worker goes on with other warps. Never blocks on another worker.
+#include <string>
+
+#include "engine/worker.h"
+
+namespace barracuda::engine {
+
+void Worker::submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload) {
+  if (deferred_.holds(h) || !ready(ticket, h)) {
+    deferred_.push(ticket, h, payload);
+    return;
+  }
+  apply_ticketed(ticket, h, payload);
+  if (ticket && has_deferred()) retry_deferred();
+}
+
+bool Worker::ready(std::optional<uint64_t> ticket, const RecordHeader& h) {
+  if (ticket && *ticket > shared_.tickets.next()) return false;
+  return !waits_at_barrier_for_deferred_warp(h);
+}
+
+// A warp that waits at a pending barrier of its block (the block barrier or a named one) was
+// released on the GPU only once the others arrived. If a block-mate that is not waiting yet is held
+// back, its arrival may still be to come: applying the waiting warp's next record now would
+// complete the barrier early (as divergent) and order nothing.
+bool Worker::waits_at_barrier_for_deferred_warp(const RecordHeader& h) {
+  if (!has_deferred()) return false;
+  const auto found = blocks_.find(h.block_id);
+  if (found == blocks_.end()) return false;
+  BlockState& block = *found->second;
+  if (h.warp_id >= block.warp_count() || (block.waiting_lanes(h.warp_id) & h.active_mask) == 0) return false;
+  const auto [first, last] = deferred_.block_warps(h.block_id);
+  for (auto it = first; it != last; ++it) {
+    const uint16_t other = DeferredWarps::warp_of(it->first);
+    if (other == h.warp_id || other >= block.warp_count()) continue;
+    if (block.warp(other).live_mask & ~block.waiting_lanes(other)) return true;
+  }
+  return false;
+}
+
+void Worker::apply_ticketed(std::optional<uint64_t> ticket, const RecordHeader& h,
+                            std::span<const RecordHeader> payload) {
+  apply(h, payload);
+  if (!ticket) return;
+  if (*ticket == shared_.tickets.next()) {
+    shared_.tickets.applied(*ticket);
+  } else {
+    diagnostics_.add(DiagnosticKind::kMalformedRecord, static_cast<SiteId>(h.site_id),
+                     static_cast<BlockId>(h.block_id),
+                     "sync ticket " + std::to_string(*ticket) + " used twice: record applied out of ticket order");
+  }
+}
+
+bool Worker::retry_deferred() {
+  bool applied_any = false;
+  for (bool progress = true; progress;) {
+    progress = false;
+    auto& warps = deferred_.warps();
+    for (auto it = warps.begin(); it != warps.end();) {
+      DeferredWarps::Fifo& fifo = it->second;
+      while (!fifo.empty() && ready(fifo.front().ticket, fifo.front().header())) {
+        const DeferredRecord record = std::move(fifo.front());
+        fifo.pop_front();
+        apply_ticketed(record.ticket, record.header(), record.payload());
+        progress = applied_any = true;
+      }
+      it = fifo.empty() ? warps.erase(it) : std::next(it);
+    }
+  }
+  return applied_any;
+}
+
+void Worker::flush_deferred() {
+  for (auto& [warp, fifo] : deferred_.warps()) {
+    for (const DeferredRecord& record : fifo) apply(record.header(), record.payload());
+  }
+  deferred_.warps().clear();
+}
+
+}  // namespace barracuda::engine

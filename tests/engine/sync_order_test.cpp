@@ -1,0 +1,229 @@
+// Sync tickets (RecordOp::kSyncTicket): blocks log into different queues and the host consumes the
+// queues in any order, so the acquiring block's records often reach the engine before the releasing
+// block's. Here block 0 (queue 0, consumed first) is always the reader and block 1 (queue 1) the
+// writer; the tickets carry the order the GPU saw.
+#include <gtest/gtest.h>
+
+#include <span>
+#include <string>
+#include <thread>
+
+#include "scenario.h"
+
+namespace barracuda::engine::test {
+namespace {
+
+constexpr uint64_t kData = 0x20000;
+constexpr uint64_t kFlag = 0x30000;
+constexpr uint64_t kShared = 0x40;
+const Dim3 kTwoBlocks{2, 1, 1};
+const Dim3 kTwoWarps{64, 1, 1};
+constexpr uint32_t kQueues = 2;
+constexpr uint32_t kReader = 0, kWriter = 1;
+constexpr AccessOptions kVolatile{.sem = MemorySemantics::kVolatile, .scope = MemoryScope::kSystem};
+constexpr AccessOptions kReleaseGpu{.sem = MemorySemantics::kRelease, .scope = MemoryScope::kGpu};
+constexpr AccessOptions kAcquireGpu{.sem = MemorySemantics::kAcquire, .scope = MemoryScope::kGpu};
+constexpr AccessOptions kSharedAccess{.space = MemorySpace::kShared};
+
+// The writer's block logs into queue 1, the reader's into queue 0, which is consumed first.
+struct TwoQueues {
+  Scenario s{kTwoBlocks, kTwoWarps, WarpModel::kIndependent, kQueues};
+  WarpScript writer = s.warp(kWriter, 0);
+  WarpScript reader = s.warp(kReader, 0);
+};
+
+bool has_ordering_diagnostic(const Scenario& s) {
+  for (const Diagnostic& d : s.diagnostics()) {
+    if (d.kind == DiagnosticKind::kMalformedRecord && d.message.find("sync ticket") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// st.release / ld.acquire message passing. Without tickets the reader's acquire finds nothing
+// released yet: that is the false race tickets remove.
+TEST(SyncOrder, ReleaseAcquireAcrossQueuesConsumedAcquireFirst) {
+  for (bool tickets : {true, false}) {
+    TwoQueues q;
+    auto& [s, writer, reader] = q;
+    const SiteId w = writer.store(lane(0), kData);
+    if (tickets) writer.ticket(0, lane(0));
+    writer.store(lane(0), kFlag, 4, kReleaseGpu);
+    if (tickets) reader.ticket(1, lane(0));
+    reader.load(lane(0), kFlag, 4, kAcquireGpu);
+    const SiteId r = reader.load(lane(0), kData);
+    s.run();
+    EXPECT_EQ(s.race(w, r).has_value(), !tickets) << "tickets=" << tickets;
+    EXPECT_FALSE(has_ordering_diagnostic(s));
+  }
+}
+
+// __threadfence() + legacy atomic flag, volatile spin read + __threadfence(): fences are ticketed
+// after they complete, the flag's atomic before it executes.
+TEST(SyncOrder, FenceMessagePassingConsumedReaderFirst) {
+  auto [s, writer, reader] = TwoQueues();
+  const SiteId w = writer.store(lane(0), kData);
+  writer.ticket(0, lane(0));
+  writer.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+  writer.ticket(1, lane(0));
+  writer.atomic(lane(0), kFlag);
+  reader.load(lane(0), kFlag, 4, kVolatile);
+  reader.ticket(2, lane(0));
+  reader.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+  const SiteId r = reader.load(lane(0), kData);
+  s.run();
+  EXPECT_FALSE(s.race(w, r));
+  EXPECT_TRUE(s.races().empty());
+}
+
+// The racy twins keep their races when the order is right.
+TEST(SyncOrder, NoFenceStillRaces) {
+  auto [s, writer, reader] = TwoQueues();
+  const SiteId w = writer.store(lane(0), kData);
+  writer.ticket(0, lane(0));
+  writer.atomic(lane(0), kFlag);
+  reader.load(lane(0), kFlag, 4, kVolatile);
+  const SiteId r = reader.load(lane(0), kData);
+  s.run();
+  EXPECT_TRUE(s.race(w, r));
+}
+
+TEST(SyncOrder, BlockScopedFencesAcrossBlocksAreScopedRaces) {
+  auto [s, writer, reader] = TwoQueues();
+  const SiteId w = writer.store(lane(0), kData);
+  writer.ticket(0, lane(0));
+  writer.fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+  writer.ticket(1, lane(0));
+  writer.store(lane(0), kFlag, 4, kVolatile);
+  reader.load(lane(0), kFlag, 4, kVolatile);
+  reader.ticket(2, lane(0));
+  reader.fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+  const SiteId r = reader.load(lane(0), kData);
+  s.run();
+  ASSERT_TRUE(s.race(w, r));
+  EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kScoped);
+}
+
+// A reader that tried once and did not wait: its acquire took its ticket before the release did.
+TEST(SyncOrder, AcquireTicketedBeforeTheReleaseRaces) {
+  auto [s, writer, reader] = TwoQueues();
+  reader.ticket(0, lane(0));
+  reader.load(lane(0), kFlag, 4, kAcquireGpu);
+  const SiteId r = reader.load(lane(0), kData);
+  const SiteId w = writer.store(lane(0), kData);
+  writer.ticket(1, lane(0));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  s.run();
+  EXPECT_TRUE(s.race(w, r));
+}
+
+// A held-back warp has not reached its block's barrier yet; its block-mate's records after the
+// barrier must wait for it, or the barrier would complete early (as divergent) and order nothing.
+void expect_held_back_warp_completes(SiteId (*barrier)(WarpScript&)) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, kQueues);
+  auto waiting = s.warp(kReader, 0);
+  auto mate = s.warp(kReader, 1);
+  auto writer = s.warp(kWriter, 0);
+  waiting.ticket(1, lane(0));
+  waiting.load(lane(0), kFlag, 4, kAcquireGpu);
+  const SiteId shared_write = waiting.store(lane(0), kShared, 4, kSharedAccess);
+  barrier(mate);
+  barrier(waiting);
+  const SiteId shared_read = mate.load(lane(0), kShared, 4, kSharedAccess);
+  writer.ticket(0, lane(0));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  s.run();
+  EXPECT_FALSE(s.race(shared_write, shared_read));
+  EXPECT_TRUE(s.diagnostics().empty());
+}
+
+TEST(SyncOrder, HeldBackWarpStillCompletesTheBlockBarrier) {
+  expect_held_back_warp_completes([](WarpScript& w) { return w.barrier(); });
+}
+
+TEST(SyncOrder, HeldBackWarpStillCompletesANamedBarrier) {
+  expect_held_back_warp_completes([](WarpScript& w) { return w.named_barrier(1, 64); });
+}
+
+// A ticket that never arrives (a broken trace) must not hang the launch: the rest is applied in
+// ticket order and the gap is reported.
+TEST(SyncOrder, MissingTicketIsReportedAndTheRestApplied) {
+  auto [s, writer, reader] = TwoQueues();
+  const SiteId w = writer.store(lane(0), kData);
+  writer.ticket(3, lane(0));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  reader.ticket(5, lane(0));
+  reader.load(lane(0), kFlag, 4, kAcquireGpu);
+  const SiteId r = reader.load(lane(0), kData);
+  s.run();
+  EXPECT_FALSE(s.race(w, r));
+  EXPECT_TRUE(has_ordering_diagnostic(s));
+  EXPECT_EQ(s.stats().records, 4u);
+}
+
+// Workers on their own threads, as the drain threads run them: a chain of message passing in which
+// every hop's acquire sits in the other queue. Whatever the interleaving, nothing races.
+TEST(SyncOrder, ConcurrentWorkersFollowTheTicketChain) {
+  constexpr uint64_t kHops = 200;
+  LaunchInfo launch;
+  launch.launch_id = 3;
+  launch.kernel = "chain";
+  launch.grid = kTwoBlocks;
+  launch.block = Dim3{32, 1, 1};
+  for (int round = 0; round < 20; ++round) {
+    Engine engine(EngineConfig{kQueues});
+    engine.begin_launch(launch);
+    std::vector<std::vector<RecordHeader>> queues(kQueues);
+    auto record = [&](uint32_t block, RecordOp op, MemorySemantics sem, uint64_t address, uint32_t site) {
+      RecordHeader h{};
+      h.op = static_cast<uint8_t>(op);
+      h.active_mask = lane(0);
+      h.block_id = block;
+      h.launch_id = launch.launch_id;
+      h.site_id = site;
+      h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, MemoryScope::kGpu);
+      h.size_mode = pack_size_mode(2, AddressMode::kAffine);
+      h.base = address;
+      queues[block].push_back(h);
+    };
+    auto ticket = [&](uint32_t block, uint64_t value) {
+      RecordHeader h{};
+      h.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+      h.active_mask = lane(0);
+      h.block_id = block;
+      h.launch_id = launch.launch_id;
+      h.base = value;
+      queues[block].push_back(h);
+    };
+    // Hop i: block i%2 writes data[i] and releases flag[i]; the other block acquires flag[i] and
+    // reads data[i]. Hop i+1's writer is hop i's reader.
+    uint64_t next_ticket = 0;
+    for (uint64_t hop = 0; hop < kHops; ++hop) {
+      const uint32_t from = hop % 2, to = 1 - from;
+      record(from, RecordOp::kStore, MemorySemantics::kWeak, kData + 4 * hop, 1);
+      ticket(from, next_ticket++);
+      record(from, RecordOp::kStore, MemorySemantics::kRelease, kFlag + 4 * hop, 2);
+      ticket(to, next_ticket++);
+      record(to, RecordOp::kLoad, MemorySemantics::kAcquire, kFlag + 4 * hop, 3);
+      record(to, RecordOp::kLoad, MemorySemantics::kWeak, kData + 4 * hop, 4);
+    }
+    std::vector<std::thread> drains;
+    for (uint32_t q = 0; q < kQueues; ++q) {
+      drains.emplace_back([&, q] {
+        // One record (with its ticket) per call interleaves the two workers.
+        const std::span<const RecordHeader> all(queues[q]);
+        for (size_t at = 0; at < all.size();) {
+          const size_t n = all[at].op == static_cast<uint8_t>(RecordOp::kSyncTicket) ? 2 : 1;
+          engine.worker(q).consume(all.subspan(at, n));
+          at += n;
+        }
+      });
+    }
+    for (std::thread& t : drains) t.join();
+    engine.end_launch();
+    EXPECT_TRUE(engine.races().empty()) << "round " << round;
+    EXPECT_TRUE(engine.diagnostics().empty()) << "round " << round;
+  }
+}
+
+}  // namespace
+}  // namespace barracuda::engine::test
