@@ -53,14 +53,17 @@ __device__ __forceinline__ uint16_t warp_in_block() {
   return static_cast<uint16_t>(thread / kWarpSize);
 }
 
+// The queues are host memory the CPU reads while the kernel runs: the CPU is a system-scope observer,
+// so the publishing store and the fences must be .sys (a .gpu release does not order writes to host
+// memory as the CPU sees them; on the H100 the host once read a committed slot still zero).
 __device__ __forceinline__ uint64_t load_acquire(const uint64_t* address) {
   uint64_t value;
-  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
   return value;
 }
 
 __device__ __forceinline__ void store_release(uint64_t* address, uint64_t value) {
-  asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(address), "l"(value) : "memory");
+  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(address), "l"(value) : "memory");
 }
 
 // The queue this block logs into: fixed for the block's lifetime (a block never changes SM).
@@ -335,7 +338,7 @@ extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
   log_header_only(arena, group, make_header(arena, RecordOp::kWarpExit, group.mask, site_id));
   if (group.is_leader()) {
     // The exit record's commit must be visible before the count that tells the host to stop waiting.
-    __threadfence();
+    __threadfence_system();
     atomicAdd(reinterpret_cast<unsigned long long*>(&arena->threads_exited), __popc(group.mask));
   }
 }
