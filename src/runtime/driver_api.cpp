@@ -20,6 +20,7 @@ DriverApi resolve_all() {
   resolve(api.mem_host_alloc, "cuMemHostAlloc", api.missing);
   resolve(api.mem_free_host, "cuMemFreeHost", api.missing);
   resolve(api.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2", api.missing);
+  resolve(api.pointer_get_attribute, "cuPointerGetAttribute", api.missing);
   resolve(api.module_get_global, "cuModuleGetGlobal_v2", api.missing);
   resolve(api.library_get_global, "cuLibraryGetGlobal", api.missing);
   resolve(api.memcpy_htod, "cuMemcpyHtoD_v2", api.missing);

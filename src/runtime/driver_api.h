@@ -15,6 +15,7 @@ struct DriverApi {
   PFN_cuMemHostAlloc_v2020 mem_host_alloc = nullptr;
   PFN_cuMemFreeHost_v2000 mem_free_host = nullptr;
   PFN_cuMemHostGetDevicePointer_v3020 mem_host_get_device_pointer = nullptr;
+  PFN_cuPointerGetAttribute_v4000 pointer_get_attribute = nullptr;
   PFN_cuModuleGetGlobal_v3020 module_get_global = nullptr;
   PFN_cuLibraryGetGlobal_v12000 library_get_global = nullptr;
   PFN_cuMemcpyHtoD_v3020 memcpy_htod = nullptr;

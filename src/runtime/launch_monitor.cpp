@@ -44,8 +44,9 @@ LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_mode
       kernels_(std::move(kernels)) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
-  const bool logs = !being_captured(launch) && (launch.graph || modules_.ready_to_log(launch.module));
-  QueueHost* queues = logs ? queues_() : nullptr;
+  // The queues first: after a device reset they are recreated here, and the module then reconnects.
+  QueueHost* queues = being_captured(launch) ? nullptr : queues_();
+  if (queues != nullptr && !launch.graph && !modules_.ready_to_log(launch.module)) queues = nullptr;
   if (queues == nullptr) {
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;

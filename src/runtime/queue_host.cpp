@@ -33,6 +33,14 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate(shape), sha
   check(api.ctx_get_current(&context_), "cuCtxGetCurrent");
 }
 
-QueueHost::~QueueHost() { driver_api().mem_free_host(arena_.memory()); }
+QueueHost::~QueueHost() {
+  if (!forgotten_) driver_api().mem_free_host(arena_.memory());
+}
+
+bool QueueHost::alive() const {
+  CUmemorytype type{};
+  return driver_api().pointer_get_attribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                            reinterpret_cast<CUdeviceptr>(arena_.memory())) == CUDA_SUCCESS;
+}
 
 }  // namespace barracuda::runtime

@@ -22,6 +22,10 @@ class QueueHost {
 
   CUdeviceptr device_address() const { return device_address_; }
   CUcontext context() const { return context_; }  // the context the arena was allocated in
+  // False once the driver freed the arena with its context (a reset the shim did not see: then
+  // nothing may touch it); forget() makes the destructor leave it alone.
+  bool alive() const;
+  void forget() { forgotten_ = true; }
   LiveArena& arena() { return arena_; }
 
  private:
@@ -30,6 +34,7 @@ class QueueHost {
   LiveArena arena_;
   CUdeviceptr device_address_ = 0;
   CUcontext context_ = nullptr;
+  bool forgotten_ = false;
 };
 
 }  // namespace barracuda::runtime

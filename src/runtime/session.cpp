@@ -193,6 +193,14 @@ class Session final : public shim::SyncObserver {
   // null when that failed.
   QueueHost* queues() {
     std::lock_guard lock(queues_mutex_);
+    if (queues_ && !queues_->alive()) {
+      // cudaDeviceReset through an entry point the shim does not see: the driver freed the queues
+      // with their context. Libraries outlive contexts, so their kernels reconnect to new queues.
+      if (options_.verbose) log_stream() << "barracuda: the event queues' context was destroyed; recreating them\n";
+      queues_->forget();
+      queues_.reset();
+      instrumenter_.queues_released();
+    }
     if (queues_ || queues_failed_) return queues_.get();
     CUcontext context = nullptr;
     // No context current yet (a library loaded on a fresh thread): wait for one, do not give up.
