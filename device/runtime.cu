@@ -116,8 +116,8 @@ __device__ uint64_t reserve(const Queue& queue, uint32_t slots) {
   }
 }
 
-__device__ __forceinline__ RecordHeader make_header(const QueueProducerHeader* producers, RecordOp op, uint32_t active_mask,
-                                                    uint32_t site_id) {
+__device__ __forceinline__ RecordHeader make_header(const QueueProducerHeader* producers, RecordOp op,
+                                                    uint32_t active_mask, uint32_t site_id) {
   RecordHeader header{};
   header.op = static_cast<uint8_t>(op);
   header.active_mask = active_mask;
@@ -376,6 +376,6 @@ extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
     // The exit record must be visible before the count that tells the host to stop waiting.
     __threadfence_system();
     auto* host = reinterpret_cast<QueueArenaHeader*>(producers->host_arena);
-    atomicAdd_system(reinterpret_cast<unsigned long long*>(&host->threads_exited), __popc(group.mask));
+    atomicAdd(reinterpret_cast<unsigned long long*>(&host->threads_exited), __popc(group.mask));
   }
 }

@@ -1,7 +1,8 @@
 #pragma once
 // GPU test harness: a queue arena and its producer block, both in device memory, bound to a loaded
 // module's __barracuda_queues, drained through copies by the host protocol code
-// (runtime/queue_drain.h) while a launch runs. Used by the GPU tests of the device runtime and of the instrumentation passes.
+// (runtime/queue_drain.h) while a launch runs. Used by the GPU tests of the device runtime and of
+// the instrumentation passes.
 #include <cuda_runtime.h>
 
 #include <functional>

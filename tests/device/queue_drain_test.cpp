@@ -245,7 +245,9 @@ TEST(QueueArena, ProducerBlockCarriesTheShapeAndTheHostArenaAddress) {
   EXPECT_EQ(header.host_arena, 0x7f0000001000u);
   EXPECT_EQ(header.launch_id, 0u);
   EXPECT_EQ(header.next_sync_ticket, 0u);
-  for (size_t i = sizeof(header); i < block.size(); ++i) ASSERT_EQ(block[i], std::byte{0}) << "producer lines start empty";
+  for (size_t i = sizeof(header); i < block.size(); ++i) {
+    ASSERT_EQ(block[i], std::byte{0}) << "producer lines start empty";
+  }
 }
 
 }  // namespace
