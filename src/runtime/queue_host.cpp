@@ -13,6 +13,20 @@ void check(CUresult result, const char* what) {
   if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + describe(result));
 }
 
+// Our copies run on the application's threads, maybe while another of its streams captures a graph
+// in global mode, which would forbid (and be invalidated by) a synchronising call: relaxed mode
+// for the copy, the thread's own mode restored after.
+class RelaxedCaptureMode {
+ public:
+  RelaxedCaptureMode() { driver_api().thread_exchange_capture_mode(&mode_); }
+  ~RelaxedCaptureMode() { driver_api().thread_exchange_capture_mode(&mode_); }
+  RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
+  RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
+
+ private:
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+};
+
 }  // namespace
 
 std::byte* QueueHost::allocate_host_arena(const QueueArenaShape& shape) {
@@ -60,6 +74,7 @@ void QueueHost::begin_launch(uint16_t launch_id) {
 
 void QueueHost::copy_to_device(CUdeviceptr destination, const void* source, size_t bytes, const char* what) {
   const DriverApi& api = driver_api();
+  RelaxedCaptureMode relaxed;
   check(api.memcpy_htod_async(destination, source, bytes, stream_), what);
   check(api.stream_synchronize(stream_), what);
 }
