@@ -2,7 +2,8 @@
 // The event queues: rings of 32-byte slots the instrumented kernels log into and the host drains.
 // Shared by device/ (CUDA C++) and src/runtime (host C++), like record.h: plain fixed-width fields.
 //
-// Two allocations, so that the GPU's hot path never waits on the bus:
+// Two allocations, so that the atomics and reads of every record stay on the GPU (only the record's
+// own writes, posted, and one system fence cross the bus):
 //
 // * The producer block, in DEVICE memory (the host writes its address into the instrumented module's
 //   `.global .u64 __barracuda_queues` after loading it, so kernels need no extra parameter):
