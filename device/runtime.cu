@@ -13,7 +13,10 @@ __device__ QueueProducerHeader* __barracuda_queues = nullptr;
 
 namespace {
 
+// A full ring's waiters poll the host's read_head over the bus: backing off keeps thousands of them
+// from saturating it while the host drains.
 constexpr uint32_t kBackPressureSleepNs = 200;
+constexpr uint32_t kMaxBackPressureSleepNs = 4096;
 
 // The lanes that execute one entry point together and share one record.
 struct WarpGroup {
@@ -106,13 +109,15 @@ __device__ uint64_t reserve(const Queue& queue, uint32_t slots) {
   uint64_t position = atomicAdd(reinterpret_cast<unsigned long long*>(&queue.producer->write_head), slots);
   uint64_t end = position + slots;
   if (end <= load_acquire_gpu(&queue.producer->read_head_cache) + queue.capacity) return position;
-  for (;;) {
+  for (uint32_t sleep_ns = kBackPressureSleepNs;; sleep_ns = min(2 * sleep_ns, kMaxBackPressureSleepNs)) {
     uint64_t read_head = load_acquire_system(&queue.control->read_head);
     if (end <= read_head + queue.capacity) {
       raise_release_gpu(&queue.producer->read_head_cache, read_head);
       return position;
     }
-    __nanosleep(kBackPressureSleepNs);
+    __nanosleep(sleep_ns);
+    // Another waiter may have seen the host's progress meanwhile: that costs no bus read.
+    if (end <= load_acquire_gpu(&queue.producer->read_head_cache) + queue.capacity) return position;
   }
 }
 
