@@ -35,7 +35,7 @@ __device__ __noinline__ void __barracuda_log_branch(uint32_t site_id, uint32_t t
 __device__ __noinline__ void __barracuda_log_reconverge(uint32_t site_id);
 
 // Kernel entry (kWarpEntry) and each exit point (kWarpExit). Exiting threads are added to the arena's
-// threads_exited counter once their record is committed, which is how the host knows a launch is complete.
+// threads_exited counter once their record is published, which is how the host knows a launch is complete.
 __device__ __noinline__ void __barracuda_log_entry(uint32_t site_id);
 __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id);
 

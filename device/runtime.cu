@@ -6,13 +6,17 @@
 
 using namespace barracuda;
 
-// Set by the host (cuModuleGetGlobal + copy) after the instrumented module is loaded.
-extern "C" __device__ QueueArenaHeader* __barracuda_queues;
-__device__ QueueArenaHeader* __barracuda_queues = nullptr;
+// Set by the host (cuModuleGetGlobal + copy) after the instrumented module is loaded: the producer
+// block in device memory.
+extern "C" __device__ QueueProducerHeader* __barracuda_queues;
+__device__ QueueProducerHeader* __barracuda_queues = nullptr;
 
 namespace {
 
+// A full ring's waiters poll the host's read_head over the bus: backing off keeps thousands of them
+// from saturating it while the host drains.
 constexpr uint32_t kBackPressureSleepNs = 200;
+constexpr uint32_t kMaxBackPressureSleepNs = 4096;
 
 // The lanes that execute one entry point together and share one record.
 struct WarpGroup {
@@ -53,72 +57,84 @@ __device__ __forceinline__ uint16_t warp_in_block() {
   return static_cast<uint16_t>(thread / kWarpSize);
 }
 
-// The queues are host memory the CPU reads while the kernel runs: the CPU is a system-scope observer,
-// so the publishing store and the fences must be .sys (a .gpu release does not order writes to host
-// memory as the CPU sees them; on the H100 the host once read a committed slot still zero).
-__device__ __forceinline__ uint64_t load_acquire(const uint64_t* address) {
+// The rings are host memory the CPU reads while the kernel runs: the CPU is a system-scope observer,
+// so the read of its read_head and the publishing fence must be .sys (a .gpu fence does not order
+// writes to host memory as the CPU sees them).
+__device__ __forceinline__ uint64_t load_acquire_system(const uint64_t* address) {
   uint64_t value;
   asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
   return value;
 }
 
-__device__ __forceinline__ void store_release(uint64_t* address, uint64_t value) {
-  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(address), "l"(value) : "memory");
+// read_head_cache is shared by the warps of one GPU: .gpu scope keeps the host's zeroing of the
+// slots (ordered before its read_head store, which a waiting warp acquired) before our writes.
+__device__ __forceinline__ uint64_t load_acquire_gpu(const uint64_t* address) {
+  uint64_t value;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
+  return value;
+}
+
+__device__ __forceinline__ void raise_release_gpu(uint64_t* address, uint64_t value) {
+  asm volatile("red.release.gpu.global.max.u64 [%0], %1;" ::"l"(address), "l"(value) : "memory");
 }
 
 // The queue this block logs into: fixed for the block's lifetime (a block never changes SM).
 struct Queue {
-  QueueControl* control;
-  RecordHeader* ring;
+  QueueProducerLine* producer;  // device memory
+  const QueueControl* control;  // host memory
+  RecordHeader* ring;           // host memory
   uint64_t capacity;
 
   __device__ RecordHeader* slot(uint64_t position) const { return ring + (position & (capacity - 1)); }
 };
 
-__device__ __forceinline__ Queue block_queue(QueueArenaHeader* arena) {
-  uint32_t queue_index =
-      (sm_id() * arena->queues_per_sm + linear_block_id() % arena->queues_per_sm) % arena->queue_count;
-  auto* base = reinterpret_cast<char*>(arena);
+__device__ __forceinline__ Queue block_queue(QueueProducerHeader* producers) {
+  uint32_t queue_index = (sm_id() * producers->queues_per_sm + linear_block_id() % producers->queues_per_sm) %
+                         producers->queue_count;
+  auto* host = reinterpret_cast<char*>(producers->host_arena);
   Queue queue;
-  queue.capacity = arena->capacity;
-  queue.control = reinterpret_cast<QueueControl*>(base + arena_control_offset(queue_index));
-  queue.ring = reinterpret_cast<RecordHeader*>(base + arena_ring_offset(arena->queue_count, queue.capacity, queue_index));
+  queue.capacity = producers->capacity;
+  queue.producer = reinterpret_cast<QueueProducerLine*>(reinterpret_cast<char*>(producers) +
+                                                        producer_line_offset(queue_index));
+  queue.control = reinterpret_cast<const QueueControl*>(host + arena_control_offset(queue_index));
+  queue.ring = reinterpret_cast<RecordHeader*>(
+      host + arena_ring_offset(producers->queue_count, queue.capacity, queue_index));
   return queue;
 }
 
 // Leader only: reserves `slots` slots and waits until the host has freed them (back-pressure: the
-// producer never overwrites unread slots and never drops).
+// producer never overwrites unread slots and never drops). Only a ring that looks full costs a
+// read over the bus.
 __device__ uint64_t reserve(const Queue& queue, uint32_t slots) {
-  uint64_t position = atomicAdd(reinterpret_cast<unsigned long long*>(&queue.control->write_head), slots);
-  const volatile uint64_t* read_head = &queue.control->read_head;
-  while (position + slots - *read_head > queue.capacity) {
-    __nanosleep(kBackPressureSleepNs);
+  uint64_t position = atomicAdd(reinterpret_cast<unsigned long long*>(&queue.producer->write_head), slots);
+  uint64_t end = position + slots;
+  if (end <= load_acquire_gpu(&queue.producer->read_head_cache) + queue.capacity) return position;
+  for (uint32_t sleep_ns = kBackPressureSleepNs;; sleep_ns = min(2 * sleep_ns, kMaxBackPressureSleepNs)) {
+    uint64_t read_head = load_acquire_system(&queue.control->read_head);
+    if (end <= read_head + queue.capacity) {
+      raise_release_gpu(&queue.producer->read_head_cache, read_head);
+      return position;
+    }
+    __nanosleep(sleep_ns);
+    // Another waiter may have seen the host's progress meanwhile: that costs no bus read.
+    if (end <= load_acquire_gpu(&queue.producer->read_head_cache) + queue.capacity) return position;
   }
-  return position;
 }
 
-// Leader only, after the group's writes are ordered before it (__syncwarp): publishes the record
-// once every earlier reservation is published, so [read_head, commit_index) is always whole records.
-__device__ void commit(const Queue& queue, uint64_t position, uint32_t slots) {
-  while (load_acquire(&queue.control->commit_index) != position) {
-  }
-  store_release(&queue.control->commit_index, position + slots);
-}
-
-__device__ __forceinline__ RecordHeader make_header(const QueueArenaHeader* arena, RecordOp op, uint32_t active_mask,
-                                                    uint32_t site_id) {
+__device__ __forceinline__ RecordHeader make_header(const QueueProducerHeader* producers, RecordOp op,
+                                                    uint32_t active_mask, uint32_t site_id) {
   RecordHeader header{};
   header.op = static_cast<uint8_t>(op);
   header.active_mask = active_mask;
   header.site_id = site_id;
   header.block_id = linear_block_id();
   header.warp_id = warp_in_block();
-  header.launch_id = static_cast<uint16_t>(arena->launch_id);
+  header.launch_id = static_cast<uint16_t>(producers->launch_id);
   return header;
 }
 
 // Under independent thread scheduling the other lanes would otherwise return while the leader still
-// waits in reserve/commit, and the app instruction after the call would then run (and be logged) in
+// waits in reserve, and the app instruction after the call would then run (and be logged) in
 // pieces. Rejoining the group before returning keeps one warp instruction one record. This adds no
 // ordering the engine sees: the lanes were converged when they entered.
 __device__ __forceinline__ void rejoin(const WarpGroup& group) { __syncwarp(group.mask); }
@@ -127,45 +143,73 @@ __device__ __forceinline__ void rejoin(const WarpGroup& group) { __syncwarp(grou
 // ticket causal with the instruction it orders: the acquire half keeps a following write (release
 // role, logged before) after it; the release half keeps a preceding read or fence (acquire role,
 // logged after) before it.
-__device__ __forceinline__ uint64_t take_sync_ticket(QueueArenaHeader* arena) {
+__device__ __forceinline__ uint64_t take_sync_ticket(QueueProducerHeader* producers) {
   uint64_t ticket;
-  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(ticket) : "l"(&arena->next_sync_ticket) : "memory");
+  asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;"
+               : "=l"(ticket)
+               : "l"(&producers->next_sync_ticket)
+               : "memory");
   return ticket;
 }
 
-// A record's reservation: its own header at `record`, its sync ticket (if any) just before it.
+// A record's reservation: its own header at `record`, its sync ticket (if any) in the slot before.
 struct Reservation {
-  uint64_t start;   // first reserved slot
   uint64_t record;  // the record's header slot
+  bool has_ticket;
+  RecordHeader ticket;
 };
 
 // Leader only: reserves the record's slots, plus one in front for its sync ticket when the record
-// carries one, and writes the ticket.
-__device__ Reservation reserve_record(QueueArenaHeader* arena, const Queue& queue, uint32_t slots,
+// carries one.
+__device__ Reservation reserve_record(QueueProducerHeader* producers, const Queue& queue, uint32_t slots,
                                       const RecordHeader& header) {
+  Reservation reservation{};
   if (!takes_sync_ticket(static_cast<RecordOp>(header.op), header.space_sem)) {
-    uint64_t position = reserve(queue, slots);
-    return {position, position};
+    reservation.record = reserve(queue, slots);
+    return reservation;
   }
-  RecordHeader ticket = header;
-  ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
-  ticket.space_sem = 0;
-  ticket.size_mode = 0;
-  ticket.flags = 0;
-  ticket.stride = 0;
-  ticket.base = take_sync_ticket(arena);
-  uint64_t position = reserve(queue, slots + 1);
-  *queue.slot(position) = ticket;
-  return {position, position + 1};
+  reservation.has_ticket = true;
+  reservation.ticket = header;
+  reservation.ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+  reservation.ticket.space_sem = 0;
+  reservation.ticket.size_mode = 0;
+  reservation.ticket.flags = 0;
+  reservation.ticket.stride = 0;
+  reservation.ticket.base = take_sync_ticket(producers);
+  reservation.record = reserve(queue, slots + 1) + 1;
+  return reservation;
+}
+
+// Words 1-3 of a header: everything but the word that publishes it.
+__device__ __forceinline__ void write_header_tail(RecordHeader* slot, const RecordHeader& header) {
+  const auto* words = reinterpret_cast<const uint64_t*>(&header);
+  auto* slot_words = reinterpret_cast<uint64_t*>(slot);
+  for (int word = 1; word < 4; ++word) slot_words[word] = words[word];
+}
+
+// Leader only, after the group's payload writes are ordered before it (__syncwarp): writes the
+// reservation header-last. Word 0 of its first slot (the ticket, else the record) is stored after a
+// system fence: once the host sees it non-zero, every byte of the reservation is visible.
+__device__ void publish(const Queue& queue, const Reservation& reservation, const RecordHeader& header) {
+  RecordHeader* record = queue.slot(reservation.record);
+  write_header_tail(record, header);
+  const RecordHeader* first = &header;
+  RecordHeader* first_slot = record;
+  if (reservation.has_ticket) {
+    *reinterpret_cast<uint64_t*>(record) = *reinterpret_cast<const uint64_t*>(&header);
+    first = &reservation.ticket;
+    first_slot = queue.slot(reservation.record - 1);
+    write_header_tail(first_slot, *first);
+  }
+  __threadfence_system();
+  *reinterpret_cast<volatile uint64_t*>(first_slot) = *reinterpret_cast<const uint64_t*>(first);
 }
 
 // Logs a header-only record (everything but memory accesses) from the group's leader.
-__device__ void log_header_only(QueueArenaHeader* arena, const WarpGroup& group, const RecordHeader& header) {
+__device__ void log_header_only(QueueProducerHeader* producers, const WarpGroup& group, const RecordHeader& header) {
   if (group.is_leader()) {
-    Queue queue = block_queue(arena);
-    Reservation reservation = reserve_record(arena, queue, 1, header);
-    *queue.slot(reservation.record) = header;
-    commit(queue, reservation.start, static_cast<uint32_t>(reservation.record + 1 - reservation.start));
+    Queue queue = block_queue(producers);
+    publish(queue, reserve_record(producers, queue, 1, header), header);
   }
   rejoin(group);
 }
@@ -253,8 +297,8 @@ __device__ void write_payload(const Queue& queue, const WarpGroup& group, uint64
 
 extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id,
                                                                uint32_t access_info, uint64_t value) {
-  QueueArenaHeader* arena = __barracuda_queues;
-  if (arena == nullptr) return;
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
   WarpGroup group = form_group(site_id);
 
   uint8_t space_sem = static_cast<uint8_t>(access_info >> 8);
@@ -266,18 +310,15 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   uint8_t flags = conflict_flags(group, address, (access_info & kAccessHasValue) != 0, value);
   uint32_t slots = record_slots(encoding.mode);
 
-  Queue queue = block_queue(arena);
-  RecordHeader header = make_header(arena, static_cast<RecordOp>(access_info & 0xffu), group.mask, site_id);
+  Queue queue = block_queue(producers);
+  RecordHeader header = make_header(producers, static_cast<RecordOp>(access_info & 0xffu), group.mask, site_id);
   header.space_sem = space_sem;
   header.size_mode = pack_size_mode((access_info >> 16) & 0x7u, encoding.mode);
   header.flags = flags;
   header.stride = encoding.stride;
   header.base = encoding.base;
   Reservation reservation{};
-  if (group.is_leader()) {
-    reservation = reserve_record(arena, queue, slots, header);
-    *queue.slot(reservation.record) = header;
-  }
+  if (group.is_leader()) reservation = reserve_record(producers, queue, slots, header);
   uint64_t position = __shfl_sync(group.mask, reservation.record, group.leader);
   if (encoding.mode == AddressMode::kDelta32) {
     write_payload<int32_t>(queue, group, position, static_cast<int32_t>(address - encoding.base));
@@ -285,14 +326,14 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
     write_payload<uint64_t>(queue, group, position, address);
   }
   __syncwarp(group.mask);
-  if (group.is_leader()) commit(queue, reservation.start, static_cast<uint32_t>(position + slots - reservation.start));
+  if (group.is_leader()) publish(queue, reservation, header);
   rejoin(group);
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, uint32_t op, uint32_t space_sem,
                                                              uint64_t payload, uint32_t count) {
-  QueueArenaHeader* arena = __barracuda_queues;
-  if (arena == nullptr) return;
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
   WarpGroup group = form_group(site_id);
   if (static_cast<RecordOp>(op) == RecordOp::kWarpSync) {
     // Lanes of one bar.warp.sync may name different member masks (__syncwarp(0x0000ffff) in one half,
@@ -301,44 +342,45 @@ extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, u
     group.mask = __match_any_sync(group.mask, payload);
     group.leader = __ffs(group.mask) - 1;
   }
-  RecordHeader header = make_header(arena, static_cast<RecordOp>(op), group.mask, site_id);
+  RecordHeader header = make_header(producers, static_cast<RecordOp>(op), group.mask, site_id);
   header.space_sem = static_cast<uint8_t>(space_sem);
   header.base = payload;
   header.stride = static_cast<int32_t>(count);
-  log_header_only(arena, group, header);
+  log_header_only(producers, group, header);
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_branch(uint32_t site_id, uint32_t taken) {
-  QueueArenaHeader* arena = __barracuda_queues;
-  if (arena == nullptr) return;
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
   WarpGroup group = form_group(site_id);
-  RecordHeader header = make_header(arena, RecordOp::kBranchIf, __ballot_sync(group.mask, taken != 0), site_id);
+  RecordHeader header = make_header(producers, RecordOp::kBranchIf, __ballot_sync(group.mask, taken != 0), site_id);
   header.base = group.mask;
-  log_header_only(arena, group, header);
+  log_header_only(producers, group, header);
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_reconverge(uint32_t site_id) {
-  QueueArenaHeader* arena = __barracuda_queues;
-  if (arena == nullptr) return;
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
   WarpGroup group = form_group(site_id);
-  log_header_only(arena, group, make_header(arena, RecordOp::kBranchFi, group.mask, site_id));
+  log_header_only(producers, group, make_header(producers, RecordOp::kBranchFi, group.mask, site_id));
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_entry(uint32_t site_id) {
-  QueueArenaHeader* arena = __barracuda_queues;
-  if (arena == nullptr) return;
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
   WarpGroup group = form_group(site_id);
-  log_header_only(arena, group, make_header(arena, RecordOp::kWarpEntry, group.mask, site_id));
+  log_header_only(producers, group, make_header(producers, RecordOp::kWarpEntry, group.mask, site_id));
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
-  QueueArenaHeader* arena = __barracuda_queues;
-  if (arena == nullptr) return;
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
   WarpGroup group = form_group(site_id);
-  log_header_only(arena, group, make_header(arena, RecordOp::kWarpExit, group.mask, site_id));
+  log_header_only(producers, group, make_header(producers, RecordOp::kWarpExit, group.mask, site_id));
   if (group.is_leader()) {
-    // The exit record's commit must be visible before the count that tells the host to stop waiting.
+    // The exit record must be visible before the count that tells the host to stop waiting.
     __threadfence_system();
-    atomicAdd(reinterpret_cast<unsigned long long*>(&arena->threads_exited), __popc(group.mask));
+    auto* host = reinterpret_cast<QueueArenaHeader*>(producers->host_arena);
+    atomicAdd(reinterpret_cast<unsigned long long*>(&host->threads_exited), __popc(group.mask));
   }
 }

@@ -1,32 +1,40 @@
 #pragma once
-// The queue arena: device memory the instrumented kernels log into and the host drains.
+// The event queues: rings of 32-byte slots the instrumented kernels log into and the host drains.
 // Shared by device/ (CUDA C++) and src/runtime (host C++), like record.h: plain fixed-width fields.
 //
-// Arena layout (one allocation; the host writes its address into the instrumented module's
-// `.global .u64 __barracuda_queues` after loading it, so kernels need no extra parameter):
+// Two allocations, so that the atomics and reads of every record stay on the GPU (only the record's
+// own writes, posted, and one system fence cross the bus):
 //
-//   offset 0                      QueueArenaHeader            (128 bytes)
-//   offset 128 + 128 * q          QueueControl of queue q     (128 bytes each)
-//   arena_slots_offset(n) + q * capacity * 32
-//                                 the ring of `capacity` 32-byte slots of queue q
+// * The producer block, in DEVICE memory (the host writes its address into the instrumented module's
+//   `.global .u64 __barracuda_queues` after loading it, so kernels need no extra parameter):
+//     offset 0               QueueProducerHeader        (128 bytes: constants, launch id, sync tickets)
+//     offset 128 + 128 * q   QueueProducerLine of queue q  (write_head, read_head_cache)
+// * The host arena, page-locked HOST memory mapped into the GPU (QueueProducerHeader::host_arena):
+//     offset 0                      QueueArenaHeader            (128 bytes)
+//     offset 128 + 128 * q          QueueControl of queue q     (read_head, written by the host)
+//     arena_ring_offset(n, capacity, q)   the ring of `capacity` 32-byte slots of queue q
 //
 // Protocol of one queue (positions are monotonic 64-bit slot counters; slot = position & (capacity-1)):
-//   1. reserve: one leader lane per warp does write_head += n (one atomic for the whole warp record);
-//   2. back-pressure: the leader spins until position + n - read_head <= capacity, so nothing
-//      unread is ever overwritten; the GPU waits for the host instead of dropping events;
-//   3. fill: every active lane writes its part of the record (header by the leader, one address
-//      or delta per lane); records may wrap around the end of the ring;
-//   4. commit: the leader waits until commit_index == position (earlier reservations are complete),
-//      then publishes commit_index = position + n with release semantics.
-// The host reads slots [read_head, commit_index), which are always whole records in reservation
-// order, then stores the new read_head back.
+//   1. reserve: one leader lane per warp does write_head += n (an L2 atomic in device memory) for its
+//      whole reservation: the record, plus a kSyncTicket slot in front when takes_sync_ticket();
+//   2. back-pressure: while position + n > read_head_cache + capacity the leader re-reads the host's
+//      read_head (acquire, system scope), raises read_head_cache to it and sleeps; nothing unread is
+//      overwritten and nothing is dropped: the GPU waits for the host;
+//   3. fill: every active lane writes its payload slots; records may wrap around the end of the ring;
+//   4. publish, header-last: after __syncwarp the leader writes every header word of the reservation
+//      except word 0 of its first slot, fences at system scope, then stores that word. A slot whose
+//      word 0 is non-zero (op != kInvalid) starts a reservation whose bytes are all visible.
+//      Reservations are published independently: no warp waits for another.
+// The host drains from read_head while the slot there has op != 0: it validates the header, copies the
+// record's slots out, ZEROES them (so op == 0 means "not yet written" the next time round), then
+// stores read_head (release). A malformed header discards the queue: the host frees its whole ring
+// on every pass from then on, so the GPU never blocks on it.
 // A record that takes_sync_ticket() accepts is preceded, in the same reservation, by a kSyncTicket
 // header carrying next_sync_ticket++ (record.h): the order of synchronisation across queues.
 //
-// End of a launch: each thread adds itself to `threads_exited` when it logs its kWarpExit record,
-// after that record is committed. The host knows the launch's thread count; once threads_exited
-// reaches it, draining every queue up to the commit index read *after* that counter yields every
-// event of the launch.
+// End of a launch: each leader publishes its kWarpExit record, fences at system scope, then adds its
+// lanes to the host arena's `threads_exited`. The host knows the launch's thread count; once
+// threads_exited reaches it, a drain pass started *after* reading that counter yields every event.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,42 +44,71 @@
 namespace barracuda {
 
 inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
-inline constexpr uint32_t kQueueFormatVersion = 2;  // 2: next_sync_ticket
-inline constexpr uint32_t kQueueLineBytes = 128;  // producer and consumer fields never share a cache line
+// 3: producer block in device memory, header-last publication, no commit index
+inline constexpr uint32_t kQueueFormatVersion = 3;
+inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different sides never share a line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
 #define BARRACUDA_QUEUES_SYMBOL "__barracuda_queues"
 
+// Host memory: what the host owns and the GPU reads rarely.
 struct QueueArenaHeader {
   uint32_t magic;           // kQueueArenaMagic
   uint32_t version;         // kQueueFormatVersion
   uint32_t queue_count;     // number of QueueControl blocks and rings
-  uint32_t queues_per_sm;   // a block logs into queue (smid * queues_per_sm + block % queues_per_sm) % queue_count
+  uint32_t queues_per_sm;   // as in QueueProducerHeader
   uint64_t capacity;        // slots per ring, a power of two >= kMaxRecordSlots
-  uint32_t launch_id;       // host-set before each launch; copied into every record's launch_id
-  uint32_t reserved0;
-  uint64_t threads_exited;  // device-incremented: threads whose kWarpExit record is committed
-  uint64_t next_sync_ticket;  // device-incremented, host-reset per launch: the next RecordOp::kSyncTicket
-  uint8_t padding[kQueueLineBytes - 48];
+  uint64_t threads_exited;  // device-incremented: threads whose kWarpExit record is published
+  uint8_t padding[kQueueLineBytes - 32];
 };
 static_assert(sizeof(QueueArenaHeader) == kQueueLineBytes, "the arena header fills one line");
-static_assert(offsetof(QueueArenaHeader, capacity) == 16 && offsetof(QueueArenaHeader, launch_id) == 24 &&
-                  offsetof(QueueArenaHeader, threads_exited) == 32 &&
-                  offsetof(QueueArenaHeader, next_sync_ticket) == 40,
+static_assert(offsetof(QueueArenaHeader, capacity) == 16 && offsetof(QueueArenaHeader, threads_exited) == 24,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
 struct QueueControl {
-  // Producer line (device atomics).
-  uint64_t write_head;    // slots reserved so far
-  uint64_t commit_index;  // slots complete so far; advances in reservation order
-  uint8_t producer_padding[kQueueLineBytes / 2 - 16];
-  // Consumer line (written only by the host).
-  uint64_t read_head;  // slots the host has consumed
-  uint8_t consumer_padding[kQueueLineBytes / 2 - 8];
+  uint64_t read_head;  // slots the host has consumed (and zeroed); written only by the host
+  uint8_t padding[kQueueLineBytes - 8];
 };
-static_assert(sizeof(QueueControl) == kQueueLineBytes, "one control block per line pair");
-static_assert(offsetof(QueueControl, commit_index) == 8 && offsetof(QueueControl, read_head) == 64,
+static_assert(sizeof(QueueControl) == kQueueLineBytes, "one control block per line");
+
+// Device memory: everything the producers touch on every record.
+struct QueueProducerHeader {
+  uint32_t magic;          // kQueueArenaMagic
+  uint32_t version;        // kQueueFormatVersion
+  uint32_t queue_count;    // number of QueueProducerLines (and of rings in the host arena)
+  uint32_t queues_per_sm;  // a block logs into queue (smid * queues_per_sm + block % queues_per_sm) % queue_count
+  uint64_t capacity;       // slots per ring
+  uint32_t launch_id;      // host-set before each launch (one async copy with next_sync_ticket)
+  uint32_t reserved0;
+  uint64_t next_sync_ticket;  // device-incremented, host-reset per launch: the next RecordOp::kSyncTicket
+  uint64_t host_arena;        // device address of the mapped host arena (QueueArenaHeader)
+  uint8_t padding[kQueueLineBytes - 48];
+};
+static_assert(sizeof(QueueProducerHeader) == kQueueLineBytes, "the producer header fills one line");
+static_assert(offsetof(QueueProducerHeader, launch_id) == 24 && offsetof(QueueProducerHeader, next_sync_ticket) == 32 &&
+                  offsetof(QueueProducerHeader, host_arena) == 40,
               "layout is shared with device code: change it only with kQueueFormatVersion");
+
+// What the host writes into the producer block before each launch, in one copy at this offset.
+struct QueueLaunchFields {
+  uint32_t launch_id;
+  uint32_t reserved0;
+  uint64_t next_sync_ticket;
+};
+inline constexpr uint64_t kQueueLaunchFieldsOffset = offsetof(QueueProducerHeader, launch_id);
+static_assert(sizeof(QueueLaunchFields) == 16, "launch_id, reserved0 and next_sync_ticket are contiguous");
+
+struct QueueProducerLine {
+  uint64_t write_head;       // slots reserved so far
+  uint64_t read_head_cache;  // a lower bound of the host's read_head, raised by waiting producers
+  uint8_t padding[kQueueLineBytes - 16];
+};
+static_assert(sizeof(QueueProducerLine) == kQueueLineBytes, "one producer line per queue");
+
+constexpr uint64_t producer_line_offset(uint32_t queue) {
+  return sizeof(QueueProducerHeader) + uint64_t{queue} * sizeof(QueueProducerLine);
+}
+constexpr uint64_t producer_block_bytes(uint32_t queue_count) { return producer_line_offset(queue_count); }
 
 // The longest record (header + 32 absolute addresses); a ring must hold at least one.
 inline constexpr uint32_t kMaxRecordSlots = record_slots(AddressMode::kFull64);

@@ -54,7 +54,7 @@ DrainTotals DrainPool::drain_launch(LiveArena& arena, const RecordSink& sink, co
     failure = std::current_exception();
   }
   // Release: a thread that sees the flag also sees what launch_done saw (the exit count), so the
-  // commit indices it reads next cover every record of the launch.
+  // records it reads next include every record of the launch.
   last_pass_.store(true, std::memory_order_release);
   std::unique_lock lock(mutex_);
   idle_.wait(lock, [this] { return running_ == 0; });

@@ -43,8 +43,8 @@ class DrainPool {
   uint32_t threads() const { return thread_count_; }
 
   // Drains `arena` into `sink` on the pool's threads until `launch_done` (polled by the calling
-  // thread) returns true, then until every thread has drained what was committed before that.
-  // `launch_done` must become true only once the producers have committed their last record (for the
+  // thread) returns true, then until every thread has drained what was published before that.
+  // `launch_done` must become true only once the producers have published their last record (for the
   // GPU: every thread counted in threads_exited, or the kernel's stream complete). A malformed queue
   // or a throwing sink stops nothing: the error is returned and draining goes on, so the producers
   // never stall. An exception from `launch_done` is rethrown once the threads are idle again.

@@ -24,6 +24,12 @@ DriverApi resolve_all() {
   resolve(api.module_get_global, "cuModuleGetGlobal_v2", api.missing);
   resolve(api.library_get_global, "cuLibraryGetGlobal", api.missing);
   resolve(api.memcpy_htod, "cuMemcpyHtoD_v2", api.missing);
+  resolve(api.mem_alloc, "cuMemAlloc_v2", api.missing);
+  resolve(api.mem_free, "cuMemFree_v2", api.missing);
+  resolve(api.memcpy_htod_async, "cuMemcpyHtoDAsync_v2", api.missing);
+  resolve(api.stream_create, "cuStreamCreate", api.missing);
+  resolve(api.stream_destroy, "cuStreamDestroy_v2", api.missing);
+  resolve(api.stream_synchronize, "cuStreamSynchronize", api.missing);
   resolve(api.stream_query, "cuStreamQuery", api.missing);
   resolve(api.stream_get_flags, "cuStreamGetFlags", api.missing);
   resolve(api.stream_is_capturing, "cuStreamIsCapturing", api.missing);

@@ -19,6 +19,12 @@ struct DriverApi {
   PFN_cuModuleGetGlobal_v3020 module_get_global = nullptr;
   PFN_cuLibraryGetGlobal_v12000 library_get_global = nullptr;
   PFN_cuMemcpyHtoD_v3020 memcpy_htod = nullptr;
+  PFN_cuMemAlloc_v3020 mem_alloc = nullptr;
+  PFN_cuMemFree_v3020 mem_free = nullptr;
+  PFN_cuMemcpyHtoDAsync_v3020 memcpy_htod_async = nullptr;
+  PFN_cuStreamCreate_v2000 stream_create = nullptr;
+  PFN_cuStreamDestroy_v4000 stream_destroy = nullptr;
+  PFN_cuStreamSynchronize_v2000 stream_synchronize = nullptr;
   PFN_cuStreamQuery_v2000 stream_query = nullptr;
   PFN_cuStreamGetFlags_v5050 stream_get_flags = nullptr;
   PFN_cuStreamIsCapturing_v10000 stream_is_capturing = nullptr;

@@ -56,17 +56,27 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // that thread's synchronisation in between must not order the two.
   engine::LaunchOrder order = streams_.launch_order(launch);
   launch_mutex_.lock();
+  const uint16_t launch_id = next_launch_id_++;
+  try {
+    queues->begin_launch(launch_id);
+  } catch (const std::exception& e) {
+    launch_mutex_.unlock();
+    std::lock_guard lock(totals_mutex_);
+    ++totals_.launches_unchecked;
+    ++totals_.failed_launches;
+    totals_.last_error = std::string(launch.kernel_name) + ": " + e.what();
+    return;
+  }
   // A graph's kernel nodes log if their modules are instrumented; they are drained (the GPU waits on
   // full queues) but not checked: their launches are not known one by one.
   if (launch.graph || (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_))) {
-    queues->arena().begin_launch(next_launch_id_++);
     this_thread_launch = LaunchMode::kDrainOnly;
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;
     return;
   }
   engine::LaunchInfo info;
-  info.launch_id = next_launch_id_++;
+  info.launch_id = launch_id;
   info.kernel = std::string(launch.kernel_name);
   info.grid = to_engine(launch.grid);
   info.block = to_engine(launch.block);
@@ -83,7 +93,6 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     totals_.last_error = info.kernel + ": " + e.what();
     return;
   }
-  queues->arena().begin_launch(info.launch_id);
   if (recorder_) {
     recorder_->launch({info.launch_id, info.kernel, {info.grid.x, info.grid.y, info.grid.z},
                        {info.block.x, info.block.y, info.block.z}, info.shared_bytes,
@@ -137,7 +146,7 @@ DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, Live
   const DriverApi& api = driver_api();
   const CUstream stream = completion_stream(launch);
   return drain_pool_->drain_launch(arena, consume, [&] {
-    // Every thread counted itself after committing its last record; a graph (0 threads known) waits
+    // Every thread counted itself after publishing its last record; a graph (0 threads known) waits
     // for its stream.
     bool all_exited = threads != 0 && arena.threads_exited() >= threads;
     return all_exited || api.stream_query(stream) != CUDA_ERROR_NOT_READY;

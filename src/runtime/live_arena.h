@@ -17,8 +17,8 @@ namespace barracuda::runtime {
 struct QueueDrain {
   uint64_t records = 0;  // whole records appended to the scratch buffer
   uint64_t slots = 0;    // their slots (kSlotBytes each)
-  // A malformed record: it and everything committed after it in this queue were dropped (their
-  // slots freed, so the producers never wait for slots the host will not read).
+  // A malformed record: the queue is discarded from then on (its slots are freed on every drain
+  // without being read, so the producers never wait for slots the host will not read).
   std::optional<std::string> error;
 };
 
@@ -26,17 +26,18 @@ class LiveArena {
  public:
   // `memory` holds an arena of `shape` initialised like make_arena_image(shape), and stays at this
   // address for the LiveArena's life. `shape` must be valid (validate_arena_shape).
-  LiveArena(std::byte* memory, const QueueArenaShape& shape) : memory_(memory), shape_(shape) {}
+  LiveArena(std::byte* memory, const QueueArenaShape& shape);
 
   const QueueArenaShape& shape() const { return shape_; }
   std::byte* memory() const { return memory_; }
 
-  // Before a launch: the id its records carry, and a fresh count of exited threads.
-  void begin_launch(uint16_t launch_id);
+  // Before a launch: a fresh count of exited threads. (The launch id and sync tickets live in the
+  // producer block in device memory: QueueHost::begin_launch.)
+  void begin_launch();
   uint64_t threads_exited() const;
 
-  // Replaces `scratch` with every record committed to `queue` so far, in order, each contiguous,
-  // and frees their slots for the producers.
+  // Replaces `scratch` with every record published to `queue` so far, in order, each contiguous,
+  // and frees (zeroes) their slots for the producers.
   QueueDrain drain(uint32_t queue, std::vector<QueueSlot>& scratch);
 
  private:
@@ -47,6 +48,7 @@ class LiveArena {
 
   std::byte* memory_;
   QueueArenaShape shape_;
+  std::vector<uint8_t> discarded_;  // per queue, touched only by the thread draining that queue
 };
 
 }  // namespace barracuda::runtime

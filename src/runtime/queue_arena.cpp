@@ -19,16 +19,35 @@ std::optional<std::string> validate_arena_shape(const QueueArenaShape& shape) {
   return std::nullopt;
 }
 
-std::vector<std::byte> make_arena_image(const QueueArenaShape& shape) {
-  std::vector<std::byte> image(arena_bytes(shape.queue_count, shape.capacity));
-  QueueArenaHeader header{};
+namespace {
+
+// QueueArenaHeader and QueueProducerHeader both open with the format and the shape.
+template <typename Header>
+Header shaped_header(const QueueArenaShape& shape) {
+  Header header{};
   header.magic = kQueueArenaMagic;
   header.version = kQueueFormatVersion;
   header.queue_count = shape.queue_count;
   header.queues_per_sm = shape.queues_per_sm;
   header.capacity = shape.capacity;
+  return header;
+}
+
+}  // namespace
+
+std::vector<std::byte> make_arena_image(const QueueArenaShape& shape) {
+  std::vector<std::byte> image(arena_bytes(shape.queue_count, shape.capacity));
+  const auto header = shaped_header<QueueArenaHeader>(shape);
   std::memcpy(image.data(), &header, sizeof(header));
   return image;
+}
+
+std::vector<std::byte> make_producer_block(const QueueArenaShape& shape, uint64_t host_arena) {
+  std::vector<std::byte> block(producer_block_bytes(shape.queue_count));
+  auto header = shaped_header<QueueProducerHeader>(shape);
+  header.host_arena = host_arena;
+  std::memcpy(block.data(), &header, sizeof(header));
+  return block;
 }
 
 std::optional<QueueArenaView> QueueArenaView::open(std::span<const std::byte> image, std::string& error) {

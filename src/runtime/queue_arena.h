@@ -1,6 +1,6 @@
 #pragma once
-// Host handle on a queue arena image (barracuda/queue.h): creates the initial image the host copies to
-// the device, and checks and slices a copy read back from it.
+// Host handle on the queue arena's images (barracuda/queue.h): creates the initial host arena and
+// producer block, and checks and slices an arena image (e.g. a copy read back from the device).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -25,6 +25,10 @@ std::optional<std::string> validate_arena_shape(const QueueArenaShape& shape);
 // A zeroed arena of arena_bytes() bytes with its header filled in (launch 0, nothing logged).
 // `shape` must be valid.
 std::vector<std::byte> make_arena_image(const QueueArenaShape& shape);
+
+// The initial producer block (device memory, barracuda/queue.h) of an arena of `shape` whose host
+// part the device reaches at `host_arena`: launch 0, nothing reserved. `shape` must be valid.
+std::vector<std::byte> make_producer_block(const QueueArenaShape& shape, uint64_t host_arena);
 
 // Read-only view of an arena image in host memory (e.g. copied from the device).
 class QueueArenaView {

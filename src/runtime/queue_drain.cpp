@@ -1,5 +1,6 @@
 #include "runtime/queue_drain.h"
 
+#include <atomic>
 #include <cstring>
 
 #include "barracuda/queue.h"
@@ -9,39 +10,45 @@ namespace {
 
 std::string position_text(uint64_t position) { return "queue position " + std::to_string(position); }
 
+// Word 0 of a slot: a record's op, mode and mask bytes; 0 until the producer publishes it.
+uint64_t load_published_word(QueueSlot& slot) {
+  return std::atomic_ref(*reinterpret_cast<uint64_t*>(slot.bytes.data())).load(std::memory_order_acquire);
+}
+
 }  // namespace
 
-DrainResult drain_queue(std::span<const QueueSlot> ring, QueueSnapshot snapshot, std::vector<QueueSlot>& out) {
+DrainResult drain_queue(std::span<QueueSlot> ring, uint64_t read_head, std::vector<QueueSlot>& out) {
   DrainResult result;
-  result.read_head = snapshot.read_head;
+  result.read_head = read_head;
   const uint64_t capacity = ring.size();
   if (!valid_queue_capacity(capacity)) {
     result.error = "queue capacity " + std::to_string(capacity) + " is not a power of two >= " +
                    std::to_string(kMaxRecordSlots);
     return result;
   }
-  if (snapshot.commit_index < snapshot.read_head || snapshot.commit_index - snapshot.read_head > capacity) {
-    result.error = "inconsistent queue snapshot: read head " + std::to_string(snapshot.read_head) +
-                   ", commit index " + std::to_string(snapshot.commit_index) + ", capacity " +
-                   std::to_string(capacity);
-    return result;
-  }
   const uint64_t mask = capacity - 1;
-  uint64_t position = snapshot.read_head;
-  while (position < snapshot.commit_index) {
+  uint64_t position = read_head;
+  for (;;) {
+    QueueSlot& first = ring[position & mask];
+    if (load_published_word(first) == 0) break;
     RecordHeader header;
-    std::memcpy(&header, &ring[position & mask], sizeof(header));
+    std::memcpy(&header, &first, sizeof(header));
     if (auto why = validate_record_header(header)) {
       result.error = *why + " at " + position_text(position);
       break;
     }
-    uint32_t slots = record_slots(record_address_mode(header));
-    if (slots > snapshot.commit_index - position) {  // not position + slots: positions may be near 2^64
+    const uint32_t slots = record_slots(record_address_mode(header));
+    // Slots already taken in this pass are zero, but a corrupt ring must not make us re-read them.
+    if (slots > capacity - (position - read_head)) {
       result.error = "record at " + position_text(position) + " needs " + std::to_string(slots) +
-                     " slots but the commit index is " + std::to_string(snapshot.commit_index);
+                     " slots, more than the ring has left after read head " + std::to_string(read_head);
       break;
     }
-    for (uint32_t i = 0; i < slots; ++i) out.push_back(ring[(position + i) & mask]);
+    for (uint32_t i = 0; i < slots; ++i) {
+      QueueSlot& slot = ring[(position + i) & mask];
+      out.push_back(slot);
+      std::memset(&slot, 0, sizeof(slot));
+    }
     position += slots;
     ++result.records;
   }

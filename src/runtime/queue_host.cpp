@@ -13,9 +13,23 @@ void check(CUresult result, const char* what) {
   if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + describe(result));
 }
 
+// Our copies run on the application's threads, maybe while another of its streams captures a graph
+// in global mode, which would forbid (and be invalidated by) a synchronising call: relaxed mode
+// for the copy, the thread's own mode restored after.
+class RelaxedCaptureMode {
+ public:
+  RelaxedCaptureMode() { driver_api().thread_exchange_capture_mode(&mode_); }
+  ~RelaxedCaptureMode() { driver_api().thread_exchange_capture_mode(&mode_); }
+  RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
+  RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
+
+ private:
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+};
+
 }  // namespace
 
-std::byte* QueueHost::allocate(const QueueArenaShape& shape) {
+std::byte* QueueHost::allocate_host_arena(const QueueArenaShape& shape) {
   if (auto why = validate_arena_shape(shape)) throw std::runtime_error("queue arena: " + *why);
   const DriverApi& api = driver_api();
   if (!api.missing.empty()) throw std::runtime_error("libcuda lacks " + api.missing);
@@ -27,20 +41,49 @@ std::byte* QueueHost::allocate(const QueueArenaShape& shape) {
   return static_cast<std::byte*>(host);
 }
 
-QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate(shape), shape) {
+QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(shape), shape) {
   const DriverApi& api = driver_api();
-  check(api.mem_host_get_device_pointer(&device_address_, arena_.memory(), 0), "cuMemHostGetDevicePointer");
-  check(api.ctx_get_current(&context_), "cuCtxGetCurrent");
+  try {
+    check(api.ctx_get_current(&context_), "cuCtxGetCurrent");
+    CUdeviceptr host_arena = 0;
+    check(api.mem_host_get_device_pointer(&host_arena, arena_.memory(), 0), "cuMemHostGetDevicePointer");
+    check(api.stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate for the event queues");
+    std::vector<std::byte> producers = make_producer_block(shape, host_arena);
+    check(api.mem_alloc(&producers_, producers.size()), "cuMemAlloc of the queue producer block");
+    copy_to_device(producers_, producers.data(), producers.size(), "upload of the queue producer block");
+  } catch (...) {
+    if (producers_ != 0) api.mem_free(producers_);
+    if (stream_ != nullptr) api.stream_destroy(stream_);
+    api.mem_free_host(arena_.memory());
+    throw;
+  }
 }
 
 QueueHost::~QueueHost() {
-  if (!forgotten_) driver_api().mem_free_host(arena_.memory());
+  if (forgotten_) return;  // the driver released all of it with the context
+  const DriverApi& api = driver_api();
+  api.mem_free(producers_);
+  api.stream_destroy(stream_);
+  api.mem_free_host(arena_.memory());
 }
 
 bool QueueHost::alive() const {
   CUmemorytype type{};
   return driver_api().pointer_get_attribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
                                             reinterpret_cast<CUdeviceptr>(arena_.memory())) == CUDA_SUCCESS;
+}
+
+void QueueHost::begin_launch(uint16_t launch_id) {
+  arena_.begin_launch();
+  const QueueLaunchFields fields{launch_id, 0, 0};
+  copy_to_device(producers_ + kQueueLaunchFieldsOffset, &fields, sizeof(fields), "setting the launch id");
+}
+
+void QueueHost::copy_to_device(CUdeviceptr destination, const void* source, size_t bytes, const char* what) {
+  const DriverApi& api = driver_api();
+  RelaxedCaptureMode relaxed;
+  check(api.memcpy_htod_async(destination, source, bytes, stream_), what);
+  check(api.stream_synchronize(stream_), what);
 }
 
 }  // namespace barracuda::runtime

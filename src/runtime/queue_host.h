@@ -1,8 +1,11 @@
 #pragma once
-// The queue arena (barracuda/queue.h) as the host holds it: page-locked host memory mapped into the
-// device, so the GPU logs straight into memory the drain reads in place (no copies, no streams that
-// could serialise with the application's). The instrumented module reaches it through its
-// `__barracuda_queues` global, which set_module_pointer() fills after each module load.
+// The event queues (barracuda/queue.h) as the host holds them: the rings and read heads in
+// page-locked host memory mapped into the device, so the GPU logs straight into memory the drain
+// reads in place; the producer block (write heads, constants, launch id) in device memory, so the
+// GPU's per-record atomics and reads stay on the GPU. The instrumented module reaches the producer
+// block through its `__barracuda_queues` global, which set_module_pointer() fills after each load.
+// Host-to-device copies go through a private non-blocking stream: they never serialise with the
+// application's streams.
 #include <cstdint>
 
 #include <cuda.h>
@@ -13,27 +16,35 @@ namespace barracuda::runtime {
 
 class QueueHost {
  public:
-  // Allocates and initialises the arena in the current context; throws std::runtime_error on failure.
+  // Allocates and initialises both parts in the current context; throws std::runtime_error on failure.
   explicit QueueHost(const QueueArenaShape& shape);
-  // Frees the arena: only while its context exists, and no kernel may be logging into it.
+  // Frees them: only while their context exists, and no kernel may be logging into them.
   ~QueueHost();
   QueueHost(const QueueHost&) = delete;
   QueueHost& operator=(const QueueHost&) = delete;
 
-  CUdeviceptr device_address() const { return device_address_; }
-  CUcontext context() const { return context_; }  // the context the arena was allocated in
-  // False once the driver freed the arena with its context (a reset the shim did not see: then
-  // nothing may touch it); forget() makes the destructor leave it alone.
+  // The producer block: what __barracuda_queues points to.
+  CUdeviceptr device_address() const { return producers_; }
+  CUcontext context() const { return context_; }  // the context the queues were allocated in
+  // False once the driver freed the queues with their context (a reset the shim did not see: then
+  // nothing may touch them); forget() makes the destructor leave them alone.
   bool alive() const;
   void forget() { forgotten_ = true; }
   LiveArena& arena() { return arena_; }
 
+  // Before a launch (no kernel logging): the id its records carry, a fresh sync-ticket counter and
+  // exit count. Throws std::runtime_error when the copy to the device fails.
+  void begin_launch(uint16_t launch_id);
+
  private:
-  static std::byte* allocate(const QueueArenaShape& shape);
+  static std::byte* allocate_host_arena(const QueueArenaShape& shape);
+  // Copies `bytes` to `destination` and waits for the copy; throws on failure.
+  void copy_to_device(CUdeviceptr destination, const void* source, size_t bytes, const char* what);
 
   LiveArena arena_;
-  CUdeviceptr device_address_ = 0;
   CUcontext context_ = nullptr;
+  CUstream stream_ = nullptr;
+  CUdeviceptr producers_ = 0;
   bool forgotten_ = false;
 };
 

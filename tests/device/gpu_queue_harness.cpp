@@ -1,5 +1,6 @@
 #include "gpu_queue_harness.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -23,11 +24,14 @@ DeviceArena::DeviceArena(cudaLibrary_t library, const runtime::QueueArenaShape& 
   bytes_ = image.size();
   check_cuda(cudaMalloc(&device_, bytes_), "cudaMalloc arena");
   check_cuda(cudaMemcpy(device_, image.data(), bytes_, cudaMemcpyHostToDevice), "upload arena");
+  auto block = runtime::make_producer_block(shape, reinterpret_cast<uint64_t>(device_));
+  check_cuda(cudaMalloc(&producers_, block.size()), "cudaMalloc producer block");
+  check_cuda(cudaMemcpy(producers_, block.data(), block.size(), cudaMemcpyHostToDevice), "upload producer block");
   void* symbol = nullptr;
   size_t symbol_bytes = 0;
   check_cuda(cudaLibraryGetGlobal(&symbol, &symbol_bytes, library, BARRACUDA_QUEUES_SYMBOL), "find queue symbol");
   check(symbol_bytes == sizeof(void*), "__barracuda_queues is a pointer");
-  check_cuda(cudaMemcpy(symbol, &device_, sizeof(device_), cudaMemcpyHostToDevice), "set queue symbol");
+  check_cuda(cudaMemcpy(symbol, &producers_, sizeof(producers_), cudaMemcpyHostToDevice), "set queue symbol");
   check_cuda(cudaMallocHost(&host_, bytes_), "cudaMallocHost");
   check_cuda(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "copy stream");
   read_heads_.assign(shape.queue_count, 0);
@@ -36,6 +40,7 @@ DeviceArena::DeviceArena(cudaLibrary_t library, const runtime::QueueArenaShape& 
 DeviceArena::~DeviceArena() {
   cudaStreamDestroy(copy_stream_);
   cudaFreeHost(host_);
+  cudaFree(producers_);
   cudaFree(device_);
 }
 
@@ -44,11 +49,10 @@ WarpRecords DeviceArena::drain_launch(uint64_t threads) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
     check(std::chrono::steady_clock::now() < deadline, "launch completes within 60 s");
-    // Order matters (barracuda/queue.h): threads_exited first, then the commit indices.
+    // Order matters (barracuda/queue.h): threads_exited first, then the rings.
     copy_to_host(0, sizeof(QueueArenaHeader));
     QueueArenaHeader header;
     std::memcpy(&header, host_, sizeof(header));
-    copy_to_host(arena_control_offset(0), shape_.queue_count * sizeof(QueueControl));
     bool all_drained = true;
     for (uint32_t queue = 0; queue < shape_.queue_count; ++queue) all_drained &= drain_queue(queue, records);
     if (header.threads_exited == threads && all_drained) return records;
@@ -62,18 +66,36 @@ void DeviceArena::copy_to_host(uint64_t offset, uint64_t bytes) {
   check_cuda(cudaStreamSynchronize(copy_stream_), "copy from arena");
 }
 
-// Returns whether the queue was already empty at its snapshot.
+void DeviceArena::zero_device_slots(uint64_t ring_offset, uint64_t from, uint64_t to) {
+  char* ring = static_cast<char*>(device_) + ring_offset;
+  while (from != to) {
+    const uint64_t slot = from & (shape_.capacity - 1);
+    const uint64_t count = std::min(to - from, shape_.capacity - slot);  // up to the end of the ring
+    check_cuda(cudaMemsetAsync(ring + slot * kSlotBytes, 0, count * kSlotBytes, copy_stream_), "zero taken slots");
+    from += count;
+  }
+}
+
+// Returns whether the queue had nothing published.
 bool DeviceArena::drain_queue(uint32_t queue, WarpRecords& records) {
-  QueueControl control;
-  std::memcpy(&control, static_cast<char*>(host_) + arena_control_offset(queue), sizeof(control));
-  if (control.commit_index == read_heads_[queue]) return true;
-  uint64_t ring_offset = arena_ring_offset(shape_.queue_count, shape_.capacity, queue);
+  const uint64_t ring_offset = arena_ring_offset(shape_.queue_count, shape_.capacity, queue);
+  std::span ring(reinterpret_cast<runtime::QueueSlot*>(static_cast<char*>(host_) + ring_offset), shape_.capacity);
+  const uint64_t from = read_heads_[queue];
+  // A copy may read a record's payload before the GPU writes it and its word 0 after, so one copy
+  // only says which records are published; the GPU wrote all their bytes before that copy read their
+  // word 0, so a second copy holds them whole. (The live host drain reads in place: no copies.)
   copy_to_host(ring_offset, shape_.capacity * kSlotBytes);
-  std::span ring(reinterpret_cast<const runtime::QueueSlot*>(static_cast<char*>(host_) + ring_offset),
-                 shape_.capacity);
   std::vector<runtime::QueueSlot> out;
-  auto result = runtime::drain_queue(ring, {read_heads_[queue], control.commit_index}, out);
-  check(!result.error, "queue " + std::to_string(queue) + ": " + result.error.value_or(""));
+  auto published = runtime::drain_queue(ring, from, out);
+  check(!published.error, "queue " + std::to_string(queue) + ": " + published.error.value_or(""));
+  if (published.records == 0) return true;
+  copy_to_host(ring_offset, shape_.capacity * kSlotBytes);
+  if (published.read_head - from < shape_.capacity) ring[published.read_head & (shape_.capacity - 1)] = {};
+  out.clear();
+  auto result = runtime::drain_queue(ring, from, out);
+  check(!result.error && result.read_head == published.read_head,
+        "queue " + std::to_string(queue) + ": second copy: " + result.error.value_or("other framing"));
+  zero_device_slots(ring_offset, from, result.read_head);
   read_heads_[queue] = result.read_head;
   char* read_head = static_cast<char*>(device_) + arena_control_offset(queue) + offsetof(QueueControl, read_head);
   check_cuda(cudaMemcpyAsync(read_head, &read_heads_[queue], sizeof(uint64_t), cudaMemcpyHostToDevice, copy_stream_),

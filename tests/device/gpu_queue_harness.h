@@ -1,7 +1,8 @@
 #pragma once
-// GPU test harness: a queue arena in device memory bound to a loaded module's __barracuda_queues,
-// drained by the host protocol code (runtime/queue_drain.h) while a launch runs, the way the shim
-// will. Used by the GPU tests of the device runtime and of the instrumentation passes.
+// GPU test harness: a queue arena and its producer block, both in device memory, bound to a loaded
+// module's __barracuda_queues, drained through copies by the host protocol code
+// (runtime/queue_drain.h) while a launch runs. Used by the GPU tests of the device runtime and of
+// the instrumentation passes.
 #include <cuda_runtime.h>
 
 #include <functional>
@@ -39,16 +40,19 @@ class DeviceArena {
   DeviceArena& operator=(const DeviceArena&) = delete;
 
   // Drains every queue while a launch of `threads` threads runs, until all of them have exited and
-  // every record they committed is read (60 s at most). Returns the records per warp.
+  // every record they published is read (60 s at most). Returns the records per warp.
   WarpRecords drain_launch(uint64_t threads);
 
  private:
   void copy_to_host(uint64_t offset, uint64_t bytes);
   bool drain_queue(uint32_t queue, WarpRecords& records);
+  // Zeroes the device ring's slots [from, to) (positions), so they read as unwritten again.
+  void zero_device_slots(uint64_t ring_offset, uint64_t from, uint64_t to);
 
   runtime::QueueArenaShape shape_;
   uint64_t bytes_ = 0;
-  void* device_ = nullptr;
+  void* device_ = nullptr;     // the arena (rings in device memory here, not mapped host memory)
+  void* producers_ = nullptr;  // the producer block
   void* host_ = nullptr;
   cudaStream_t copy_stream_ = nullptr;
   std::vector<uint64_t> read_heads_;
