@@ -6,6 +6,8 @@ For each workload and each way of running it: --repetitions runs (median taken),
 timeout. A run records the wall time of the whole process, the workload's own GPU time (its
 `RESULT <name> ok|FAIL <gpu_ms>` line), its exit code, the peak resident memory of the process tree
 (wait4 rusage) and, for tools, what the tool reported. Slowdown = tool wall / native wall (medians).
+Barracuda runs use a cubin cache of their own under the scratch directory, filled by one untimed
+warm-up run per workload, so the timed runs measure checking, not JIT compilation.
 
 Writes <out-dir>/<date>-<device>.json, prints a markdown table and, where matplotlib is installed, saves
 <date>-<device>.png. Exit status 1 when a workload failed natively or gave a different result under a
@@ -143,22 +145,29 @@ def parse_run(name, raw):
     return run
 
 
+# What the harness keeps of barracuda's JSON report (docs/report.md): the summary's counts and the
+# `statistics` section's overhead figures.
+REPORT_FIELDS = (
+    "schema_version", "events", "dropped_events", "kernels_instrumented", "slots", "bytes_logged",
+    "bytes_per_event", "queue_host_bytes", "queue_device_bytes", "queue_bytes", "drain_threads",
+    "drain_wait_seconds", "drain_events_per_second", "engine_seconds", "engine_thread_accesses",
+    "engine_thread_accesses_per_second", "engine_peak_resident_blocks", "modules_instrumented",
+    "cache_misses", "jit_seconds", "cache_hits", "cache_load_seconds")
+
+
 def barracuda_report_fields(report_path):
     """The one place that knows barracuda's JSON report: picks the overhead figures it offers, tolerating
-    missing files, other schema versions and absent keys (the report format is still being built)."""
+    missing files, other schema versions and absent keys (reports of older barracudas lack statistics)."""
     try:
         report = json.loads(Path(report_path).read_text())
     except (OSError, ValueError):
         return {}
     if not isinstance(report, dict):
         return {}
-    sections = [report] + [report[k] for k in ("summary", "statistics", "stats")
-                           if isinstance(report.get(k), dict)]
-    wanted = ("schema_version", "events", "bytes_per_event", "bytes_logged", "dropped_events",
-              "kernels_instrumented", "kernels_not_instrumented", "accesses", "shadow_bytes")
+    sections = [report] + [report[k] for k in ("summary", "statistics") if isinstance(report.get(k), dict)]
     fields = {}
     for section in sections:
-        for key in wanted:
+        for key in REPORT_FIELDS:
             if key in section and key not in fields:
                 fields[key] = section[key]
     if isinstance(report.get("races"), list):
@@ -167,14 +176,16 @@ def barracuda_report_fields(report_path):
 
 
 def tool_commands(args):
-    """Each way of running an application: a function from the app's argv and a report path (used by
-    tools that write a report) to the full command, and the per-run timeout."""
-    tools = {"native": (lambda app, report: app, args.native_timeout)}
+    """Each way of running an application: a function from the app's argv, a report path and a cubin
+    cache directory (used by the tools that write a report or cache) to the full command, and the
+    per-run timeout."""
+    tools = {"native": (lambda app, report, cache: app, args.native_timeout)}
     if not args.no_racecheck:
-        tools["racecheck"] = (lambda app, report: [args.racecheck, "--tool", "racecheck", *app],
+        tools["racecheck"] = (lambda app, report, cache: [args.racecheck, "--tool", "racecheck", *app],
                               args.racecheck_timeout)
     if args.barracuda:
-        tools["barracuda"] = (lambda app, report: [args.barracuda, "run", "--report", report, "--", *app],
+        tools["barracuda"] = (lambda app, report, cache: [args.barracuda, "run", "--report", report,
+                                                          "--cache-dir", cache, "--", *app],
                               args.barracuda_timeout)
     return tools
 
@@ -185,31 +196,56 @@ def reports_races(run):
         or bool(run.get("report", {}).get("races"))
 
 
+def run_tool(name, executable, tool, make_command, timeout_s, args, scratch, label):
+    """One run of the workload under the tool; label names it in the scratch files and the progress line."""
+    report = scratch / f"{name}-{tool}-{label.replace(' ', '')}.json"
+    cache = scratch / f"{name}-cubin-cache"  # one per workload: its JIT figures do not depend on the order
+    raw = run_once(make_command([str(executable), "--scale", str(args.scale)], str(report), str(cache)), timeout_s)
+    run = parse_run(name, raw)
+    if tool == "racecheck":
+        errors = SANITIZER_ERRORS.search(raw["output"])
+        run["sanitizer_errors"] = int(errors.group(1)) if errors else None
+    if tool == "barracuda":
+        run["report"] = barracuda_report_fields(report)
+    print(f"  {name:18} {tool:9} {label:7}: {run['status']:7} {run['wall_s']:8.2f} s"
+          + (f"  gpu {run['gpu_ms']:.1f} ms" if "gpu_ms" in run else ""), flush=True)
+    return run
+
+
+def median_statistics(runs):
+    """Median over the runs of each numeric figure their barracuda reports give."""
+    values = {}
+    for run in runs:
+        for key, value in run.get("report", {}).items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                values.setdefault(key, []).append(value)
+    return {key: statistics.median(v) for key, v in values.items()}
+
+
 def measure(name, executable, tool, make_command, timeout_s, args, scratch):
-    runs = []
+    warmup = None
+    if tool == "barracuda":
+        # Fills the workload's cubin cache; its own timeout, outside the tool budget. Failed, it is the
+        # tool's only run: the timed runs would repeat its failure (or its unfinished JIT).
+        warmup = run_tool(name, executable, tool, make_command, timeout_s, args, scratch, "warm-up")
+    runs = [warmup] if warmup is not None and warmup["status"] != "ok" else []
     spent = 0.0
-    for rep in range(args.repetitions):
+    # A timeout or failure would only repeat itself and spend the time budget.
+    while len(runs) < args.repetitions and (not runs or runs[-1]["status"] == "ok"):
         if runs and tool != "native" and spent + runs[-1]["wall_s"] > args.tool_budget:
             break  # fewer repetitions rather than blowing the time of the whole harness
-        report = scratch / f"{name}-{tool}-{rep}.json"
-        raw = run_once(make_command([str(executable), "--scale", str(args.scale)], str(report)), timeout_s)
-        run = parse_run(name, raw)
-        if tool == "racecheck":
-            errors = SANITIZER_ERRORS.search(raw["output"])
-            run["sanitizer_errors"] = int(errors.group(1)) if errors else None
-        if tool == "barracuda":
-            run["report"] = barracuda_report_fields(report)
+        run = run_tool(name, executable, tool, make_command, timeout_s, args, scratch, f"run {len(runs) + 1}")
         runs.append(run)
         spent += run["wall_s"]
-        print(f"  {name:18} {tool:9} run {rep + 1}: {run['status']:7} {run['wall_s']:8.2f} s"
-              + (f"  gpu {run['gpu_ms']:.1f} ms" if "gpu_ms" in run else ""), flush=True)
-        if run["status"] != "ok":
-            break  # a timeout or failure would only repeat itself and spend the time budget
     summary = {"runs": runs, "status": runs[-1]["status"], "race_reports": any(map(reports_races, runs))}
+    if warmup is not None:
+        summary["jit"] = warmup  # wall time of an uncached run; its report's jit_seconds
     if summary["status"] == "ok":
         summary["wall_s"] = statistics.median(r["wall_s"] for r in runs)
         summary["gpu_ms"] = statistics.median(r["gpu_ms"] for r in runs)
         summary["maxrss_kib"] = max(r["maxrss_kib"] for r in runs)
+        if tool == "barracuda":
+            summary["statistics"] = median_statistics(runs)
     elif summary["status"] == "timeout":
         summary["wall_s_at_least"] = timeout_s
     return summary
@@ -286,6 +322,30 @@ def markdown_table(results, summary, tools):
     return "\n".join(lines)
 
 
+def format_figure(value, scale=1.0, digits=2):
+    return "-" if value is None else f"{value / scale:.{digits}f}"
+
+
+def overhead_table(results):
+    """Barracuda's costs per workload: medians of the timed runs' report statistics, the warm-up's JIT."""
+    header = ["workload", "events", "bytes/event", "drain M events/s", "engine s", "JIT s (warm-up)",
+              "cache load s", "queue MiB", "peak RSS MiB"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for name, by_tool in results.items():
+        tool = by_tool.get("barracuda")
+        if tool is None:
+            continue
+        figures = tool.get("statistics", {})
+        jit = tool["jit"].get("report", {}).get("jit_seconds")
+        row = [name] + [format_figure(*column) for column in (
+            (figures.get("events"), 1, 0), (figures.get("bytes_per_event"), 1, 1),
+            (figures.get("drain_events_per_second"), 1e6, 1), (figures.get("engine_seconds"),),
+            (jit,), (figures.get("cache_load_seconds"),), (figures.get("queue_bytes"), 2 ** 20, 1),
+            (tool.get("maxrss_kib"), 1024, 0))]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def draw_plot(summary, path):
     try:
         import matplotlib
@@ -341,6 +401,8 @@ def main(argv):
     json_path = args.out_dir / f"{stem}.json"
     json_path.write_text(json.dumps(document, indent=1) + "\n")
     print("\n" + markdown_table(results, summary, tools) + "\n")
+    if "barracuda" in tools:
+        print(overhead_table(results) + "\n")
     for tool in tools:
         alarms = [name for name, by_tool in results.items() if by_tool.get(tool, {}).get("race_reports")]
         if alarms:

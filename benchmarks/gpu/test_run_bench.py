@@ -30,14 +30,28 @@ print("========= ERROR SUMMARY: 0 errors")
 sys.exit(code)
 """
 
-# Stand-in for barracuda: `run --report F -- app...`; writes a report and exits 66 (races found).
+# Stand-in for barracuda: `run --report F --cache-dir D -- app...`; logs its cache dir next to itself,
+# "compiles" (0.4 s, or forever for apps named *slowjit*) unless D holds a cubin, writes a report with
+# statistics and exits 66 (races found).
 BARRACUDA = """\
 #!{python}
-import json, subprocess, sys
-assert sys.argv[1:3] == ["run", "--report"] and sys.argv[4] == "--"
-subprocess.call(sys.argv[5:])
+import json, pathlib, subprocess, sys, time
+assert sys.argv[1:3] == ["run", "--report"] and sys.argv[4] == "--cache-dir" and sys.argv[6] == "--"
+cache = pathlib.Path(sys.argv[5])
+with open(pathlib.Path(sys.argv[0]).parent / "barracuda.log", "a") as log:
+    log.write(sys.argv[7] + " " + str(cache) + "\\n")
+cubin = cache / "module.cubin"
+hit = cubin.exists()
+if not hit:
+    time.sleep(60 if "slowjit" in sys.argv[7] else 0.4)
+    cache.mkdir(parents=True, exist_ok=True)
+    cubin.write_text("ELF")
+subprocess.call(sys.argv[7:])
+statistics = {{"events": 1000, "bytes_per_event": 24.0, "queue_bytes": 3 * 2 ** 20, "engine_seconds": 0.25,
+              "drain_events_per_second": 2.5e6, "jit_seconds": 0.0 if hit else 0.4, "cache_hits": int(hit),
+              "cache_misses": int(not hit), "cache_load_seconds": 0.01 if hit else 0.0}}
 with open(sys.argv[3], "w") as f:
-    json.dump({{"schema_version": 1, "summary": {{"events": 1000, "bytes_per_event": 24}}, "races": [{{}}]}}, f)
+    json.dump({{"schema_version": 1, "summary": {{"events": 1000}}, "races": [{{}}], "statistics": statistics}}, f)
 sys.exit(66)
 """
 
@@ -50,11 +64,12 @@ def write_script(path, text, **fields):
 class HarnessEndToEnd(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
-        root = Path(self.dir.name)
+        root = self.root = Path(self.dir.name)
         self.bin = root / "bin"
         self.out = root / "results"
         self.bin.mkdir()
-        for name, verdict, sleep in (("fast", "ok", 0.05), ("slowtool", "ok", 0.05), ("wrong", "FAIL", 0)):
+        for name, verdict, sleep in (("fast", "ok", 0.05), ("slowtool", "ok", 0.05), ("wrong", "FAIL", 0),
+                                     ("slowjit", "ok", 0)):
             write_script(self.bin / f"gpubench-{name}", WORKLOAD, name=name, verdict=verdict, sleep=sleep,
                          gpu_ms=12.5)
         write_script(root / "compute-sanitizer", RACECHECK)
@@ -88,7 +103,9 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertFalse(fast["native"]["race_reports"])
         self.assertEqual(fast["barracuda"]["runs"][0]["exit_code"], 66)
         self.assertEqual(fast["barracuda"]["runs"][0]["report"],
-                         {"schema_version": 1, "events": 1000, "bytes_per_event": 24, "races": 1})
+                         {"schema_version": 1, "events": 1000, "bytes_per_event": 24.0, "queue_bytes": 3 * 2 ** 20,
+                          "engine_seconds": 0.25, "drain_events_per_second": 2.5e6, "jit_seconds": 0.0,
+                          "cache_hits": 1, "cache_misses": 0, "cache_load_seconds": 0.01, "races": 1})
 
         racecheck = doc["summary"]["racecheck"]
         self.assertGreater(racecheck["per_workload"]["fast"]["wall"], 1.0)  # the stand-in sleeps 0.3 s
@@ -101,6 +118,59 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertEqual((racecheck["measured"], racecheck["timeouts"]), (1, 1))
         self.assertIn("fast", doc["summary"]["barracuda_over_racecheck"])
         self.assertNotIn("slowtool", doc["summary"]["barracuda_over_racecheck"])
+
+    def test_barracuda_warms_its_own_cache_before_the_timed_runs(self):
+        code, doc = self.run_harness("--workloads", "fast", "slowtool", "--no-racecheck")
+        self.assertEqual(code, 0)
+        barracuda = doc["results"]["fast"]["barracuda"]
+        self.assertEqual(len(barracuda["runs"]), 2)  # the warm-up is not one of the timed runs
+        self.assertEqual(barracuda["jit"]["status"], "ok")
+        self.assertEqual(barracuda["jit"]["report"]["jit_seconds"], 0.4)
+        self.assertEqual(barracuda["jit"]["report"]["cache_misses"], 1)
+        self.assertGreaterEqual(barracuda["jit"]["wall_s"], 0.4)
+        for run in barracuda["runs"]:
+            self.assertEqual((run["report"]["cache_hits"], run["report"]["jit_seconds"]), (1, 0.0))
+            self.assertLess(run["wall_s"], barracuda["jit"]["wall_s"])
+        self.assertEqual(barracuda["statistics"]["events"], 1000)
+        self.assertEqual(barracuda["statistics"]["cache_load_seconds"], 0.01)
+        # Three runs per workload, all with one cache of the workload's own in the harness's scratch dir.
+        log = [line.split(" ", 1) for line in (self.root / "barracuda.log").read_text().splitlines()]
+        self.assertEqual([Path(app).name for app, _ in log], ["gpubench-fast"] * 3 + ["gpubench-slowtool"] * 3)
+        caches = [cache for _, cache in log]
+        self.assertEqual(len(set(caches[:3])), 1)
+        self.assertEqual(len(set(caches[3:])), 1)
+        self.assertNotEqual(caches[0], caches[3])
+        self.assertTrue(Path(caches[0]).name.startswith("fast"))
+        self.assertFalse(Path(caches[0]).exists())  # removed with the scratch dir
+
+    def test_failed_warm_up_is_the_only_run(self):
+        code, doc = self.run_harness("--workloads", "slowjit", "--no-racecheck", "--barracuda-timeout", "1.5",
+                                     "--tool-budget", "0")
+        self.assertEqual(code, 0)
+        barracuda = doc["results"]["slowjit"]["barracuda"]
+        self.assertEqual(barracuda["status"], "timeout")
+        self.assertEqual(barracuda["runs"], [barracuda["jit"]])
+        self.assertLess(barracuda["jit"]["wall_s"], 10)  # the warm-up has the barracuda timeout
+        self.assertGreater(doc["summary"]["barracuda"]["per_workload"]["slowjit"]["wall_at_least"], 1.0)
+
+    def test_overhead_table_shows_median_statistics_and_warm_up_jit(self):
+        results = {"a": {"native": {"status": "ok"},
+                         "barracuda": {"status": "ok", "maxrss_kib": 2048, "jit": {"report": {"jit_seconds": 3.5}},
+                                       "statistics": {"events": 2.5e6, "bytes_per_event": 40.0,
+                                                      "drain_events_per_second": 1.5e7, "engine_seconds": 1.25,
+                                                      "cache_load_seconds": 0.125, "queue_bytes": 132 * 2 ** 20}}},
+                   "b": {"native": {"status": "ok"},
+                         "barracuda": {"status": "timeout", "jit": {"status": "timeout", "report": {}}}},
+                   "c": {"native": {"status": "FAIL"}}}
+        table = run_bench.overhead_table(results).splitlines()
+        self.assertEqual(len(table), 4)
+        self.assertEqual(table[2], "| a | 2500000 | 40.0 | 15.0 | 1.25 | 3.50 | 0.12 | 132.0 | 2 |")
+        self.assertEqual(table[3], "| b | - | - | - | - | - | - | - | - |")
+
+    def test_median_statistics_skip_non_numbers(self):
+        runs = [{"report": {"events": 1, "engine_seconds": 3.0, "flag": True}}, {"report": {"events": 3}},
+                {"report": {"events": 2, "engine_seconds": 1.0}}, {}]
+        self.assertEqual(run_bench.median_statistics(runs), {"events": 2, "engine_seconds": 2.0})
 
     def test_tool_budget_limits_tool_repetitions_only(self):
         code, doc = self.run_harness("--workloads", "fast", "--tool-budget", "0.5")

@@ -1,9 +1,11 @@
 // `barracuda replay TRACE`: feeds a trace recorded on the GPU (record=FILE) through the engine again,
 // offline, and reports what it finds exactly as the live run does (text, --report JSON, --sarif);
 // --dump prints the trace instead.
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "cli/commands.h"
 #include "cli/trace_dump.h"
@@ -53,14 +55,24 @@ int replay(const ReplayArguments& arguments) {
   report::Report report;
   report.run.command_line = {"barracuda", "replay", arguments.trace};
   report.run.warp_model = model == engine::WarpModel::kLockstep ? WarpModel::kLockstep : WarpModel::kIndependent;
+  // What a trace tells of the recorded run's cost; the queues, drain and JIT stay 0 (docs/report.md).
+  report::Statistics statistics;
+  std::set<uint32_t> modules;
+  // The engine's time only, not the trace's decompression.
+  const auto timed = [&statistics](auto&& step) {
+    const auto start = std::chrono::steady_clock::now();
+    step();
+    statistics.engine_time += std::chrono::steady_clock::now() - start;
+  };
   bool open = false;
   trace::TraceReader reader(in);
   while (std::optional<trace::TraceItem> item = reader.next()) {
     if (auto* module = std::get_if<trace::ModuleTable>(&*item)) {
       report.summary.kernels_instrumented += module->kernels.size();
+      modules.insert(module->module_index);
       sites.add(*module);
     } else if (auto* launch = std::get_if<trace::LaunchDescriptor>(&*item)) {
-      if (open) engine.end_launch();
+      if (open) timed([&] { engine.end_launch(); });
       engine::LaunchInfo info;
       info.launch_id = static_cast<uint16_t>(launch->launch_id);
       info.kernel = launch->kernel;
@@ -74,11 +86,16 @@ int replay(const ReplayArguments& arguments) {
       ++report.summary.launches;
     } else if (auto* chunk = std::get_if<trace::SlotChunk>(&*item)) {
       if (!open) throw trace::TraceFormatError("slots before any launch");
-      engine.worker(chunk->queue_index % engine.worker_count()).consume(chunk->slots);
+      statistics.slots += chunk->slots.size();
+      timed([&] { engine.worker(chunk->queue_index % engine.worker_count()).consume(chunk->slots); });
     }
   }
-  if (open) engine.end_launch();
+  if (open) timed([&] { engine.end_launch(); });
   report.summary.events = engine.stats().records;
+  statistics.engine_thread_accesses = engine.stats().thread_accesses;
+  statistics.engine_peak_resident_blocks = engine.stats().peak_resident_blocks;
+  statistics.modules_instrumented = modules.size();
+  report.statistics = statistics;
   runtime::add_findings(report, engine, sites, [&](const std::string& kernel) -> std::optional<runtime::LaunchRecord> {
     auto found = launches.find(kernel);
     return found == launches.end() ? std::nullopt : std::optional(found->second);

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -14,6 +15,8 @@ using Json = nlohmann::json;
 class Node {
  public:
   Node(const Json& value, std::string path) : value_(value), path_(std::move(path)) {}
+
+  bool has(std::string_view key) const { return value_.is_object() && value_.contains(key); }
 
   Node field(std::string_view key) const {
     if (!value_.is_object()) fail(path_, "expected an object");
@@ -49,6 +52,12 @@ class Node {
   int64_t integer() const {
     if (!value_.is_number_integer()) fail(path_, "expected an integer");
     return value_.get<int64_t>();
+  }
+
+  Seconds seconds() const {
+    const double value = value_.is_number() ? value_.get<double>() : -1.0;
+    if (!(value >= 0) || !std::isfinite(value)) fail(path_, "expected a non-negative number of seconds");
+    return Seconds{value};
   }
 
   bool boolean() const {
@@ -165,6 +174,24 @@ Summary read_summary(const Node& node) {
   return summary;
 }
 
+Statistics read_statistics(const Node& node) {
+  Statistics statistics;
+  statistics.slots = node.field("slots").u64();
+  statistics.queue_host_bytes = node.field("queue_host_bytes").u64();
+  statistics.queue_device_bytes = node.field("queue_device_bytes").u64();
+  statistics.drain_threads = node.field("drain_threads").u32();
+  statistics.drain_wait = node.field("drain_wait_seconds").seconds();
+  statistics.engine_time = node.field("engine_seconds").seconds();
+  statistics.engine_thread_accesses = node.field("engine_thread_accesses").u64();
+  statistics.engine_peak_resident_blocks = node.field("engine_peak_resident_blocks").u64();
+  statistics.modules_instrumented = node.field("modules_instrumented").u64();
+  statistics.cache_misses = node.field("cache_misses").u64();
+  statistics.jit_time = node.field("jit_seconds").seconds();
+  statistics.cache_hits = node.field("cache_hits").u64();
+  statistics.cache_load_time = node.field("cache_load_seconds").seconds();
+  return statistics;
+}
+
 }  // namespace
 
 Report report_from_json(const Json& document) {
@@ -184,6 +211,7 @@ Report report_from_json(const Json& document) {
   for (const Node& diagnostic : root.field("diagnostics").elements()) {
     report.diagnostics.push_back(read_diagnostic(diagnostic));
   }
+  if (root.has("statistics")) report.statistics = read_statistics(root.field("statistics"));
   return report;
 }
 

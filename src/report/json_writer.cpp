@@ -82,6 +82,29 @@ Json summary_json(const Report& report) {
               {"analysis_incomplete", analysis_incomplete(report)}};
 }
 
+Json statistics_json(const Statistics& statistics, uint64_t events) {
+  const StatisticsFigures figures = statistics_figures(statistics, events);
+  return Json{{"events", events},
+              {"slots", statistics.slots},
+              {"bytes_logged", figures.bytes_logged},
+              {"bytes_per_event", figures.bytes_per_event},
+              {"queue_host_bytes", statistics.queue_host_bytes},
+              {"queue_device_bytes", statistics.queue_device_bytes},
+              {"queue_bytes", figures.queue_bytes},
+              {"drain_threads", statistics.drain_threads},
+              {"drain_wait_seconds", statistics.drain_wait.count()},
+              {"drain_events_per_second", figures.drain_events_per_second},
+              {"engine_seconds", statistics.engine_time.count()},
+              {"engine_thread_accesses", statistics.engine_thread_accesses},
+              {"engine_thread_accesses_per_second", figures.engine_thread_accesses_per_second},
+              {"engine_peak_resident_blocks", statistics.engine_peak_resident_blocks},
+              {"modules_instrumented", statistics.modules_instrumented},
+              {"cache_misses", statistics.cache_misses},
+              {"jit_seconds", statistics.jit_time.count()},
+              {"cache_hits", statistics.cache_hits},
+              {"cache_load_seconds", statistics.cache_load_time.count()}};
+}
+
 }  // namespace
 
 Json report_to_json(const Report& report) {
@@ -90,7 +113,7 @@ Json report_to_json(const Report& report) {
   Json diagnostics = Json::array();
   for (const Diagnostic& diagnostic : report.diagnostics) diagnostics.push_back(diagnostic_json(diagnostic));
   const RunInfo& run = report.run;
-  return Json{{"schema", kReportSchemaName},
+  Json document{{"schema", kReportSchemaName},
               {"schema_version", kReportSchemaVersion},
               {"run",
                {{"tool_version", run.tool_version},
@@ -101,6 +124,8 @@ Json report_to_json(const Report& report) {
               {"summary", summary_json(report)},
               {"races", std::move(races)},
               {"diagnostics", std::move(diagnostics)}};
+  if (report.statistics) document["statistics"] = statistics_json(*report.statistics, report.summary.events);
+  return document;
 }
 
 std::string render_json(const Report& report) { return report_to_json(report).dump(2) + '\n'; }

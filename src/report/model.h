@@ -3,11 +3,13 @@
 // renderers (text, JSON, SARIF) only read it. Counts that follow from the lists (unique races, dynamic
 // races, warnings) are not stored: see report/summary_counts.h.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "barracuda/record.h"
 #include "options/warp_model.h"
+#include "report/statistics.h"
 
 namespace barracuda::report {
 
@@ -135,6 +137,7 @@ struct Report {
   Summary summary;
   std::vector<Race> races;
   std::vector<Diagnostic> diagnostics;
+  std::optional<Statistics> statistics;  // absent from reports written before barracuda measured them
   friend bool operator==(const Report&, const Report&) = default;
 };
 

@@ -90,6 +90,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     skip(image, "unrecognised image format");
     return nullptr;
   }
+  const auto start = std::chrono::steady_clock::now();
   const fatbin::Image decoded = fatbin::read_image(image.data, image.size);
   const unsigned arch = config_.device_arch();
   // One PTX per container: a relocatable-device-code (-rdc) module keeps each object's PTX in its own
@@ -133,12 +134,12 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     config_.message("compiling instrumented " + name + " (" + std::to_string(ptx_bytes >> 20) +
                     " MiB of PTX); this can take a while");
   }
-  auto start = std::chrono::steady_clock::now();
   bool compiled = false;
   std::vector<char> cubin = cached_link_to_cubin(config_.cache, request, kToolVersion, &compiled);
+  const std::chrono::nanoseconds elapsed = std::chrono::steady_clock::now() - start;
   if ((large || config_.verbose) && config_.message) {
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    config_.message(name + (compiled ? " compiled in " : " loaded from cache in ") + std::to_string(seconds) + " s");
+    config_.message(name + (compiled ? " compiled in " : " loaded from cache in ") +
+                    std::to_string(std::chrono::duration<double>(elapsed).count()) + " s");
   }
   for (trace::ModuleTable& table : tables) {
     if (config_.instrumented) config_.instrumented(table);
@@ -146,6 +147,13 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   }
   std::lock_guard lock(mutex_);
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
+  if (compiled) {
+    ++totals_.compiled;
+    totals_.compile_time += elapsed;
+  } else {
+    ++totals_.cached;
+    totals_.cache_load_time += elapsed;
+  }
   return images_.emplace_back(std::move(cubin)).data();
 }
 
@@ -212,6 +220,11 @@ std::vector<SkippedModule> ModuleInstrumenter::skipped() const {
 std::vector<std::string> ModuleInstrumenter::instrumented_kernels() const {
   std::lock_guard lock(mutex_);
   return kernels_;
+}
+
+InstrumentationTotals ModuleInstrumenter::totals() const {
+  std::lock_guard lock(mutex_);
+  return totals_;
 }
 
 void ModuleInstrumenter::skip(const shim::ModuleImage& image, std::string reason) {

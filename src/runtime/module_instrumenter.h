@@ -6,6 +6,7 @@
 // Modules it cannot instrument load unchanged and are recorded with the reason.
 #include <cuda.h>
 
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
@@ -24,6 +25,16 @@ namespace barracuda::runtime {
 struct SkippedModule {
   std::string module;  // "module 3" or the kernels it holds
   std::string reason;
+};
+
+// What instrumenting the run's modules cost, split by where each cubin came from. A module's time runs
+// from reading its fat binary to holding its cubin: a cache hit still parses and instruments its PTX,
+// whose text is the cache key.
+struct InstrumentationTotals {
+  uint64_t compiled = 0;  // cache misses: linked by nvJitLink
+  std::chrono::nanoseconds compile_time{};
+  uint64_t cached = 0;  // cache hits
+  std::chrono::nanoseconds cache_load_time{};
 };
 
 struct InstrumenterConfig {
@@ -53,6 +64,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   void queues_released();
   std::vector<SkippedModule> skipped() const;
   std::vector<std::string> instrumented_kernels() const;
+  InstrumentationTotals totals() const;
 
  private:
   const void* instrument(const shim::ModuleImage& image);
@@ -70,6 +82,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;
+  InstrumentationTotals totals_;
 };
 
 }  // namespace barracuda::runtime

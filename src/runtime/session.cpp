@@ -3,8 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -81,21 +79,29 @@ uint32_t drain_threads(const options::Options& options) {
   return std::max(std::thread::hardware_concurrency(), 2u) - 1;
 }
 
-double seconds(std::chrono::nanoseconds time) { return std::chrono::duration<double>(time).count(); }
+// The queues' memory: the largest arena of the run (a device reset frees one before the next exists).
+struct QueueMemory {
+  uint64_t host_bytes = 0;
+  uint64_t device_bytes = 0;
+};
 
-// -v: where the host's time went, so a slow run shows whether the GPU, the drain or the engine waits.
-std::string statistics_line(const LaunchTotals& totals, const engine::EngineStats& engine) {
-  const double events = static_cast<double>(totals.records);
-  const double waited = seconds(totals.launch_wait), engine_time = seconds(totals.engine_time);
-  char text[400];
-  std::snprintf(text, sizeof text,
-                "statistics: %llu events, %.1f bytes/event; launching threads waited %.3f s for the drain "
-                "(%.1f M events/s); engine %.3f s over %u drain threads (%.1f M thread-accesses/s per thread)",
-                static_cast<unsigned long long>(totals.records),
-                events > 0 ? static_cast<double>(totals.slots * kSlotBytes) / events : 0.0, waited,
-                waited > 0 ? events / waited / 1e6 : 0.0, engine_time, totals.drain_threads,
-                engine_time > 0 ? static_cast<double>(engine.thread_accesses) / engine_time / 1e6 : 0.0);
-  return text;
+report::Statistics run_statistics(const LaunchTotals& launches, const engine::EngineStats& engine,
+                                  const InstrumentationTotals& modules, const QueueMemory& queues) {
+  report::Statistics statistics;
+  statistics.slots = launches.slots;
+  statistics.queue_host_bytes = queues.host_bytes;
+  statistics.queue_device_bytes = queues.device_bytes;
+  statistics.drain_threads = launches.drain_threads;
+  statistics.drain_wait = launches.launch_wait;
+  statistics.engine_time = launches.engine_time;
+  statistics.engine_thread_accesses = engine.thread_accesses;
+  statistics.engine_peak_resident_blocks = engine.peak_resident_blocks;
+  statistics.modules_instrumented = modules.compiled + modules.cached;
+  statistics.cache_misses = modules.compiled;
+  statistics.jit_time = modules.compile_time;
+  statistics.cache_hits = modules.cached;
+  statistics.cache_load_time = modules.cache_load_time;
+  return statistics;
 }
 
 engine::WarpModel to_engine(WarpModel model) {
@@ -148,7 +154,9 @@ class Session final : public shim::SyncObserver {
     } catch (const std::exception& e) {
       log << "barracuda: " << e.what() << "\n";
     }
-    if (options_.verbose) log << "barracuda: " << statistics_line(monitor_.totals(), engine_.stats()) << "\n";
+    if (options_.verbose) {
+      log << "barracuda: " << report::statistics_line(*report.statistics, report.summary.events) << "\n";
+    }
     write_file(options_.report, report::render_json(report), log);
     write_file(options_.sarif, report::render_sarif(report), log);
     report::render_text(report, report::TextOptions{.print_limit = options_.print_limit, .summary_only = options_.quiet},
@@ -213,6 +221,8 @@ class Session final : public shim::SyncObserver {
       const uint64_t per_queue = queue_bytes(options_.queue_bytes, shape.queue_count);
       shape.capacity = std::max<uint64_t>(floor_power_of_two(per_queue / kSlotBytes), kMaxRecordSlots * 2);
       queues_ = std::make_unique<QueueHost>(shape);
+      queue_memory_.host_bytes = std::max(queue_memory_.host_bytes, arena_bytes(shape.queue_count, shape.capacity));
+      queue_memory_.device_bytes = std::max(queue_memory_.device_bytes, producer_block_bytes(shape.queue_count));
       if (options_.verbose) {
         log_stream() << "barracuda: event queues: " << shape.queue_count << " x "
                      << (shape.capacity * kSlotBytes >> 10) << " KiB of page-locked host memory\n";
@@ -251,6 +261,10 @@ class Session final : public shim::SyncObserver {
     }
     report.summary.launches = totals.launches_checked + totals.launches_unchecked;
     report.summary.events = totals.records;
+    {
+      std::lock_guard lock(queues_mutex_);
+      report.statistics = run_statistics(totals, engine_.stats(), instrumenter_.totals(), queue_memory_);
+    }
     add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); });
     return report;
   }
@@ -280,6 +294,7 @@ class Session final : public shim::SyncObserver {
   LaunchMonitor monitor_;
   std::mutex queues_mutex_;
   std::unique_ptr<QueueHost> queues_;
+  QueueMemory queue_memory_;
   CUdevice queues_device_ = 0;
   bool queues_failed_ = false;
 };

@@ -73,6 +73,45 @@ TEST(JsonReport, RejectsOtherSchemasAndVersions) {
                      "JSON report: top level: expected an object");
 }
 
+TEST(JsonReport, ReadsReportsWrittenBeforeStatistics) {
+  nlohmann::json document = nlohmann::json::parse(render_json(testing::sample_report()));
+  document.erase("statistics");
+  Report expected = testing::sample_report();
+  expected.statistics.reset();
+  const Report read = report_from_json(document);
+  EXPECT_EQ(read, expected);
+  EXPECT_FALSE(report_to_json(read).contains("statistics"));  // re-rendering does not invent zeros
+}
+
+TEST(JsonReport, WritesDerivedStatisticsAndIgnoresThemWhenRead) {
+  nlohmann::json document = nlohmann::json::parse(render_json(testing::sample_report()));
+  const nlohmann::json& statistics = document["statistics"];
+  EXPECT_EQ(statistics["events"], 123456);
+  EXPECT_EQ(statistics["bytes_logged"], 150000 * 32);
+  EXPECT_DOUBLE_EQ(statistics["bytes_per_event"].get<double>(), 150000.0 * 32 / 123456);
+  EXPECT_EQ(statistics["queue_bytes"], (132 << 20) + 17024);
+  EXPECT_DOUBLE_EQ(statistics["drain_events_per_second"].get<double>(), 123456 / 0.5);
+  EXPECT_DOUBLE_EQ(statistics["engine_thread_accesses_per_second"].get<double>(), 2e6);
+  EXPECT_EQ(statistics["jit_seconds"], 1.25);
+  for (const char* derived : {"events", "bytes_logged", "bytes_per_event", "queue_bytes", "drain_events_per_second",
+                              "engine_thread_accesses_per_second"}) {
+    document["statistics"][derived] = 1;
+  }
+  EXPECT_EQ(report_from_json(document), testing::sample_report());
+}
+
+TEST(JsonReport, NamesBadStatistics) {
+  expect_error_after([](nlohmann::json& d) { d["statistics"]["jit_seconds"] = -0.5; },
+                     "JSON report: statistics.jit_seconds: expected a non-negative number of seconds");
+  expect_error_after([](nlohmann::json& d) { d["statistics"]["engine_seconds"] = "slow"; },
+                     "JSON report: statistics.engine_seconds: expected a non-negative number of seconds");
+  expect_error_after([](nlohmann::json& d) { d["statistics"].erase("cache_hits"); },
+                     "JSON report: statistics.cache_hits: missing");
+  expect_error_after([](nlohmann::json& d) { d["statistics"]["drain_threads"] = uint64_t{1} << 33; },
+                     "JSON report: statistics.drain_threads: does not fit in 32 bits");
+  expect_error_after([](nlohmann::json& d) { d["statistics"] = 3; }, "JSON report: statistics: expected an object");
+}
+
 TEST(JsonReport, ReportsSyntaxErrors) {
   EXPECT_THAT([] { parse_json_report("{\"schema\": "); },
               ::testing::ThrowsMessage<ReportFormatError>(::testing::HasSubstr("parse error")));

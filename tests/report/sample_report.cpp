@@ -101,6 +101,22 @@ Report sample_report() {
       Diagnostic{DiagnosticKind::kRedundantBarrier, "histogram", 3, source_site("histogram", "/src/hist.cu", 33, 3),
                  ThreadCoordinates{{0, 0, 0}, {0, 0, 0}, 0, 0}, ""},
   };
+
+  Statistics statistics;  // times in binary fractions, so the golden JSON spells them exactly
+  statistics.slots = 150000;
+  statistics.queue_host_bytes = 132u << 20;
+  statistics.queue_device_bytes = 17024;
+  statistics.drain_threads = 15;
+  statistics.drain_wait = Seconds{0.5};
+  statistics.engine_time = Seconds{2.75};
+  statistics.engine_thread_accesses = 5500000;
+  statistics.engine_peak_resident_blocks = 264;
+  statistics.modules_instrumented = 3;
+  statistics.cache_misses = 1;
+  statistics.jit_time = Seconds{1.25};
+  statistics.cache_hits = 2;
+  statistics.cache_load_time = Seconds{0.0625};
+  report.statistics = statistics;
   return report;
 }
 

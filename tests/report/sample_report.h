@@ -5,7 +5,8 @@
 namespace barracuda::report::testing {
 
 // Three races (inter-block with an inlining chain, intra-warp without line info, a known scoped
-// atomic-plain race), one barrier divergence, one redundant barrier, a skipped kernel, dropped events.
+// atomic-plain race), one barrier divergence, one redundant barrier, a skipped kernel, dropped events,
+// and statistics.
 Report sample_report();
 
 // A race between `first` (the earlier access) and `second` in kernel "k"; the class/space/hazard are

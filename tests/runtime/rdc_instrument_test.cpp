@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -24,23 +25,45 @@ std::vector<char> read_file(const char* path) {
 
 uint64_t address_of(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
-TEST(RdcInstrument, EveryObjectOfADeviceLinkedModuleIsInstrumentedAndLinked) {
-  const std::vector<char> linked = read_file(RDC_LINKED_FATBIN);  // cubin only, like the device-linked image
-  const std::vector<char> claim = read_file(RDC_CLAIM_FATBIN);
-  const std::vector<char> store = read_file(RDC_STORE_FATBIN);
-  ASSERT_FALSE(linked.empty() || claim.empty() || store.empty());
-  const uint64_t prelinked[] = {address_of(claim.data()), address_of(store.data()), 0};
-  const fatbin::WrapperRecord wrapper{fatbin::kWrapperMagic, fatbin::kWrapperLinkedVersion, address_of(linked.data()),
-                                      address_of(prelinked)};
+// The test objects as cudart hands them to the driver: a version-2 wrapper whose own container holds
+// only the linked cubin, with each object's PTX in a prelinked container.
+class DeviceLinkedModule {
+ public:
+  DeviceLinkedModule()
+      : linked_(read_file(RDC_LINKED_FATBIN)), claim_(read_file(RDC_CLAIM_FATBIN)), store_(read_file(RDC_STORE_FATBIN)) {}
+  DeviceLinkedModule(const DeviceLinkedModule&) = delete;
+  DeviceLinkedModule& operator=(const DeviceLinkedModule&) = delete;
 
-  const std::filesystem::path cache = std::filesystem::path(testing::TempDir()) / "barracuda-rdc-test-cache";
+  bool read() const { return !linked_.empty() && !claim_.empty() && !store_.empty(); }
+  shim::ModuleImage image() const {
+    return shim::ModuleImage{shim::ModuleId{1}, {shim::Hook::LibraryLoadData, false}, &wrapper_,
+                             shim::ImageKind::FatbinWrapper, std::nullopt};
+  }
+
+ private:
+  std::vector<char> linked_, claim_, store_;
+  const uint64_t prelinked_[3] = {address_of(claim_.data()), address_of(store_.data()), 0};
+  const fatbin::WrapperRecord wrapper_{fatbin::kWrapperMagic, fatbin::kWrapperLinkedVersion, address_of(linked_.data()),
+                                       address_of(prelinked_)};
+};
+
+InstrumenterConfig config_with_cache(const std::filesystem::path& cache) {
+  return InstrumenterConfig{.device_arch = [] { return 90u; }, .cache = CubinCache(cache)};
+}
+
+std::filesystem::path empty_cache(const char* name) {
+  const std::filesystem::path cache = std::filesystem::path(testing::TempDir()) / name;
   std::filesystem::remove_all(cache);
+  return cache;
+}
+
+TEST(RdcInstrument, EveryObjectOfADeviceLinkedModuleIsInstrumentedAndLinked) {
+  const DeviceLinkedModule module;
+  ASSERT_TRUE(module.read());
+  const std::filesystem::path cache = empty_cache("barracuda-rdc-test-cache");
   SiteRegistry sites;
-  InstrumenterConfig config{.device_arch = [] { return 90u; }, .cache = CubinCache(cache)};
-  ModuleInstrumenter instrumenter(std::move(config), sites, [] { return CUdeviceptr{0}; });
-  const shim::ModuleImage image{shim::ModuleId{1}, {shim::Hook::LibraryLoadData, false}, &wrapper,
-                                shim::ImageKind::FatbinWrapper, std::nullopt};
-  const void* cubin = instrumenter.transform(image);
+  ModuleInstrumenter instrumenter(config_with_cache(cache), sites, [] { return CUdeviceptr{0}; });
+  const void* cubin = instrumenter.transform(module.image());
   ASSERT_NE(cubin, nullptr) << (instrumenter.skipped().empty() ? "" : instrumenter.skipped()[0].reason);
   EXPECT_EQ(std::memcmp(cubin, "\x7f" "ELF", 4), 0);
 
@@ -53,6 +76,25 @@ TEST(RdcInstrument, EveryObjectOfADeviceLinkedModuleIsInstrumentedAndLinked) {
     store_site |= site->file.ends_with("rdc/store.cu") && site->line == 3;
   }
   EXPECT_TRUE(store_site) << "the store in the second object has no site";
+  std::filesystem::remove_all(cache);
+}
+
+// The statistics' JIT figures: a fresh cache compiles the module, a second run finds it there.
+TEST(RdcInstrument, TotalsTellCompiledModulesFromCachedOnes) {
+  using std::chrono::nanoseconds;
+  const DeviceLinkedModule module;
+  ASSERT_TRUE(module.read());
+  const std::filesystem::path cache = empty_cache("barracuda-totals-test-cache");
+  for (const bool first_run : {true, false}) {
+    SiteRegistry sites;
+    ModuleInstrumenter instrumenter(config_with_cache(cache), sites, [] { return CUdeviceptr{0}; });
+    ASSERT_NE(instrumenter.transform(module.image()), nullptr);
+    const InstrumentationTotals totals = instrumenter.totals();
+    EXPECT_EQ(totals.compiled, first_run ? 1u : 0u);
+    EXPECT_EQ(totals.compile_time > nanoseconds{0}, first_run);
+    EXPECT_EQ(totals.cached, first_run ? 0u : 1u);
+    EXPECT_EQ(totals.cache_load_time > nanoseconds{0}, !first_run);
+  }
   std::filesystem::remove_all(cache);
 }
 

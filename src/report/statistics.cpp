@@ -1,0 +1,44 @@
+#include "report/statistics.h"
+
+#include <cstdio>
+
+#include "barracuda/record.h"
+
+namespace barracuda::report {
+namespace {
+
+double per_second(double amount, Seconds time) { return time.count() > 0 ? amount / time.count() : 0.0; }
+
+constexpr double kMebi = 1024.0 * 1024.0;
+
+}  // namespace
+
+StatisticsFigures statistics_figures(const Statistics& statistics, uint64_t events) {
+  StatisticsFigures figures;
+  figures.bytes_logged = statistics.slots * kSlotBytes;
+  figures.bytes_per_event = events > 0 ? static_cast<double>(figures.bytes_logged) / static_cast<double>(events) : 0.0;
+  figures.queue_bytes = statistics.queue_host_bytes + statistics.queue_device_bytes;
+  figures.drain_events_per_second = per_second(static_cast<double>(events), statistics.drain_wait);
+  figures.engine_thread_accesses_per_second =
+      per_second(static_cast<double>(statistics.engine_thread_accesses), statistics.engine_time);
+  return figures;
+}
+
+std::string statistics_line(const Statistics& statistics, uint64_t events) {
+  const StatisticsFigures figures = statistics_figures(statistics, events);
+  char text[600];
+  std::snprintf(text, sizeof text,
+                "statistics: %llu events, %.1f bytes/event, %.1f MiB of queues; launching threads waited %.3f s "
+                "for the drain (%.1f M events/s); engine %.3f s over %u drain threads (%.1f M thread-accesses/s "
+                "per thread); %llu modules instrumented: %llu compiled in %.3f s, %llu from the cache in %.3f s",
+                static_cast<unsigned long long>(events), figures.bytes_per_event,
+                static_cast<double>(figures.queue_bytes) / kMebi, statistics.drain_wait.count(),
+                figures.drain_events_per_second / 1e6, statistics.engine_time.count(), statistics.drain_threads,
+                figures.engine_thread_accesses_per_second / 1e6,
+                static_cast<unsigned long long>(statistics.modules_instrumented),
+                static_cast<unsigned long long>(statistics.cache_misses), statistics.jit_time.count(),
+                static_cast<unsigned long long>(statistics.cache_hits), statistics.cache_load_time.count());
+  return text;
+}
+
+}  // namespace barracuda::report
