@@ -20,7 +20,7 @@ struct Statistics {
   uint32_t drain_threads = 0;
   Seconds drain_wait{};  // launching threads blocked until their kernel ended and its events were drained
   // Engine.
-  Seconds engine_time{};                  // summed over the drain threads, plus closing launches
+  Seconds engine_time{};  // in the engine (and trace recorder), summed over the drain threads; closing launches
   uint64_t engine_thread_accesses = 0;    // lane accesses checked against shadow memory
   uint64_t engine_peak_resident_blocks = 0;  // most blocks whose state the workers held at once
   // Instrumentation.
