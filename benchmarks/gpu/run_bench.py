@@ -30,7 +30,7 @@ import threading
 import time
 from pathlib import Path
 
-SCHEMA = "barracuda-gpubench/1"
+SCHEMA = "barracuda-gpubench/2"  # 2: barracuda warm-up (`jit`) and report statistics
 RESULT_LINE = re.compile(r"^RESULT (\S+) (ok|FAIL) ([0-9.]+)\s*$", re.MULTILINE)
 SANITIZER_ERRORS = re.compile(r"ERROR SUMMARY: (\d+) error")
 WORKLOAD_PREFIX = "gpubench-"
