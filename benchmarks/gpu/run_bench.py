@@ -213,11 +213,11 @@ def run_tool(name, executable, tool, make_command, timeout_s, args, scratch, lab
 
 
 def median_statistics(runs):
-    """Median over the runs of each numeric figure their barracuda reports give."""
+    """Median over the runs of each figure their barracuda reports give (numbers; not the schema version)."""
     values = {}
     for run in runs:
         for key, value in run.get("report", {}).items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if key != "schema_version" and isinstance(value, (int, float)) and not isinstance(value, bool):
                 values.setdefault(key, []).append(value)
     return {key: statistics.median(v) for key, v in values.items()}
 
