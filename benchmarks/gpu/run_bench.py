@@ -237,7 +237,8 @@ def measure(name, executable, tool, make_command, timeout_s, args, scratch):
         run = run_tool(name, executable, tool, make_command, timeout_s, args, scratch, f"run {len(runs) + 1}")
         runs.append(run)
         spent += run["wall_s"]
-    summary = {"runs": runs, "status": runs[-1]["status"], "race_reports": any(map(reports_races, runs))}
+    every_run = runs if warmup is None else [warmup, *runs]  # a false alarm in the warm-up counts too
+    summary = {"runs": runs, "status": runs[-1]["status"], "race_reports": any(map(reports_races, every_run))}
     if warmup is not None:
         summary["jit"] = warmup  # wall time of an uncached run; its report's jit_seconds
     if summary["status"] == "ok":
