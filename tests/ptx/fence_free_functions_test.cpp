@@ -17,7 +17,7 @@ namespace {
 
 constexpr std::string_view kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
-// `.func name() { body }` or `.visible .entry name(.param .u64 p) { body }` with a few registers.
+// `HEAD name(.param .u64 name_p) { a few registers; body }`.
 std::string function(std::string_view head, std::string_view name, std::string_view body) {
   return std::string(head) + " " + std::string(name) + "(.param .u64 " + std::string(name) +
          "_p)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n" + std::string(body) + "\n}\n";
@@ -33,51 +33,47 @@ std::string call(std::string_view callee) {
   return "{\n.param .b64 arg0;\nst.param.b64 [arg0], %rd1;\ncall.uni " + std::string(callee) + ", (arg0);\n}";
 }
 
-class FenceFreeFunctionsTest : public ::testing::Test {
- protected:
-  // The names of the module's functions that FenceFreeFunctions accepts.
-  std::set<std::string> fence_free(const std::string& items) {
-    parsed_ = parse(std::string(kHeader) + items);
-    EXPECT_TRUE(parsed_) << parsed_.error.to_string();
-    if (!parsed_) return {};
-    const FenceFreeFunctions analysis(*parsed_.module);
-    std::set<std::string> names;
-    for (const Function* f : parsed_.module->functions()) {
-      if (analysis.contains(*f)) names.emplace(f->name);
-    }
-    return names;
+// The names of the module's functions that FenceFreeFunctions accepts.
+std::set<std::string> fence_free(const std::string& items) {
+  ParseResult parsed = parse(std::string(kHeader) + items);
+  EXPECT_TRUE(parsed) << parsed.error.to_string();
+  if (!parsed) return {};
+  const FenceFreeFunctions analysis(*parsed.module);
+  std::set<std::string> names;
+  for (const Function* f : parsed.module->functions()) {
+    if (analysis.contains(*f)) names.emplace(f->name);
   }
-  ParseResult parsed_;
-};
+  return names;
+}
 
 using Names = std::set<std::string>;
 constexpr std::string_view kAtomics = "atom.global.add.u32 %r1, [%rd1], 1;\natom.global.cas.b32 %r2, [%rd1], 0, 1;";
 
-TEST_F(FenceFreeFunctionsTest, KernelWithAtomicsAndNoFenceQualifies) {
+TEST(FenceFreeFunctions, KernelWithAtomicsAndNoFenceQualifies) {
   EXPECT_EQ(fence_free(kernel("k", kAtomics)), (Names{"k"}));
 }
 
-TEST_F(FenceFreeFunctionsTest, AnyFenceOrMembarInTheKernelDisqualifiesIt) {
+TEST(FenceFreeFunctions, AnyFenceOrMembarInTheKernelDisqualifiesIt) {
   for (const char* fence : {"membar.gl;", "membar.cta;", "fence.sc.gpu;", "fence.acq_rel.sys;",
                             "fence.proxy.async;"}) {
     EXPECT_EQ(fence_free(kernel("k", std::string(kAtomics) + "\n" + fence)), Names{}) << fence;
   }
 }
 
-TEST_F(FenceFreeFunctionsTest, FenceInACalledFunctionDisqualifiesTheKernelAndTheFunction) {
+TEST(FenceFreeFunctions, FenceInACalledFunctionDisqualifiesTheKernelAndTheFunction) {
   const std::string module = device_function("leaf", "membar.gl;") + device_function("middle", call("leaf")) +
                              kernel("k", std::string(kAtomics) + "\n" + call("middle"));
   EXPECT_EQ(fence_free(module), Names{});
 }
 
-TEST_F(FenceFreeFunctionsTest, FunctionSharedWithAFencedKernelKeepsItsTickets) {
+TEST(FenceFreeFunctions, FunctionSharedWithAFencedKernelKeepsItsTickets) {
   const std::string module = device_function("shared_helper", kAtomics) + device_function("own_helper", kAtomics) +
                              kernel("fenced", "membar.gl;\n" + call("shared_helper")) +
                              kernel("unfenced", call("shared_helper") + "\n" + call("own_helper"));
   EXPECT_EQ(fence_free(module), (Names{"own_helper", "unfenced"}));
 }
 
-TEST_F(FenceFreeFunctionsTest, IndirectCallAnywhereDisqualifiesEveryFunction) {
+TEST(FenceFreeFunctions, IndirectCallAnywhereDisqualifiesEveryFunction) {
   const std::string indirect =
       "{\n.param .b64 arg0;\nst.param.b64 [arg0], %rd1;\nproto: .callprototype ()_ (.param .b64 _);\n"
       "call %rd2, (arg0), proto;\n}";
@@ -86,13 +82,13 @@ TEST_F(FenceFreeFunctionsTest, IndirectCallAnywhereDisqualifiesEveryFunction) {
   EXPECT_EQ(fence_free(module), Names{});
 }
 
-TEST_F(FenceFreeFunctionsTest, CallsWhoseBodyIsElsewhereCountAsFenced) {
+TEST(FenceFreeFunctions, CallsWhoseBodyIsElsewhereCountAsFenced) {
   const std::string module = ".extern .func external(.param .b64 x);\n" + device_function("weak_one", "", ".weak ") +
                              kernel("calls_external", call("external")) + kernel("calls_weak", call("weak_one"));
   EXPECT_EQ(fence_free(module), Names{});
 }
 
-TEST_F(FenceFreeFunctionsTest, SystemCallsAndTheRuntimeLogNoFence) {
+TEST(FenceFreeFunctions, SystemCallsAndTheRuntimeLogNoFence) {
   const std::string module = ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
                              ".extern .func __barracuda_log_entry(.param .b32 site);\n" +
                              kernel("k",
@@ -103,7 +99,7 @@ TEST_F(FenceFreeFunctionsTest, SystemCallsAndTheRuntimeLogNoFence) {
   EXPECT_EQ(fence_free(module), (Names{"k"}));
 }
 
-TEST_F(FenceFreeFunctionsTest, FunctionsOtherModulesCanCallNeverQualify) {
+TEST(FenceFreeFunctions, FunctionsOtherModulesCanCallNeverQualify) {
   // -rdc: another module's fenced kernel may call a .visible .func; the calling kernel still qualifies.
   const std::string module = device_function("visible_helper", kAtomics, ".visible ") +
                              kernel("k", call("visible_helper"));
