@@ -16,7 +16,8 @@ extern "C" {
 // Memory access by every calling lane. `access_info` packs op, space/semantics/scope and access size
 // (barracuda::pack_access_info in barracuda/queue.h); `value` is the stored value when
 // kAccessHasValue is set (same-value filter), ignored otherwise. Shared-space addresses are offsets in
-// the CTA's shared window; generic addresses (kAccessGeneric) are classified here.
+// the CTA's shared window; generic addresses (kAccessGeneric) are classified here. A relaxed,
+// volatile or legacy strong access marked kAccessNoSyncTicket is logged without a sync ticket.
 __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id, uint32_t access_info,
                                                     uint64_t value);
 

@@ -159,12 +159,11 @@ struct Reservation {
   RecordHeader ticket;
 };
 
-// Leader only: reserves the record's slots, plus one in front for its sync ticket when the record
-// carries one.
+// Leader only: reserves the record's slots, plus one in front for its sync ticket when `ticketed`.
 __device__ Reservation reserve_record(QueueProducerHeader* producers, const Queue& queue, uint32_t slots,
-                                      const RecordHeader& header) {
+                                      const RecordHeader& header, bool ticketed) {
   Reservation reservation{};
-  if (!takes_sync_ticket(static_cast<RecordOp>(header.op), header.space_sem)) {
+  if (!ticketed) {
     reservation.record = reserve(queue, slots);
     return reservation;
   }
@@ -209,7 +208,8 @@ __device__ void publish(const Queue& queue, const Reservation& reservation, cons
 __device__ void log_header_only(QueueProducerHeader* producers, const WarpGroup& group, const RecordHeader& header) {
   if (group.is_leader()) {
     Queue queue = block_queue(producers);
-    publish(queue, reserve_record(producers, queue, 1, header), header);
+    const bool ticketed = takes_sync_ticket(static_cast<RecordOp>(header.op), header.space_sem);
+    publish(queue, reserve_record(producers, queue, 1, header, ticketed), header);
   }
   rejoin(group);
 }
@@ -317,8 +317,11 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   header.flags = flags;
   header.stride = encoding.stride;
   header.base = encoding.base;
+  // kAccessNoSyncTicket: nothing in this launch can make the access synchronise (queue.h).
+  const bool ticketed =
+      (access_info & kAccessNoSyncTicket) == 0 && takes_sync_ticket(static_cast<RecordOp>(header.op), space_sem);
   Reservation reservation{};
-  if (group.is_leader()) reservation = reserve_record(producers, queue, slots, header);
+  if (group.is_leader()) reservation = reserve_record(producers, queue, slots, header, ticketed);
   uint64_t position = __shfl_sync(group.mask, reservation.record, group.leader);
   if (encoding.mode == AddressMode::kDelta32) {
     write_payload<int32_t>(queue, group, position, static_cast<int32_t>(address - encoding.base));

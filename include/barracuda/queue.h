@@ -135,8 +135,22 @@ constexpr bool valid_queue_capacity(uint64_t capacity) {
 //   bit  19    kAccessGeneric: the address is generic; the runtime classifies it (isspacep) and
 //              overrides the MemorySpace bits
 //   bit  20    kAccessHasValue: `value` holds the stored value (enables the same-value flag)
+//   bit  21    kAccessNoSyncTicket: no thread of the launch can execute a fence (the kernel's call
+//              closure has none), so this access, one ticket_only_serves_fences() accepts, cannot
+//              synchronise: the runtime takes no sync ticket for it (docs/sync_order.md)
 inline constexpr uint32_t kAccessGeneric = 1u << 19;
 inline constexpr uint32_t kAccessHasValue = 1u << 20;
+inline constexpr uint32_t kAccessNoSyncTicket = 1u << 21;
+
+// Ticketed accesses that synchronise only by completing a fence's release pattern ("fence; write"):
+// relaxed, volatile and legacy strong writes and read-modify-writes. Their reads acquire only
+// through a following fence, which has its own ticket. Release, acquire, acq_rel and sc accesses
+// synchronise by themselves and always keep their ticket.
+constexpr bool ticket_only_serves_fences(RecordOp op, uint8_t space_sem) {
+  const auto sem = static_cast<MemorySemantics>((space_sem >> 2) & 0x7u);
+  return takes_sync_ticket(op, space_sem) && sync_role(op, space_sem) == SyncRole::kRelease &&
+         sem != MemorySemantics::kRelease;
+}
 
 constexpr uint32_t pack_access_info(RecordOp op, uint8_t space_sem, uint32_t size_log2, uint32_t extra_bits) {
   return static_cast<uint32_t>(op) | (uint32_t{space_sem} << 8) | ((size_log2 & 0x7u) << 16) | extra_bits;

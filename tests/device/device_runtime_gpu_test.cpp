@@ -37,7 +37,7 @@ void check_access(const DecodedRecord& record, RecordOp op, MemorySpace space, A
 
 void check_patterns(const WarpRecords& records, uint64_t data) {
   check(records.size() == probe::kPatternThreads / 32, "one record stream per warp");
-  std::set<uint64_t> fence_tickets;
+  std::set<uint64_t> tickets;
   for (const auto& [key, warp] : records) {
     const uint32_t warp_index = key.second;
     check(warp.front().header.op == static_cast<uint8_t>(RecordOp::kWarpEntry), "first record is warp entry");
@@ -77,10 +77,18 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
     check(fence.op == static_cast<uint8_t>(RecordOp::kFence) && record_scope(fence) == MemoryScope::kGpu &&
               record_semantics(fence) == MemorySemantics::kAcqRel,
           "fence");
-    // The gpu-scope fence is the probe's only ticketed record: one ticket per warp, 0, 1, 2, ...
+    // The gpu-scope fence and the unmarked legacy atomic are the probe's only ticketed records: two
+    // tickets per warp, 0, 1, 2, ...
     const auto& fence_ticket = find_site(warp, ProbeSite::kFence).sync_ticket;
     check(fence_ticket.has_value(), "fence carries a sync ticket");
-    fence_tickets.insert(fence_ticket.value_or(0));
+    tickets.insert(fence_ticket.value_or(0));
+    const auto& atomic = find_site(warp, ProbeSite::kLegacyAtomic);
+    check_access(atomic, RecordOp::kAtomic, MemorySpace::kGlobal, AddressMode::kAffine, ~0u, "legacy atomic");
+    check(atomic.sync_ticket.has_value(), "legacy atomic carries a sync ticket");
+    tickets.insert(atomic.sync_ticket.value_or(0));
+    const auto& unticketed = find_site(warp, ProbeSite::kLegacyAtomicNoTicket);
+    check_access(unticketed, RecordOp::kAtomic, MemorySpace::kGlobal, AddressMode::kAffine, ~0u, "marked atomic");
+    check(!unticketed.sync_ticket, "kAccessNoSyncTicket: the legacy atomic carries no ticket");
     check(!coalesced.sync_ticket && !shared.sync_ticket && !global.sync_ticket, "plain accesses carry no ticket");
     const auto& branch = find_site(warp, ProbeSite::kBranch).header;
     check(branch.op == static_cast<uint8_t>(RecordOp::kBranchIf) && branch.active_mask == (1u << probe::kBranchTakenLanes) - 1 &&
@@ -88,7 +96,7 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
           "branch masks");
     check(find_site(warp, ProbeSite::kReconverge).header.active_mask == ~0u, "reconvergence mask");
   }
-  check(fence_tickets.size() == records.size() && *fence_tickets.rbegin() == records.size() - 1,
+  check(tickets.size() == 2 * records.size() && *tickets.rbegin() == 2 * records.size() - 1,
         "sync tickets are unique and dense from 0");
 }
 

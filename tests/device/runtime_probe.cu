@@ -49,6 +49,11 @@ extern "C" __global__ void probe_patterns(uint64_t* data) {
   log_converged(base + 8 * threadIdx.x, ProbeSite::kGenericGlobal,
       access_info(RecordOp::kAtomic, MemorySpace::kShared, 3, kAccessGeneric));
 
+  const uint8_t legacy = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kLegacy, MemoryScope::kGpu);
+  log_converged(base + 8 * threadIdx.x, ProbeSite::kLegacyAtomic, pack_access_info(RecordOp::kAtomic, legacy, 3, 0));
+  log_converged(base + 8 * threadIdx.x, ProbeSite::kLegacyAtomicNoTicket,
+      pack_access_info(RecordOp::kAtomic, legacy, 3, kAccessNoSyncTicket));
+
   __barracuda_log_sync(static_cast<uint32_t>(ProbeSite::kBarrier), static_cast<uint32_t>(RecordOp::kBarrier), 0, 0, 0);
   __syncthreads();
   __barracuda_log_sync(static_cast<uint32_t>(ProbeSite::kFence), static_cast<uint32_t>(RecordOp::kFence),

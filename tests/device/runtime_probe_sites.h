@@ -19,6 +19,8 @@ enum class ProbeSite : uint32_t {
   kReconverge,
   kExit,
   kFlood,
+  kLegacyAtomic,            // legacy atom on data + 8 * thread: takes a sync ticket
+  kLegacyAtomicNoTicket,    // the same marked kAccessNoSyncTicket: no ticket
 };
 
 inline constexpr uint32_t kPatternThreads = 64;

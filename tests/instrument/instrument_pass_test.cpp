@@ -172,7 +172,8 @@ TEST(InstrumentPass, MemoryModelQualifiersAndDefaultsReachTheRecord) {
   EXPECT_EQ(call_after(out, "ld.acquire.gpu.global.u32 %r1, [%rd1];").arguments[2],
             info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kAcquire, MemoryScope::kGpu, 2));
   EXPECT_EQ(call_before(out, "atom.global.add.u32 %r2, [%rd1], 1;").arguments[2],
-            info(RecordOp::kAtomic, MemorySpace::kGlobal, RecordSemantics::kLegacy, MemoryScope::kGpu, 2));
+            info(RecordOp::kAtomic, MemorySpace::kGlobal, RecordSemantics::kLegacy, MemoryScope::kGpu, 2,
+                 kAccessNoSyncTicket));  // the kernel has no fence
   RuntimeCall volatile_load = call_before(out, "ld.volatile.shared.u16 %rs1, [smem+2];");
   EXPECT_EQ(volatile_load.arguments[2],
             info(RecordOp::kLoad, MemorySpace::kShared, RecordSemantics::kVolatile, MemoryScope::kSystem, 1));

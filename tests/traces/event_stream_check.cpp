@@ -217,13 +217,12 @@ int check(const Trace& trace) {
     }
   }
   if (const Launch* launch = checker.launch("atomic_count")) {
-    // The legacy atomic can synchronise across blocks: its sync ticket comes first (record.h).
-    checker.expect_warps(*launch, 2,
-                         {entry, {Op::kSyncTicket, kFullWarp, 27, AddressMode::kAffine, 0},
-                          {Op::kAtomic, kFullWarp, 27, AddressMode::kAffine, 0}, exit});
+    // No fence in the kernel: the legacy atomic cannot synchronise and takes no sync ticket
+    // (kAccessNoSyncTicket, docs/sync_order.md).
+    checker.expect_warps(*launch, 2, {entry, {Op::kAtomic, kFullWarp, 27, AddressMode::kAffine, 0}, exit});
     if (checker.failures() == 0) {
       for (const auto& [key, warp] : launch->warps) {
-        checker.expect((warp.records[2].header().flags & kFlagIntraWarpConflict) != 0,
+        checker.expect((warp.records[1].header().flags & kFlagIntraWarpConflict) != 0,
                        "atomic_count: lanes sharing one address are flagged on the GPU");
       }
     }

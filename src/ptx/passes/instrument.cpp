@@ -1,5 +1,6 @@
 #include "ptx/passes/instrument.h"
 
+#include "ptx/passes/fence_free_functions.h"
 #include "ptx/passes/pass_context.h"
 
 namespace barracuda::ptx::passes {
@@ -17,6 +18,7 @@ StatementIterator unguard(PassContext& context, StatementIterator position) {
 
 InstrumentResult instrument_module(Module& module, const InstrumentOptions& options) {
   InstrumentResult result{SiteTable(module, options.first_site_id), {}};
+  const FenceFreeFunctions fence_free(module);
   declare_runtime_functions(module);
   for (Function* function : module.definitions()) {
     if (function->name.starts_with("__barracuda_")) continue;
@@ -27,7 +29,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     result.statistics.instructions += instructions.size();
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
-    PassContext context{*function, editor, calls, result.sites, result.statistics};
+    PassContext context{*function, editor, calls, result.sites, result.statistics, fence_free.contains(*function)};
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
     // are split into new branches.
     log_kernel_entry(context, instructions);

@@ -13,6 +13,9 @@ struct PassContext {
   RuntimeCallBuilder& calls;
   SiteTable& sites;
   InstrumentStatistics& statistics;
+  // Every launch that can run this function executes no fence (fence_free_functions.h): its relaxed,
+  // volatile and legacy strong accesses need no sync ticket.
+  bool runs_without_fences;
 };
 
 // Each takes the function's original instructions (iterators stay valid across insertions).
