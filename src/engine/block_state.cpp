@@ -41,13 +41,18 @@ uint32_t BlockState::live_threads() const {
 }
 
 void BlockState::mark_useful_barrier(Clock clock) {
+  // Conflicts come in runs ordered by the same barrier: skip the search while they do.
+  if (clock > useful_above_ && clock <= useful_up_to_) return;
   // The barrier that ordered an event at `clock` is the first one whose floor covers it.
   auto it = std::lower_bound(completed_.begin(), completed_.end(), clock,
                              [](const CompletedBarrier& b, Clock c) { return b.floor < c; });
-  if (it != completed_.end() && !it->useful) {
+  if (it == completed_.end()) return;
+  if (!it->useful) {
     it->useful = true;
     barriers_.useful.insert(raw(it->site));
   }
+  useful_above_ = it == completed_.begin() ? Clock{} : std::prev(it)->floor;
+  useful_up_to_ = it->floor;
 }
 
 bool BlockState::knows(uint32_t local, ThreadId other, Clock clock) {

@@ -154,6 +154,9 @@ class BlockState {
   std::vector<WarpState> warps_;
   Clock floor_{};
   std::vector<CompletedBarrier> completed_;  // floors increase
+  // Clocks in (useful_above_, useful_up_to_] were ordered by a barrier already marked useful.
+  Clock useful_above_{};
+  Clock useful_up_to_{};
   bool barrier_pending_ = false;
   SiteId pending_site_{};
   std::array<PartialBarrier, kClusterBarrierSlot + 1> partial_;

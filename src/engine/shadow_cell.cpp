@@ -1,6 +1,7 @@
 #include "engine/shadow_cell.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace barracuda::engine {
 namespace {
@@ -26,14 +27,33 @@ void check(const Stamp& earlier, const Stamp& access, ConflictSink& sink, uint32
   if (earlier.thread != access.thread && (earlier.kind.write || access.kind.write)) sink.conflict(earlier, byte);
 }
 
-void add_read(LocationHistory& history, const Stamp& read) {
-  auto it = std::lower_bound(history.reads.begin(), history.reads.end(), read.thread,
-                             [](const Stamp& s, ThreadId t) { return s.thread < t; });
-  if (it != history.reads.end() && it->thread == read.thread) {
-    *it = read;
-  } else {
-    history.reads.insert(it, read);
+// Keeps the latest read of each thread, sorted by thread.
+void compact_reads(LocationHistory& history) {
+  auto& reads = history.reads;
+  const auto out_of_order = [](const Stamp& a, const Stamp& b) { return a.thread >= b.thread; };
+  if (std::adjacent_find(reads.begin(), reads.end(), out_of_order) == reads.end()) return;  // the usual case
+  std::stable_sort(reads.begin(), reads.end(), [](const Stamp& a, const Stamp& b) { return a.thread < b.thread; });
+  // Of each thread's run, the last (latest) read survives.
+  auto out = reads.begin();
+  for (auto it = reads.begin(); it != reads.end(); ++it) {
+    if (std::next(it) == reads.end() || std::next(it)->thread != it->thread) *out++ = *it;
   }
+  reads.erase(out, reads.end());
+}
+
+// Reads past this many entries trigger a compaction: a few threads re-reading a word (a spin loop)
+// cannot grow the list without bound.
+constexpr size_t kReadsBeforeCompaction = 64;
+
+void add_read(LocationHistory& history, const Stamp& read) {
+  auto& reads = history.reads;
+  if (!reads.empty() && reads.back().thread == read.thread) {
+    reads.back() = read;
+    return;
+  }
+  reads.push_back(read);
+  // At powers of two from the threshold on, so compaction stays amortised O(1) per read.
+  if (reads.size() >= kReadsBeforeCompaction && std::has_single_bit(reads.size())) compact_reads(history);
 }
 
 std::unique_ptr<LocationHistory> copy_history(const ShadowCell& cell) {
@@ -53,7 +73,11 @@ CellAccesses remembered_accesses(const ShadowCell& cell) {
     case CellState::kHistory: {
       const auto& history = *owned<LocationHistory>(cell);
       if (history.reads.empty()) return {history.write, std::nullopt};
-      return {history.write, history.reads.back()};
+      const Stamp* latest = &history.reads.front();  // of the highest thread id, its latest read
+      for (const Stamp& read : history.reads) {
+        if (read.thread >= latest->thread) latest = &read;
+      }
+      return {history.write, *latest};
     }
     case CellState::kSplit: {
       CellAccesses merged;
@@ -98,7 +122,6 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uin
         history->reads.push_back(access);
       } else {
         history->reads = {earlier, access};
-        if (access.thread < earlier.thread) std::swap(history->reads[0], history->reads[1]);
       }
       own(cell, std::move(history), CellState::kHistory);
       return;
@@ -110,6 +133,7 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uin
         add_read(*history, access);
         return;
       }
+      compact_reads(*history);
       for (const Stamp& read : history->reads) check(read, access, sink, byte);
       reset_cell(cell);
       cell.hold(access);

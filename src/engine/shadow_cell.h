@@ -64,7 +64,10 @@ struct ScalablyAllocated {
 
 struct LocationHistory : ScalablyAllocated<LocationHistory> {
   std::optional<Stamp> write;
-  std::vector<Stamp, tbb::scalable_allocator<Stamp>> reads;  // sorted by thread, one per thread
+  // The reads since the write, in arrival order; a thread may appear more than once (only its
+  // latest read counts). Appending keeps a word read by hundreds of threads (a matrix every block
+  // reads) at O(1) per read; compact_reads() restores one read per thread, sorted by thread.
+  std::vector<Stamp, tbb::scalable_allocator<Stamp>> reads;
 };
 
 struct SplitWord : ScalablyAllocated<SplitWord> {

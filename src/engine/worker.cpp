@@ -247,17 +247,21 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
 void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
                          const RecordAccess& record) {
   const bool shared = record.space == MemorySpace::kShared;
-  if (record.size == 4 && (address & 3) == 0 && !shared) {
+  const uint64_t last = address + record.size - 1;
+  if (last < address || (shared && last >= kMaxSharedBytes)) {
+    ++stats_.malformed_records;
+    return;
+  }
+  if (record.size == 4 && (address & 3) == 0) {
     checker.set_word(address);
+    if (shared) {
+      apply_whole_word_access(block.shared_word(address / 4), checker.stamp(), checker);
+      return;
+    }
     ShadowCell& cell = cursor.cell(address / 4);
     apply_whole_word_access(cell, checker.stamp(), checker);
     cursor.note_owner(cell);
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, address / 4, record.size);
-    return;
-  }
-  const uint64_t last = address + record.size - 1;
-  if (last < address || (shared && last >= kMaxSharedBytes)) {
-    ++stats_.malformed_records;
     return;
   }
   for (uint64_t word = address / 4; word <= last / 4; ++word) {

@@ -61,6 +61,8 @@ class Worker {
   void submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   bool ready(std::optional<uint64_t> ticket, const RecordHeader& h);
   bool waits_at_barrier_for_deferred_warp(const RecordHeader& h);
+  // Applies the held-back records of `warp` (a DeferredWarps key) from its front while they are ready.
+  bool apply_ready_front(uint64_t warp);
   void apply_ticketed(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply(const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block);

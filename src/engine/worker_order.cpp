@@ -57,26 +57,32 @@ bool Worker::retry_deferred() {
   bool applied_any = false;
   for (bool progress = true; progress;) {
     progress = false;
-    auto& warps = deferred_.warps();
-    for (auto it = warps.begin(); it != warps.end();) {
-      DeferredWarps::Fifo& fifo = it->second;
-      while (!fifo.empty() && ready(fifo.front().ticket, fifo.front().header())) {
-        const DeferredRecord record = std::move(fifo.front());
-        fifo.pop_front();
-        apply_ticketed(record.ticket, record.header(), record.payload());
-        progress = applied_any = true;
-      }
-      it = fifo.empty() ? warps.erase(it) : std::next(it);
+    // The warp holding the next ticket, as long as there is one: its records may hand the turn on.
+    while (const std::optional<uint64_t> warp = deferred_.warp_with_front_ticket_up_to(shared_.tickets.next())) {
+      if (!apply_ready_front(*warp)) break;
+      progress = true;
     }
+    // Warps held behind a barrier: a block-mate's progress may have released them.
+    for (const uint64_t warp : deferred_.unticketed_fronts()) progress |= apply_ready_front(warp);
+    applied_any |= progress;
   }
   return applied_any;
 }
 
-void Worker::flush_deferred() {
-  for (auto& [warp, fifo] : deferred_.warps()) {
-    for (const DeferredRecord& record : fifo) apply(record.header(), record.payload());
+bool Worker::apply_ready_front(uint64_t warp) {
+  bool applied = false;
+  while (deferred_.holds_warp(warp)) {
+    const DeferredRecord& front = deferred_.front(warp);
+    if (!ready(front.ticket, front.header())) break;
+    const DeferredRecord record = deferred_.pop_front(warp);
+    apply_ticketed(record.ticket, record.header(), record.payload());
+    applied = true;
   }
-  deferred_.warps().clear();
+  return applied;
+}
+
+void Worker::flush_deferred() {
+  deferred_.drain_all([this](const DeferredRecord& record) { apply(record.header(), record.payload()); });
 }
 
 }  // namespace barracuda::engine
