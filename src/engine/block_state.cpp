@@ -41,8 +41,7 @@ uint32_t BlockState::live_threads() const {
 }
 
 void BlockState::mark_useful_barrier(Clock clock) {
-  // Conflicts come in runs ordered by the same barrier: skip the search while they do.
-  if (clock > useful_above_ && clock <= useful_up_to_) return;
+  // Conflicts come in runs ordered by the same barrier: knows() skips the search while they do.
   // The barrier that ordered an event at `clock` is the first one whose floor covers it.
   auto it = std::lower_bound(completed_.begin(), completed_.end(), clock,
                              [](const CompletedBarrier& b, Clock c) { return b.floor < c; });
@@ -55,14 +54,10 @@ void BlockState::mark_useful_barrier(Clock clock) {
   useful_up_to_ = it->floor;
 }
 
-bool BlockState::knows(uint32_t local, ThreadId other, Clock clock) {
+bool BlockState::knows_beyond_barrier(uint32_t local, ThreadId other, Clock clock) const {
   const ThreadState& self = threads_[local];
   if (contains(other)) {
     const uint32_t other_local = raw(other) - first_thread_;
-    if (clock <= floor_) {
-      mark_useful_barrier(clock);
-      return true;
-    }
     const uint32_t warp = local / kWarpSize;
     if (other_local / kWarpSize == warp &&
         clock <= warps_[warp].lane_knows(local % kWarpSize, other_local % kWarpSize)) {

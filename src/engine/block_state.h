@@ -95,7 +95,14 @@ class BlockState {
 
   // Does local thread `local` know `other`'s event at `clock`, i.e. is it ordered before now?
   // A barrier that provides the order is marked useful.
-  bool knows(uint32_t local, ThreadId other, Clock clock);
+  bool knows(uint32_t local, ThreadId other, Clock clock) {
+    // Inline: a block-mate's access before the last barrier is by far the most common answer.
+    if (contains(other) && clock <= floor_) {
+      if (clock <= useful_above_ || clock > useful_up_to_) mark_useful_barrier(clock);
+      return true;
+    }
+    return knows_beyond_barrier(local, other, clock);
+  }
   // The same question under the scope-agnostic view (Knowledge::wide).
   bool knows_ignoring_scopes(uint32_t local, ThreadId other, Clock clock) const;
 
@@ -136,6 +143,7 @@ class BlockState {
   SharedClock snapshot(uint32_t local, const SharedClock& knowledge) const;
   void complete_partial(PartialBarrier& barrier);
   void mark_useful_barrier(Clock clock);
+  bool knows_beyond_barrier(uint32_t local, ThreadId other, Clock clock) const;
 
   struct CompletedBarrier {
     Clock floor;
