@@ -104,8 +104,8 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertEqual(fast["barracuda"]["runs"][0]["exit_code"], 66)
         self.assertEqual(fast["barracuda"]["runs"][0]["report"],
                          {"schema_version": 1, "events": 1000, "bytes_per_event": 24.0, "queue_bytes": 3 * 2 ** 20,
-                          "engine_seconds": 0.25, "drain_events_per_second": 2.5e6, "jit_seconds": 0.0,
-                          "cache_hits": 1, "cache_misses": 0, "cache_load_seconds": 0.01, "races": 1})
+                          "engine_seconds": 0.25, "drain_events_per_second": 2.5e6, "jit_seconds": 1.0,
+                          "cache_hits": 0, "cache_misses": 1, "cache_load_seconds": 0.0, "races": 1})
 
         racecheck = doc["summary"]["racecheck"]
         self.assertGreater(racecheck["per_workload"]["fast"]["wall"], 1.0)  # the stand-in sleeps 0.3 s
@@ -120,7 +120,7 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertNotIn("slowtool", doc["summary"]["barracuda_over_racecheck"])
 
     def test_barracuda_warms_its_own_cache_before_the_timed_runs(self):
-        code, doc = self.run_harness("--workloads", "fast", "slowtool", "--no-racecheck")
+        code, doc = self.run_harness("--workloads", "fast", "slowtool", "--no-racecheck", "--warm-up")
         self.assertEqual(code, 0)
         barracuda = doc["results"]["fast"]["barracuda"]
         self.assertEqual(len(barracuda["runs"]), 2)  # the warm-up is not one of the timed runs
@@ -143,9 +143,21 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertTrue(Path(caches[0]).name.startswith("fast"))
         self.assertFalse(Path(caches[0]).exists())  # removed with the scratch dir
 
+    def test_without_warm_up_the_first_timed_run_compiles(self):
+        code, doc = self.run_harness("--workloads", "fast", "--no-racecheck")
+        self.assertEqual(code, 0)
+        barracuda = doc["results"]["fast"]["barracuda"]
+        self.assertNotIn("jit", barracuda)
+        self.assertEqual([run["report"]["cache_misses"] for run in barracuda["runs"]], [1, 0])
+        self.assertEqual(barracuda["statistics"]["jit_seconds"], 0.5)  # median of 1.0 and 0.0
+        log = (self.root / "barracuda.log").read_text().splitlines()
+        self.assertEqual(len(log), 2)  # no untimed run
+        table = run_bench.overhead_table(doc["results"]).splitlines()
+        self.assertEqual(table[2].split(" | ")[5], "0.50")  # the JIT column falls back to the timed runs
+
     def test_failed_warm_up_is_the_only_run(self):
         code, doc = self.run_harness("--workloads", "slowjit", "--no-racecheck", "--barracuda-timeout", "1.5",
-                                     "--tool-budget", "0")
+                                     "--tool-budget", "0", "--warm-up")
         self.assertEqual(code, 0)
         barracuda = doc["results"]["slowjit"]["barracuda"]
         self.assertEqual(barracuda["status"], "timeout")
@@ -154,7 +166,7 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertGreater(doc["summary"]["barracuda"]["per_workload"]["slowjit"]["wall_at_least"], 1.0)
 
     def test_tool_budget_limits_tool_repetitions_only(self):
-        code, doc = self.run_harness("--workloads", "fast", "--tool-budget", "0.8")
+        code, doc = self.run_harness("--workloads", "fast", "--tool-budget", "0.8", "--warm-up")
         self.assertEqual(code, 0)
         fast = doc["results"]["fast"]
         self.assertEqual(len(fast["native"]["runs"]), 2)
