@@ -278,11 +278,10 @@ void BlockState::acquire_in_block(uint32_t local, uint64_t offset) {
   t.knowledge = join(t.knowledge, Knowledge{it->second, it->second});
 }
 
-ShadowCell& BlockState::shared_word(uint64_t word) {
+void BlockState::grow_shared(uint64_t word) {
   // Sized for the launch's shared memory at the first shared access (blocks that never touch
   // shared memory pay nothing); grows if the launch under-declared it.
-  if (word >= shared_.size()) shared_.resize(std::max<uint64_t>(word + 1, shared_words_hint_));
-  return shared_[word];
+  shared_.resize(std::max<uint64_t>(word + 1, shared_words_hint_));
 }
 
 }  // namespace barracuda::engine

@@ -135,7 +135,10 @@ class BlockState {
   void acquire_in_block(uint32_t local, uint64_t offset);
 
   // The shadow cell of shared-memory word `word`, growing the shadow on demand.
-  ShadowCell& shared_word(uint64_t word);
+  ShadowCell& shared_word(uint64_t word) {
+    if (word >= shared_.size()) grow_shared(word);
+    return shared_[word];
+  }
 
  private:
   // What thread `local` knows through the block barrier, its warp and its own clock.
@@ -143,6 +146,7 @@ class BlockState {
   SharedClock snapshot(uint32_t local, const SharedClock& knowledge) const;
   void complete_partial(PartialBarrier& barrier);
   void mark_useful_barrier(Clock clock);
+  void grow_shared(uint64_t word);
   bool knows_beyond_barrier(uint32_t local, ThreadId other, Clock clock) const;
 
   struct CompletedBarrier {

@@ -135,8 +135,10 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uin
       }
       compact_reads(*history);
       for (const Stamp& read : history->reads) check(read, access, sink, byte);
-      reset_cell(cell);
-      cell.hold(access);
+      // The history stays, holding just this write: a word read by several threads between writes
+      // (a shared-memory tile) would otherwise allocate and free one at every round.
+      history->write = access;
+      history->reads.clear();
       return;
     }
     case CellState::kSplit:
