@@ -379,7 +379,41 @@ def draw_plot(summary, path):
     return path
 
 
+def merge_parts(paths, out_dir):
+    """One results document from several runs of the harness over parts of the workloads (the device
+    tool limits one command to 10 minutes): results merged, summary recomputed, tables printed."""
+    parts = [json.loads(Path(path).read_text()) for path in paths]
+    first = parts[0]
+    for part in parts[1:]:
+        if (part["schema"], part["device"], part["tools"]) != (first["schema"], first["device"], first["tools"]):
+            raise SystemExit(f"run_bench: {paths[0]} and the other parts differ in schema, device or tools")
+    results = {name: by_tool for part in parts for name, by_tool in part["results"].items()}
+    tools = {tool: None for tool in first["tools"]}
+    summary = summarise(results, tools)
+    document = {**first, "command": " + ".join(part["command"] for part in parts),
+                "harness_seconds": sum(part["harness_seconds"] for part in parts), "results": results,
+                "summary": summary}
+    stem = Path(paths[0]).stem
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path = out_dir / f"{stem}.json"
+    json_path.write_text(json.dumps(document, indent=1) + "\n")
+    print("\n" + markdown_table(results, summary, tools) + "\n")
+    if "barracuda" in tools:
+        print(overhead_table(results) + "\n")
+    print(f"run_bench: merged {len(parts)} parts into {json_path}")
+    plot = draw_plot(summary, out_dir / f"{stem}.png")
+    if plot:
+        print(f"run_bench: wrote {plot}")
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["--merge"]:
+        if len(argv) < 4 or "--out-dir" not in argv[1:-1]:
+            print("usage: run_bench.py --merge PART.json... --out-dir DIR", file=sys.stderr)
+            return 2
+        at = argv.index("--out-dir")
+        return merge_parts(argv[1:at], Path(argv[at + 1]))
     args = parse_args(argv)
     workloads = discover_workloads(args.bin_dir, args.workloads)
     device = device_name(args.device)

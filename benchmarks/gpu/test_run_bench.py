@@ -155,6 +155,22 @@ class HarnessEndToEnd(unittest.TestCase):
         table = run_bench.overhead_table(doc["results"]).splitlines()
         self.assertEqual(table[2].split(" | ")[5], "0.50")  # the JIT column falls back to the timed runs
 
+    def test_parts_merge_into_one_document(self):
+        self.assertEqual(self.run_harness("--workloads", "fast")[0], 0)
+        first = next(self.out.glob("*.json"))
+        part1 = self.root / "part1.json"
+        first.rename(part1)
+        self.assertEqual(self.run_harness("--workloads", "slowtool")[0], 0)
+        part2 = next(self.out.glob("*.json"))
+        merged_dir = self.root / "merged"
+        self.assertEqual(run_bench.main(["--merge", str(part1), str(part2), "--out-dir", str(merged_dir)]), 0)
+        doc = json.loads((merged_dir / "part1.json").read_text())
+        self.assertEqual(sorted(doc["results"]), ["fast", "slowtool"])
+        racecheck = doc["summary"]["racecheck"]
+        self.assertEqual((racecheck["measured"], racecheck["timeouts"]), (1, 1))  # recomputed over both parts
+        self.assertIn(" + ", doc["command"])
+        self.assertEqual(run_bench.main(["--merge", str(part1)]), 2)  # no --out-dir
+
     def test_failed_warm_up_is_the_only_run(self):
         code, doc = self.run_harness("--workloads", "slowjit", "--no-racecheck", "--barracuda-timeout", "1.5",
                                      "--tool-budget", "0", "--warm-up")
