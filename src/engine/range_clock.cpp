@@ -1,6 +1,7 @@
 #include "engine/range_clock.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 namespace barracuda::engine {
@@ -71,9 +72,27 @@ bool RangeClock::covers(const RangeClock& other) const {
   return true;
 }
 
+uint64_t RangeClock::next_id() {
+  static std::atomic<uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+bool RangeClock::descends_from(const RangeClock& other) const {
+  return other.id_ == id_ || std::find(ancestors_.begin(), ancestors_.end(), other.id_) != ancestors_.end();
+}
+
 RangeClock RangeClock::merged(const RangeClock& a, const RangeClock& b) {
   // Linear sweep over two sorted, disjoint lists, emitting the pointwise maximum.
   RangeClock out;
+  // The result covers a, b and whatever they descend from: remember the nearest of them.
+  size_t remembered = 0;
+  for (const uint64_t id : {a.id_, b.id_, a.ancestors_[0], b.ancestors_[0], a.ancestors_[1], b.ancestors_[1]}) {
+    if (remembered == kRememberedAncestors) break;
+    if (id != 0 && std::find(out.ancestors_.begin(), out.ancestors_.begin() + remembered, id) ==
+                       out.ancestors_.begin() + remembered) {
+      out.ancestors_[remembered++] = id;
+    }
+  }
   out.ranges_.reserve(a.ranges_.size() + b.ranges_.size());
   const auto& x = a.ranges_;
   const auto& y = b.ranges_;
@@ -104,6 +123,8 @@ RangeClock RangeClock::merged(const RangeClock& a, const RangeClock& b) {
 SharedClock join(const SharedClock& a, const SharedClock& b) {
   if (!b || b->empty() || a == b) return a;
   if (!a || a->empty()) return b;
+  if (a->descends_from(*b)) return a;
+  if (b->descends_from(*a)) return b;
   if (a->covers(*b)) return a;
   if (b->covers(*a)) return b;
   return std::make_shared<const RangeClock>(RangeClock::merged(*a, *b));

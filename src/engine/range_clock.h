@@ -3,6 +3,7 @@
 // knowledge is naturally range-shaped (a barrier teaches every thread of a block, a converged
 // warp sync every lane of a warp), so a release that carries a whole block's history costs a few
 // ranges, not one entry per thread. Threads not covered have clock 0 (nothing known).
+#include <array>
 #include <memory>
 #include <span>
 #include <vector>
@@ -31,8 +32,20 @@ class RangeClock {
   // Pointwise maximum, in time linear in both sizes.
   static RangeClock merged(const RangeClock& a, const RangeClock& b);
 
+  // covers(), answered without a walk when `other` is one of the clocks this one was merged from
+  // (directly or a few merges back): a lock handed from thread to thread makes each holder's
+  // knowledge a merge of the lock's clock, and the release then joins the two again.
+  bool descends_from(const RangeClock& other) const;
+
  private:
+  // Merged-from clocks remembered per clock, most recent first.
+  static constexpr size_t kRememberedAncestors = 4;
+
   std::vector<ClockRange> ranges_;  // sorted by first, disjoint, adjacent equal clocks merged
+  uint64_t id_ = next_id();         // identity of this value (copies share it: same contents)
+  std::array<uint64_t, kRememberedAncestors> ancestors_{};  // ids; 0 = none
+
+  static uint64_t next_id();
 };
 
 // Knowledge is shared between threads (all lanes of a block after a barrier hold the same one),

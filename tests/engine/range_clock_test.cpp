@@ -31,6 +31,29 @@ TEST(RangeClock, JoinReturnsAnInputThatAlreadyCoversTheOther) {
   EXPECT_FALSE(small->covers(*big));
 }
 
+// A lock handed from thread to thread: each holder's knowledge is a merge with the lock's clock,
+// and the release joins them back. The merge remembers what it came from, a few merges deep.
+TEST(RangeClock, MergesRememberWhatTheyDescendFrom) {
+  const RangeClock lock({{0, 1, c(4)}, {64, 65, c(2)}});
+  const RangeClock holder({{128, 129, c(7)}});
+  const RangeClock knowledge = RangeClock::merged(holder, lock);
+  EXPECT_TRUE(knowledge.descends_from(lock));
+  EXPECT_TRUE(knowledge.descends_from(holder));
+  EXPECT_TRUE(knowledge.descends_from(knowledge));
+  EXPECT_FALSE(lock.descends_from(knowledge));
+  // Equal contents are not enough: only the merge history counts.
+  const RangeClock same_as_lock({{0, 1, c(4)}, {64, 65, c(2)}});
+  EXPECT_FALSE(knowledge.descends_from(same_as_lock));
+  // Two merges on (the holder's own clock added at its release), the lock is still remembered.
+  const RangeClock released = RangeClock::merged(RangeClock({{128, 129, c(8)}}), knowledge);
+  EXPECT_TRUE(released.descends_from(lock));
+  auto lock_clock = std::make_shared<const RangeClock>(lock);
+  auto released_clock = std::make_shared<const RangeClock>(released);
+  EXPECT_EQ(join(lock_clock, released_clock), released_clock);
+  EXPECT_EQ(join(released_clock, lock_clock), released_clock);
+  EXPECT_EQ(released_clock->at(t(64)), c(2));
+}
+
 // Against a dense array on random inputs: at(), covers() and merged() agree pointwise.
 TEST(RangeClock, MatchesDenseVectorsOnRandomInputs) {
   std::mt19937 rng(42);
