@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs every runtime_probe variant (benchmarks/gpu/CMakeLists.txt) found in DIR, one output line each:
+#   run_runtime_probes.sh [DIR] [calls-per-thread]     (DIR defaults to this script's folder)
+# How to read the lines: README.md beside this script.
+dir=${1:-$(dirname "$0")}
+shift
+variants="shipped cap64 cap128 uncapped inline no_fence no_match_any no_encode no_conflict_flags no_classify
+          direct_queue minimal"
+nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null
+for variant in $variants; do
+  timeout 10 "$dir/runtime_probe_$variant" "$@" || echo "$variant: exit $?"
+done
