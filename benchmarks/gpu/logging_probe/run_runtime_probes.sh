@@ -4,8 +4,8 @@
 # How to read the lines: README.md beside this script.
 dir=${1:-$(dirname "$0")}
 shift
-variants="shipped cap64 cap128 uncapped inline no_fence no_match_any no_encode no_conflict_flags no_classify
-          direct_queue minimal"
+variants="shipped cap64 cap128 uncapped inline word_by_value word_by_value_uncapped no_fence no_match_any
+          no_encode no_conflict_flags no_classify direct_queue minimal"
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null
 for variant in $variants; do
   timeout 10 "$dir/runtime_probe_$variant" "$@" || echo "$variant: exit $?"

@@ -21,6 +21,29 @@ set(new_no_classify [=[if (false) {]=])
 set(old_no_encode [=[AddressEncoding encoding = encode_addresses(group, address);]=])
 set(new_no_encode [=[AddressEncoding encoding{AddressMode::kAffine, 4, address};]=])
 
+# publish picks word 0 by value instead of through a pointer to one of two structs, which forces
+# the header and the reservation into the stack frame (local memory) on every call.
+set(old_word_by_value [=[  const RecordHeader* first = &header;
+  RecordHeader* first_slot = record;
+  if (reservation.has_ticket) {
+    *reinterpret_cast<uint64_t*>(record) = *reinterpret_cast<const uint64_t*>(&header);
+    first = &reservation.ticket;
+    first_slot = queue.slot(reservation.record - 1);
+    write_header_tail(first_slot, *first);
+  }
+  __threadfence_system();
+  *reinterpret_cast<volatile uint64_t*>(first_slot) = *reinterpret_cast<const uint64_t*>(first);]=])
+set(new_word_by_value [=[  uint64_t first_word = *reinterpret_cast<const uint64_t*>(&header);
+  RecordHeader* first_slot = record;
+  if (reservation.has_ticket) {
+    *reinterpret_cast<uint64_t*>(record) = first_word;
+    first_word = *reinterpret_cast<const uint64_t*>(&reservation.ticket);
+    first_slot = queue.slot(reservation.record - 1);
+    write_header_tail(first_slot, reservation.ticket);
+  }
+  __threadfence_system();
+  *reinterpret_cast<volatile uint64_t*>(first_slot) = first_word;]=])
+
 # The probe's queues are one per SM, so the block's queue is its SM: no loads, no modulo.
 set(old_direct_queue [=[uint32_t queue_index = (sm_id() * producers->queues_per_sm + linear_block_id() % producers->queues_per_sm) %
                          producers->queue_count;]=])
