@@ -48,13 +48,13 @@ int replay(const ReplayArguments& arguments) {
     dump_trace(in, std::cout);
     return 0;
   }
-  engine::WarpModel model = arguments.warp_model == "lockstep" ? engine::WarpModel::kLockstep : engine::WarpModel::kIndependent;
+  const WarpModel model = arguments.warp_model == "lockstep" ? WarpModel::kLockstep : WarpModel::kIndependent;
   engine::Engine engine(engine::EngineConfig{});
   runtime::SiteRegistry sites;
   std::map<std::string, runtime::LaunchRecord> launches;  // latest dimensions of each kernel
   report::Report report;
   report.run.command_line = {"barracuda", "replay", arguments.trace};
-  report.run.warp_model = model == engine::WarpModel::kLockstep ? WarpModel::kLockstep : WarpModel::kIndependent;
+  report.run.warp_model = model;
   // What a trace tells of the recorded run's cost; the queues, drain and JIT stay 0 (docs/report.md).
   report::Statistics statistics;
   std::set<uint32_t> modules;

@@ -4,19 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "barracuda/warp_model.h"
 #include "engine/ids.h"
 
 namespace barracuda::engine {
-
-// How lanes of one warp are ordered with each other.
-enum class WarpModel : uint8_t {
-  // sm_70+: lanes are independent threads; only bar.warp.sync, block barriers and
-  // release/acquire order them. The default.
-  kIndependent,
-  // BARRACUDA's model: a warp executes in lockstep; each instruction is ordered after the previous
-  // one of every active lane; divergent branch paths are unordered until they reconverge.
-  kLockstep,
-};
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;

@@ -32,7 +32,7 @@ bool being_captured(const shim::LaunchInfo& launch) {
 
 }  // namespace
 
-LaunchMonitor::LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, ModuleInstrumenter& modules,
+LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, ModuleInstrumenter& modules,
                              StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
                              std::optional<std::regex> kernels)
     : engine_(engine),

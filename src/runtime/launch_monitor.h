@@ -49,7 +49,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // and drained record.
   // `kernels` (may be empty) selects the launches checked: the others still log (their module is
   // instrumented) and are drained, but their records are dropped.
-  LaunchMonitor(engine::Engine& engine, engine::WarpModel warp_model, ModuleInstrumenter& modules,
+  LaunchMonitor(engine::Engine& engine, WarpModel warp_model, ModuleInstrumenter& modules,
                 StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
                 std::optional<std::regex> kernels);
 
@@ -65,7 +65,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   DrainTotals drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check);
 
   engine::Engine& engine_;
-  engine::WarpModel warp_model_;
+  WarpModel warp_model_;
   ModuleInstrumenter& modules_;
   StreamTracker& streams_;
   std::function<QueueHost*()> queues_;

@@ -104,9 +104,6 @@ report::Statistics run_statistics(const LaunchTotals& launches, const engine::En
   return statistics;
 }
 
-engine::WarpModel to_engine(WarpModel model) {
-  return model == WarpModel::kLockstep ? engine::WarpModel::kLockstep : engine::WarpModel::kIndependent;
-}
 
 class Session final : public shim::SyncObserver {
  public:
@@ -116,7 +113,7 @@ class Session final : public shim::SyncObserver {
         recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(options_.record)),
         engine_(engine::EngineConfig{drain_threads(options_)}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
-        monitor_(engine_, to_engine(options_.warp_model), instrumenter_, streams_, [this] { return queues(); },
+        monitor_(engine_, options_.warp_model, instrumenter_, streams_, [this] { return queues(); },
                  recorder_.get(),
                  options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name))) {
     shim::install_module_transformer(instrumenter_);
