@@ -40,10 +40,12 @@ class DeferredWarps {
   bool empty() const { return warps_.empty(); }
   bool holds(const RecordHeader& h) const { return warps_.contains(key(h.block_id, h.warp_id)); }
   void push(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
-  // The front record of held-back warp `warp_key`, and its removal.
-  const DeferredRecord& front(uint64_t warp_key) const { return warps_.at(warp_key).front(); }
+  // The front record of warp `warp_key` (null when it holds nothing back), and its removal.
+  const DeferredRecord* front(uint64_t warp_key) const {
+    const auto found = warps_.find(warp_key);
+    return found == warps_.end() ? nullptr : &found->second.front();
+  }
   DeferredRecord pop_front(uint64_t warp_key);
-  bool holds_warp(uint64_t warp_key) const { return warps_.contains(warp_key); }
   // The held-back warp whose front record carries the lowest ticket, if that ticket is <= `ticket`
   // (below it only when a ticket was used twice).
   std::optional<uint64_t> warp_with_front_ticket_up_to(uint64_t ticket) const;

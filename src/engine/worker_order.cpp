@@ -71,9 +71,8 @@ bool Worker::retry_deferred() {
 
 bool Worker::apply_ready_front(uint64_t warp) {
   bool applied = false;
-  while (deferred_.holds_warp(warp)) {
-    const DeferredRecord& front = deferred_.front(warp);
-    if (!ready(front.ticket, front.header())) break;
+  while (const DeferredRecord* front = deferred_.front(warp)) {
+    if (!ready(front->ticket, front->header())) break;
     const DeferredRecord record = deferred_.pop_front(warp);
     apply_ticketed(record.ticket, record.header(), record.payload());
     applied = true;
