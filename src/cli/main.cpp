@@ -1,10 +1,13 @@
 #include <cstdio>
 
+#include <string>
+
+#include "barracuda/version.h"
 #include "cli/commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"barracuda: dynamic data-race detector for CUDA programs"};
-  app.set_version_flag("--version", "barracuda 0.1.0");
+  app.set_version_flag("--version", "barracuda " + std::string(barracuda::kToolVersion));
   app.require_subcommand(1);
   barracuda::cli::CommandResult result;
   barracuda::cli::add_report_command(app, result);

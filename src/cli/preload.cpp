@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <vector>
 
@@ -40,20 +41,19 @@ std::string preload_value(const std::filesystem::path& library, const char* exis
   return value;
 }
 
-TemporaryReport::TemporaryReport(bool wanted) {
-  if (!wanted) return;
+TemporaryDirectory::TemporaryDirectory() {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/barracuda-report-XXXXXX";
-  int fd = mkstemp(pattern.data());
-  if (fd < 0) return;
-  close(fd);
-  // The library writes the report at exit; an empty file left here would read as a broken report.
-  unlink(pattern.c_str());
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/barracuda-run-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    throw std::filesystem::filesystem_error("cannot make a temporary directory", pattern,
+                                            std::error_code(errno, std::generic_category()));
+  }
   path_ = pattern;
 }
 
-TemporaryReport::~TemporaryReport() {
-  if (!path_.empty()) unlink(path_.c_str());
+TemporaryDirectory::~TemporaryDirectory() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
 }
 
 }  // namespace barracuda::cli

@@ -1,5 +1,6 @@
 #pragma once
-// Where `barracuda run` finds libbarracuda.so and how it composes LD_PRELOAD; a temporary report file.
+// Where `barracuda run` finds libbarracuda.so and how it composes LD_PRELOAD; the temporary directory
+// the processes of a run write their reports into.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,16 +14,18 @@ std::string preload_search_dirs_text();
 // Our library first (it must see dlsym before anyone caches driver pointers), then the user's own.
 std::string preload_value(const std::filesystem::path& library, const char* existing);
 
-class TemporaryReport {
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it; throws
+// std::filesystem::filesystem_error when it cannot be made.
+class TemporaryDirectory {
  public:
-  explicit TemporaryReport(bool wanted);
-  ~TemporaryReport();
-  TemporaryReport(const TemporaryReport&) = delete;
-  TemporaryReport& operator=(const TemporaryReport&) = delete;
-  const std::string& path() const { return path_; }
+  TemporaryDirectory();
+  ~TemporaryDirectory();
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  const std::filesystem::path& path() const { return path_; }
 
  private:
-  std::string path_;
+  std::filesystem::path path_;
 };
 
 }  // namespace barracuda::cli

@@ -1,5 +1,6 @@
 // `barracuda run [options] -- app args`: runs the app with libbarracuda.so preloaded, the options passed
-// through BARRACUDA_OPTIONS, and exits as BRIEF section 6 says (report/exit_code.h). The flags are made
+// through BARRACUDA_OPTIONS, merges the reports of every process of the app's tree, and exits as BRIEF
+// section 6 says (report/exit_code.h). The flags are made
 // from the same option table the preloaded library parses (options/options.h), so the two never drift.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,13 +12,17 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/preload.h"
 #include "options/options.h"
 #include "report/exit_code.h"
+#include "barracuda/version.h"
 #include "report/json_report.h"
+#include "report/merge.h"
+#include "report/process_files.h"
+#include "report/sarif_renderer.h"
+#include "report/text_renderer.h"
 
 namespace barracuda::cli {
 namespace {
@@ -86,6 +91,42 @@ int spawn(const std::vector<std::string>& app) {
   return code;
 }
 
+void write_output(const std::string& path, const std::string& contents) {
+  if (path.empty()) return;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!(out << contents) || !out.flush()) std::cerr << "barracuda: cannot write " << path << "\n";
+}
+
+// The run's one report: the top process's own when it was the only one that loaded GPU code,
+// otherwise every process's merged (report/merge.h), with the processes that died before writing
+// theirs listed as not checked.
+report::Report run_report(const report::ProcessReports& found, const std::vector<std::string>& command_line) {
+  report::Report result;
+  if (found.reports.size() == 1) {
+    result = found.reports.front();
+  } else {
+    result = report::merge_process_reports(found.reports, command_line);
+    if (result.run.tool_version.empty()) result.run.tool_version = std::string(kToolVersion);
+  }
+  for (const report::SkippedKernel& process : found.unchecked) result.summary.kernels_skipped.push_back(process);
+  return result;
+}
+
+// Each process printed its own findings when it exited; a run of several (or none) ends with the
+// run's own summary.
+void print_run_summary(const report::Report& result, const report::ProcessReports& found, const options::Options& options) {
+  for (const report::SkippedKernel& process : found.unchecked) {
+    std::cerr << "barracuda: " << process.kernel << " was NOT checked: " << process.reason << "\n";
+  }
+  if (found.reports.size() == 1 && found.unchecked.empty()) return;
+  if (found.reports.empty()) {
+    if (!options.quiet) std::cerr << "barracuda: no process of the run loaded GPU code: nothing to check\n";
+  } else if (!options.quiet) {
+    std::cerr << "barracuda: " << found.reports.size() << " processes loaded GPU code; the whole run:\n";
+  }
+  report::render_text(result, report::TextOptions{.summary_only = true}, std::cerr);
+}
+
 int run_app(const RunArguments& arguments) {
   options::Options options;
   std::string settings = join_settings(arguments.settings);
@@ -102,28 +143,29 @@ int run_app(const RunArguments& arguments) {
               << preload_search_dirs_text() << ")\n";
     return report::kUsageErrorExitCode;
   }
-  // The exit code needs the report: when the user asked for none, keep one in a temporary file.
-  TemporaryReport temporary(options.report.empty());
-  if (options.report.empty()) options.report = temporary.path();
-  setenv("BARRACUDA_OPTIONS", options::format_options(options).c_str(), 1);
-  setenv("LD_PRELOAD", preload_value(*preload, std::getenv("LD_PRELOAD")).c_str(), 1);
-
-  int app_code = spawn(arguments.app);
-  std::ifstream in(options.report, std::ios::binary);
-  if (!in) {
-    std::cerr << "barracuda: no report was written (the app ended before barracuda could finish, exit code "
-              << app_code << "): the run was not checked\n";
-    return app_code != 0 ? app_code : report::ExitCodePolicy{}.analysis_incomplete;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
+  std::optional<TemporaryDirectory> reports;
   try {
-    report::Report result = report::parse_json_report(text.str());
-    return report::exit_code_for(result, app_code, report::ExitCodePolicy{.races_found = options.error_exitcode});
-  } catch (const report::ReportFormatError& e) {
-    std::cerr << "barracuda: unreadable report " << options.report << ": " << e.what() << "\n";
-    return app_code != 0 ? app_code : report::ExitCodePolicy{}.analysis_incomplete;
+    reports.emplace();
+  } catch (const std::exception& e) {
+    std::cerr << "barracuda: " << e.what() << "\n";
+    return report::kUsageErrorExitCode;
   }
+  // Every process of the app's tree writes its own report there; this command merges them and writes
+  // the JSON and SARIF the user asked for.
+  options::Options per_process = options;
+  per_process.report = report::run_report_pattern(reports->path());
+  per_process.sarif.clear();
+  setenv("BARRACUDA_OPTIONS", options::format_options(per_process).c_str(), 1);
+  setenv("LD_PRELOAD", preload_value(*preload, std::getenv("LD_PRELOAD")).c_str(), 1);
+  unsetenv("BARRACUDA_TOP_PID");  // an outer run's: the app's first process is the top of this one
+
+  const int app_code = spawn(arguments.app);
+  const report::ProcessReports found = report::read_process_reports(reports->path());
+  const report::Report result = run_report(found, arguments.app);
+  write_output(options.report, report::render_json(result));
+  write_output(options.sarif, report::render_sarif(result));
+  print_run_summary(result, found, options);
+  return report::exit_code_for(result, app_code, report::ExitCodePolicy{.races_found = options.error_exitcode});
 }
 
 }  // namespace

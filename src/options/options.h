@@ -12,8 +12,8 @@ namespace barracuda::options {
 
 // X(name, value kind, default, help)
 #define BARRACUDA_OPTION_TABLE(X)                                                                            \
-  X(report, TextValue, "", "write the JSON report to this file")                                             \
-  X(sarif, TextValue, "", "write a SARIF 2.1.0 report to this file")                                        \
+  X(report, TextValue, "", "write the JSON report to this file (%p: the pid; child processes insert their pid)") \
+  X(sarif, TextValue, "", "write a SARIF 2.1.0 report to this file (named per process like report)")        \
   X(error_exitcode, ExitCodeValue, 66, "exit code when new races or barrier divergence are found")          \
   X(print_limit, CountValue, 100, "races and diagnostics printed in full on stderr (0: all)")               \
   X(kernel_name, RegexValue, "", "check only launches of kernels whose (mangled) name matches this regex (empty: all)")      \
@@ -21,11 +21,12 @@ namespace barracuda::options {
   X(baseline, TextValue, "", "previous JSON report: races found in it are known, not new")                   \
   X(quiet, BoolValue, false, "print only the final summary line")                                            \
   X(verbose, BoolValue, false, "print progress (JIT of large modules) and statistics")                      \
+  X(warn_redundant_barriers, BoolValue, false, "also warn about barriers that ordered no conflicting accesses") \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
   X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 1/16 of free host memory, 1M-64M each)") \
   X(drain_threads, CountValue, 0, "host threads draining the queues into the engine (0: hardware threads - 1)") \
   X(cache_dir, TextValue, "", "cache of instrumented modules (empty: $XDG_CACHE_HOME/barracuda)")           \
-  X(record, TextValue, "", "write a binary event trace to this file (for barracuda replay)")                 \
+  X(record, TextValue, "", "write a binary event trace to this file (for barracuda replay; per process like report)") \
   X(log_path, TextValue, "", "write barracuda's messages to this file instead of stderr")                    \
   X(help, BoolValue, false, "print this table")
 

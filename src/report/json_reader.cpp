@@ -142,22 +142,32 @@ Race read_race(const Node& node) {
   race.known = node.field("known").boolean();
   race.current = read_access(node.field("current"));
   race.previous = read_access(node.field("previous"));
+  if (node.has("pid")) race.pid = node.field("pid").u32();
   return race;
 }
 
 Diagnostic read_diagnostic(const Node& node) {
-  return Diagnostic{node.field("kind").enumeration(kDiagnosticKindNames), node.field("kernel").string(),
-                    node.field("launch_index").u32(), read_site(node.field("site")),
-                    read_thread(node.field("thread")), node.field("detail").string()};
+  Diagnostic diagnostic{node.field("kind").enumeration(kDiagnosticKindNames), node.field("kernel").string(),
+                        node.field("launch_index").u32(), read_site(node.field("site")),
+                        read_thread(node.field("thread")), node.field("detail").string()};
+  if (node.has("pid")) diagnostic.pid = node.field("pid").u32();
+  return diagnostic;
+}
+
+std::vector<std::string> read_command_line(const Node& node) {
+  std::vector<std::string> arguments;
+  for (const Node& argument : node.elements()) arguments.push_back(argument.string());
+  return arguments;
 }
 
 RunInfo read_run(const Node& node) {
   RunInfo run;
   run.tool_version = node.field("tool_version").string();
-  for (const Node& argument : node.field("command_line").elements()) run.command_line.push_back(argument.string());
+  run.command_line = read_command_line(node.field("command_line"));
   run.device_name = node.field("device_name").string();
   run.start_time = node.field("start_time").string();
   run.warp_model = node.field("warp_model").enumeration(kWarpModelNames);
+  if (node.has("pid")) run.pid = node.field("pid").u32();  // reports written before it lack it
   return run;
 }
 
@@ -212,6 +222,11 @@ Report report_from_json(const Json& document) {
     report.diagnostics.push_back(read_diagnostic(diagnostic));
   }
   if (root.has("statistics")) report.statistics = read_statistics(root.field("statistics"));
+  if (root.has("processes")) {
+    for (const Node& process : root.field("processes").elements()) {
+      report.processes.push_back(ProcessInfo{process.field("pid").u32(), read_command_line(process.field("command_line"))});
+    }
+  }
   return report;
 }
 

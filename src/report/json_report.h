@@ -2,27 +2,30 @@
 // The report as JSON (nlohmann-json), written by the runtime and read back by `barracuda report` and
 // by baselines. Layout, schema "barracuda-report" version kReportSchemaVersion:
 //   { "schema": "barracuda-report", "schema_version": 1,
-//     "run":     { tool_version, command_line[], device_name, start_time, warp_model },
+//     "run":     { tool_version, command_line[], device_name, start_time, warp_model,
+//                  pid (the writing process; 0 in a merged report) },
 //     "summary": { kernels_instrumented, kernels_skipped[{kernel, reason}], launches, events,
 //                  dropped_events, suppressed_races,
 //                  derived, ignored when read: unique_races, new_races, dynamic_races,
 //                  barrier_divergences, warnings, analysis_incomplete },
 //     "races":   [{ fingerprint (derived, ignored when read), class, hazard, space, scope,
 //                   address ("0x..." string: 64-bit values do not survive JavaScript numbers),
-//                   size, kernel, launch_index, dynamic_count, known, current, previous }],
-//     "diagnostics": [{ kind, kernel, launch_index, site, thread, detail }],
+//                   size, kernel, launch_index, dynamic_count, known, current, previous,
+//                   pid (merged reports only) }],
+//     "diagnostics": [{ kind, kernel, launch_index, site, thread, detail, pid (merged reports only) }],
 //     "statistics": { slots, queue_host_bytes, queue_device_bytes, drain_threads, drain_wait_seconds,
 //                     engine_seconds, engine_thread_accesses, engine_peak_resident_blocks,
 //                     modules_instrumented, cache_misses, jit_seconds, cache_hits, cache_load_seconds,
 //                     derived, ignored when read (report/statistics.h): events (= summary.events),
 //                     bytes_logged, bytes_per_event, queue_bytes, drain_events_per_second,
-//                     engine_thread_accesses_per_second } }
+//                     engine_thread_accesses_per_second },
+//     "processes": [{ pid, command_line[] }]  (merged reports only: every process that wrote a report) }
 //   access = { kind, semantics, scope, thread, site }
 //   thread = { block: [x,y,z], thread: [x,y,z], warp, lane }
 //   site   = { function, ptx_line, file, line, column, inlined_at[{function, file, line, column}] }
 // Enum values are spelled as in report/names.h. line 0 means no line info. Seconds are JSON numbers.
-// "statistics" is optional (reports written before it existed lack it, and readers of those ignore
-// it): adding it kept version 1.
+// "statistics", the pids and "processes" are optional (reports written before they existed lack them,
+// and readers of those ignore them): adding them kept version 1.
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -37,7 +37,7 @@ Json access_json(const Access& access) {
 }
 
 Json race_json(const Race& race) {
-  return Json{{"fingerprint", race_fingerprint(race)},
+  Json json{{"fingerprint", race_fingerprint(race)},
               {"class", name_of(kRaceClassNames, race.race_class)},
               {"hazard", name_of(kHazardNames, race.hazard)},
               {"space", name_of(kMemorySpaceNames, race.space)},
@@ -50,15 +50,19 @@ Json race_json(const Race& race) {
               {"known", race.known},
               {"current", access_json(race.current)},
               {"previous", access_json(race.previous)}};
+  if (race.pid != 0) json["pid"] = race.pid;
+  return json;
 }
 
 Json diagnostic_json(const Diagnostic& diagnostic) {
-  return Json{{"kind", name_of(kDiagnosticKindNames, diagnostic.kind)},
+  Json json{{"kind", name_of(kDiagnosticKindNames, diagnostic.kind)},
               {"kernel", diagnostic.kernel},
               {"launch_index", diagnostic.launch_index},
               {"site", site_json(diagnostic.site)},
               {"thread", thread_json(diagnostic.thread)},
               {"detail", diagnostic.detail}};
+  if (diagnostic.pid != 0) json["pid"] = diagnostic.pid;
+  return json;
 }
 
 Json summary_json(const Report& report) {
@@ -120,11 +124,19 @@ Json report_to_json(const Report& report) {
                 {"command_line", run.command_line},
                 {"device_name", run.device_name},
                 {"start_time", run.start_time},
-                {"warp_model", name_of(kWarpModelNames, run.warp_model)}}},
+                {"warp_model", name_of(kWarpModelNames, run.warp_model)},
+                {"pid", run.pid}}},
               {"summary", summary_json(report)},
               {"races", std::move(races)},
               {"diagnostics", std::move(diagnostics)}};
   if (report.statistics) document["statistics"] = statistics_json(*report.statistics, report.summary.events);
+  if (!report.processes.empty()) {
+    Json processes = Json::array();
+    for (const ProcessInfo& process : report.processes) {
+      processes.push_back(Json{{"pid", process.pid}, {"command_line", process.command_line}});
+    }
+    document["processes"] = std::move(processes);
+  }
   return document;
 }
 

@@ -89,6 +89,7 @@ struct Race {
   Access previous;            // the earlier access it conflicts with
   uint64_t dynamic_count = 1;  // how often this pair of sites raced in the run
   bool known = false;          // its fingerprint is in the baseline: not a new finding
+  uint32_t pid = 0;  // merged reports only: the process it was first seen in (Report::processes)
   friend bool operator==(const Race&, const Race&) = default;
 };
 
@@ -104,6 +105,7 @@ struct Diagnostic {
   Site site;
   ThreadCoordinates thread;  // a thread that reached the barrier (divergence) or its first user
   std::string detail;        // e.g. "14 of 32 lanes of warp 3 arrived"
+  uint32_t pid = 0;          // merged reports only: the process it was first seen in
   friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
 };
 
@@ -113,7 +115,16 @@ struct RunInfo {
   std::string device_name;
   std::string start_time;  // ISO 8601 UTC, e.g. 2026-11-22T21:00:00Z
   WarpModel warp_model = WarpModel::kIndependent;
+  uint32_t pid = 0;  // the process that wrote the report; 0 in a report merged over several
   friend bool operator==(const RunInfo&, const RunInfo&) = default;
+};
+
+// One process of a run whose reports were merged (report/merge.h): each process under the tool writes
+// its own report, `barracuda run` merges them, and every finding names the process it came from.
+struct ProcessInfo {
+  uint32_t pid = 0;
+  std::vector<std::string> command_line;
+  friend bool operator==(const ProcessInfo&, const ProcessInfo&) = default;
 };
 
 struct SkippedKernel {
@@ -138,6 +149,7 @@ struct Report {
   std::vector<Race> races;
   std::vector<Diagnostic> diagnostics;
   std::optional<Statistics> statistics;  // absent from reports written before barracuda measured them
+  std::vector<ProcessInfo> processes;    // merged reports only: every process that wrote a report
   friend bool operator==(const Report&, const Report&) = default;
 };
 

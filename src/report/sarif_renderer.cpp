@@ -63,6 +63,8 @@ Json race_result(const Race& race) {
   related["id"] = 1;
   related["message"] = Json{{"text", "Previous " + access_phrase(race.previous)}};
   const size_t rule = sarif_rule_index(race.race_class);
+  Json properties{{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}};
+  if (race.pid != 0) properties["pid"] = race.pid;
   return Json{{"ruleId", sarif_rules()[rule].id},
               {"ruleIndex", rule},
               {"level", sarif_rules()[rule].level},
@@ -71,8 +73,7 @@ Json race_result(const Race& race) {
               {"relatedLocations", Json::array({related})},
               {"partialFingerprints", {{kSarifFingerprintKey, race_fingerprint(race)}}},
               {"baselineState", race.known ? "unchanged" : "new"},
-              {"properties",
-               {{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}}}};
+              {"properties", properties}};
 }
 
 Json diagnostic_result(const Diagnostic& diagnostic) {
@@ -81,12 +82,14 @@ Json diagnostic_result(const Diagnostic& diagnostic) {
                         " (thread " + dim3_text(diagnostic.thread.thread) + " of block " +
                         dim3_text(diagnostic.thread.block) + ")";
   if (!diagnostic.detail.empty()) message += ": " + diagnostic.detail;
+  Json properties{{"kernel", diagnostic.kernel}, {"launchIndex", diagnostic.launch_index}};
+  if (diagnostic.pid != 0) properties["pid"] = diagnostic.pid;
   return Json{{"ruleId", sarif_rules()[rule].id},
               {"ruleIndex", rule},
               {"level", sarif_rules()[rule].level},
               {"message", {{"text", message + '.'}}},
               {"locations", Json::array({location_json(diagnostic.site)})},
-              {"properties", {{"kernel", diagnostic.kernel}, {"launchIndex", diagnostic.launch_index}}}};
+              {"properties", properties}};
 }
 
 Json rules_json() {

@@ -1,5 +1,6 @@
 #include "report/text_renderer.h"
 
+#include <algorithm>
 #include <string>
 
 #include "report/fingerprint.h"
@@ -50,7 +51,20 @@ std::string capitalized(std::string text) {
   return text;
 }
 
-void print_race(const Race& race, std::ostream& out) {
+// "  In process 4711: ./app --flag" for findings of a report merged over several processes.
+void print_process(const Report& report, uint32_t pid, std::ostream& out) {
+  if (pid == 0) return;
+  out << "  In process " << pid;
+  const auto process = std::find_if(report.processes.begin(), report.processes.end(),
+                                    [pid](const ProcessInfo& p) { return p.pid == pid; });
+  if (process != report.processes.end() && !process->command_line.empty()) {
+    out << ':';
+    for (const std::string& argument : process->command_line) out << ' ' << argument;
+  }
+  out << '\n';
+}
+
+void print_race(const Report& report, const Race& race, std::ostream& out) {
   out << kSeparator << "WARNING: barracuda: data race (" << name_of(kRaceClassNames, race.race_class) << ", "
       << name_of(kMemorySpaceNames, race.space) << ", " << name_of(kHazardNames, race.hazard) << ") in kernel "
       << race.kernel << '\n';
@@ -64,11 +78,12 @@ void print_race(const Race& race, std::ostream& out) {
   out << "  Launch " << race.launch_index << ", seen " << race.dynamic_count
       << (race.dynamic_count == 1 ? " time" : " times") << ", fingerprint " << race_fingerprint(race)
       << (race.known ? " (known: in the baseline)" : "") << '\n';
+  print_process(report, race.pid, out);
   out << "SUMMARY: barracuda: data race " << site_position_text(race.current.site) << " in "
       << race.current.site.function << '\n';
 }
 
-void print_diagnostic(const Diagnostic& diagnostic, std::ostream& out) {
+void print_diagnostic(const Report& report, const Diagnostic& diagnostic, std::ostream& out) {
   const bool divergence = diagnostic.kind == DiagnosticKind::kBarrierDivergence;
   const std::string_view name = divergence ? "barrier divergence" : "redundant barrier";
   out << kSeparator << (divergence ? "ERROR" : "WARNING") << ": barracuda: " << name << " in kernel "
@@ -77,6 +92,7 @@ void print_diagnostic(const Diagnostic& diagnostic, std::ostream& out) {
   print_stack(diagnostic.site, out);
   if (!diagnostic.detail.empty()) out << "  " << diagnostic.detail << '\n';
   out << "  Launch " << diagnostic.launch_index << '\n';
+  print_process(report, diagnostic.pid, out);
   out << "SUMMARY: barracuda: " << name << ' ' << site_position_text(diagnostic.site) << " in "
       << diagnostic.site.function << '\n';
 }
@@ -96,6 +112,7 @@ void print_final_line(const Report& report, std::ostream& out) {
       << count_of(summary.kernels_instrumented, "kernel checked", "kernels checked") << ", "
       << summary.kernels_skipped.size() << " not instrumented, " << count_of(summary.launches, "launch", "launches")
       << ", " << count_of(summary.events, "event", "events") << ", " << summary.dropped_events << " dropped"
+      << (report.processes.empty() ? "" : ", " + count_of(report.processes.size(), "process", "processes"))
       << (analysis_incomplete(report) ? "; ANALYSIS INCOMPLETE" : "") << '\n';
 }
 
@@ -107,10 +124,10 @@ void render_text(const Report& report, const TextOptions& options, std::ostream&
   const uint64_t limit = options.print_limit == 0 ? total : options.print_limit;
   uint64_t printed = 0;
   for (const Race& race : report.races) {
-    if (printed++ < limit) print_race(race, out);
+    if (printed++ < limit) print_race(report, race, out);
   }
   for (const Diagnostic& diagnostic : report.diagnostics) {
-    if (printed++ < limit) print_diagnostic(diagnostic, out);
+    if (printed++ < limit) print_diagnostic(report, diagnostic, out);
   }
   if (total != 0) out << kSeparator;
   if (total > limit) {

@@ -23,7 +23,6 @@ DriverApi resolve_all() {
   resolve(api.pointer_get_attribute, "cuPointerGetAttribute", api.missing);
   resolve(api.module_get_global, "cuModuleGetGlobal_v2", api.missing);
   resolve(api.library_get_global, "cuLibraryGetGlobal", api.missing);
-  resolve(api.memcpy_htod, "cuMemcpyHtoD_v2", api.missing);
   resolve(api.mem_alloc, "cuMemAlloc_v2", api.missing);
   resolve(api.mem_free, "cuMemFree_v2", api.missing);
   resolve(api.memcpy_htod_async, "cuMemcpyHtoDAsync_v2", api.missing);
@@ -43,6 +42,14 @@ DriverApi resolve_all() {
 const DriverApi& driver_api() {
   static const DriverApi api = resolve_all();
   return api;
+}
+
+bool stream_is_being_captured(CUstream stream) {
+  if (stream == nullptr || stream == CU_STREAM_LEGACY) return false;
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  const DriverApi& api = driver_api();
+  return api.stream_is_capturing != nullptr && api.stream_is_capturing(stream, &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 std::string describe(CUresult result) {

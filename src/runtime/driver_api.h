@@ -18,7 +18,6 @@ struct DriverApi {
   PFN_cuPointerGetAttribute_v4000 pointer_get_attribute = nullptr;
   PFN_cuModuleGetGlobal_v3020 module_get_global = nullptr;
   PFN_cuLibraryGetGlobal_v12000 library_get_global = nullptr;
-  PFN_cuMemcpyHtoD_v3020 memcpy_htod = nullptr;
   PFN_cuMemAlloc_v3020 mem_alloc = nullptr;
   PFN_cuMemFree_v3020 mem_free = nullptr;
   PFN_cuMemcpyHtoDAsync_v3020 memcpy_htod_async = nullptr;
@@ -40,5 +39,30 @@ const DriverApi& driver_api();
 
 // "CUDA_ERROR_OUT_OF_MEMORY (2)" for messages.
 std::string describe(CUresult result);
+
+// Whether the application is capturing `stream` into a graph: then work issued into it only builds the
+// graph, and barracuda must leave the stream alone (cuStreamGetFlags, a query or a synchronisation on
+// it invalidates the capture). The legacy default stream is never asked: asking about it while a
+// blocking stream captures is itself an implicit synchronisation.
+bool stream_is_being_captured(CUstream stream);
+
+// While one of the application's threads captures a stream into a graph in the default global mode,
+// a potentially unsafe call of ours (allocation, synchronising our own stream) would be prohibited and
+// would invalidate the application's capture; in relaxed mode this thread may make it. The thread's
+// own mode is restored after. Our calls must still never touch a stream the application captures,
+// nor the legacy default stream (which synchronises with every blocking stream, captured ones too).
+class RelaxedCaptureMode {
+ public:
+  RelaxedCaptureMode() { exchange(); }
+  ~RelaxedCaptureMode() { exchange(); }
+  RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
+  RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
+
+ private:
+  void exchange() {
+    if (const auto swap = driver_api().thread_exchange_capture_mode) swap(&mode_);
+  }
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
+};
 
 }  // namespace barracuda::runtime

@@ -21,14 +21,8 @@ CUstream completion_stream(const shim::LaunchInfo& launch) {
   return launch.stream;
 }
 
-// A launch into a stream being captured only adds a node to a graph: nothing runs now, and querying or
-// synchronising the stream would invalidate the application's capture.
-bool being_captured(const shim::LaunchInfo& launch) {
-  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  const DriverApi& api = driver_api();
-  return api.stream_is_capturing(completion_stream(launch), &status) == CUDA_SUCCESS &&
-         status != CU_STREAM_CAPTURE_STATUS_NONE;
-}
+// A launch into a stream being captured only adds a node to a graph: nothing runs now.
+bool being_captured(const shim::LaunchInfo& launch) { return stream_is_being_captured(completion_stream(launch)); }
 
 }  // namespace
 
@@ -128,6 +122,7 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
     totals_.last_error = std::string(launch.kernel_name) + ": " + *drained.error;
   }
   if (check) ++totals_.launches_checked;
+  if (launch.graph && drained.records != 0) ++totals_.unchecked_graph_launches;
 }
 
 DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check) {
@@ -145,12 +140,19 @@ DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, Live
   };
   const DriverApi& api = driver_api();
   const CUstream stream = completion_stream(launch);
-  return drain_pool_->drain_launch(arena, consume, [&] {
+  CUresult stream_status = CUDA_SUCCESS;
+  DrainTotals drained = drain_pool_->drain_launch(arena, consume, [&] {
     // Every thread counted itself after publishing its last record; a graph (0 threads known) waits
-    // for its stream.
-    bool all_exited = threads != 0 && arena.threads_exited() >= threads;
-    return all_exited || api.stream_query(stream) != CUDA_ERROR_NOT_READY;
+    // for its stream. A query only reads the stream's state: a fault stays for the app to see.
+    if (threads != 0 && arena.threads_exited() >= threads) return true;
+    stream_status = api.stream_query(stream);
+    return stream_status != CUDA_ERROR_NOT_READY;
   });
+  if (stream_status != CUDA_SUCCESS && stream_status != CUDA_ERROR_NOT_READY && !drained.error) {
+    drained.error = "the kernel ended in a fault (" + describe(stream_status) +
+                    "): only what it logged before the fault was checked";
+  }
+  return drained;
 }
 
 LaunchTotals LaunchMonitor::totals() const {

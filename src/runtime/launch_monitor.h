@@ -41,6 +41,9 @@ struct LaunchTotals {
   uint32_t drain_threads = 0;
   std::string last_error;  // a queue or engine failure: the launch's analysis is incomplete
   uint64_t failed_launches = 0;
+  // cuGraphLaunch calls whose kernels logged events: drained, not checked (the records of a graph's
+  // kernel nodes cannot be told apart yet), so the run's analysis is incomplete.
+  uint64_t unchecked_graph_launches = 0;
 };
 
 class LaunchMonitor final : public shim::LaunchObserver {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "barracuda/queue.h"
+#include "barracuda/version.h"
 #include "fatbin/error.h"
 #include "fatbin/image.h"
 #include "fatbin/ptx_select.h"
@@ -28,7 +29,7 @@ bool targets_arch_specific(const ptx::Module& module, std::string_view device_ta
   return false;
 }
 
-constexpr const char* kToolVersion = "barracuda 0.1.0";
+const std::string kCacheKeyVersion = "barracuda " + std::string(kToolVersion);
 // Modules this large take nvJitLink long enough that the user deserves a progress line.
 constexpr size_t kLargeModuleBytes = 4u << 20;
 
@@ -50,32 +51,16 @@ std::vector<std::string> kernel_names(const ptx::Module& module) {
   return names;
 }
 
-// While another thread (or this one) captures a stream into a graph in the default global mode,
-// allocating the queues is a prohibited "unsafe" call that would invalidate the application's capture;
-// in relaxed mode this thread may make it.
-class RelaxedCaptureMode {
- public:
-  RelaxedCaptureMode() { exchange(); }
-  ~RelaxedCaptureMode() { exchange(); }
-  RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
-  RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
-
- private:
-  void exchange() {
-    if (const auto swap = driver_api().thread_exchange_capture_mode) swap(&mode_);
-  }
-  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
-};
-
 }  // namespace
 
 ModuleInstrumenter::ModuleInstrumenter(InstrumenterConfig config, SiteRegistry& sites,
-                                       std::function<CUdeviceptr()> queues)
+                                       std::function<QueueHost*()> queues)
     : config_(std::move(config)), sites_(sites), queues_(std::move(queues)) {}
 
 const void* ModuleInstrumenter::transform(const shim::ModuleImage& image) {
   // Runs inside a driver entry point called from C: nothing may escape.
   try {
+    if (config_.module_seen) config_.module_seen();
     return instrument(image);
   } catch (const std::exception& e) {
     skip(image, e.what());
@@ -135,7 +120,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
                     " MiB of PTX); this can take a while");
   }
   bool compiled = false;
-  std::vector<char> cubin = cached_link_to_cubin(config_.cache, request, kToolVersion, &compiled);
+  std::vector<char> cubin = cached_link_to_cubin(config_.cache, request, kCacheKeyVersion, &compiled);
   const std::chrono::nanoseconds elapsed = std::chrono::steady_clock::now() - start;
   if ((large || config_.verbose) && config_.message) {
     config_.message(name + (compiled ? " compiled in " : " loaded from cache in ") +
@@ -170,21 +155,25 @@ void ModuleInstrumenter::loaded(const shim::ModuleImage& image, const shim::Load
 std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const shim::LoadedHandle& handle) {
   const DriverApi& api = driver_api();
   const RelaxedCaptureMode relaxed;
-  CUdeviceptr queues = 0;
+  QueueHost* queues = nullptr;
   try {
     queues = queues_();
   } catch (const std::exception& e) {
     return std::string("cannot set up the event queues: ") + e.what();
   }
-  if (queues == 0) return std::string("event queues unavailable");
+  if (queues == nullptr) return std::string("event queues unavailable");
   CUdeviceptr global = 0;
   size_t bytes = 0;
   CUresult found = handle.library != nullptr
                        ? api.library_get_global(&global, &bytes, handle.library, BARRACUDA_QUEUES_SYMBOL)
                        : api.module_get_global(&global, &bytes, handle.module, BARRACUDA_QUEUES_SYMBOL);
-  CUresult set = found == CUDA_SUCCESS && bytes == sizeof(queues) ? api.memcpy_htod(global, &queues, sizeof(queues))
-                                                                    : found;
-  if (set != CUDA_SUCCESS) return "event queues unavailable (" + describe(set) + ")";
+  if (found == CUDA_SUCCESS && bytes != sizeof(CUdeviceptr)) found = CUDA_ERROR_INVALID_VALUE;
+  if (found != CUDA_SUCCESS) return "event queues unavailable (" + describe(found) + ")";
+  try {
+    queues->point_module_at_queues(global);
+  } catch (const std::exception& e) {
+    return std::string("event queues unavailable (") + e.what() + ")";
+  }
   std::lock_guard lock(mutex_);
   connected_.insert(id);
   return std::nullopt;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "runtime/cubin_cache.h"
+#include "runtime/queue_host.h"
 #include "runtime/site_registry.h"
 #include "shim/module_transformer.h"
 
@@ -43,14 +44,15 @@ struct InstrumenterConfig {
   bool verbose = false;
   std::function<void(const std::string&)> message;  // progress and warnings
   std::function<void(const trace::ModuleTable&)> instrumented;  // each module's sites, once compiled
+  std::function<void()> module_seen;  // before each module is instrumented (or found not instrumentable)
 };
 
 class ModuleInstrumenter final : public shim::ModuleTransformer {
  public:
-  // `queues` is called after a successful load of an instrumented module and returns the device
-  // address of the queue arena (allocating it on first use); 0 means no queues: the module's kernels
+  // `queues` is called after a successful load of an instrumented module and returns the event
+  // queues (allocating them on first use); null means no queues: the module's kernels
   // must then not be run instrumented, which the caller learns through is_instrumented().
-  ModuleInstrumenter(InstrumenterConfig config, SiteRegistry& sites, std::function<CUdeviceptr()> queues);
+  ModuleInstrumenter(InstrumenterConfig config, SiteRegistry& sites, std::function<QueueHost*()> queues);
 
   const void* transform(const shim::ModuleImage& image) override;
   void loaded(const shim::ModuleImage& image, const shim::LoadedHandle& handle) override;
@@ -74,7 +76,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
 
   InstrumenterConfig config_;
   SiteRegistry& sites_;
-  std::function<CUdeviceptr()> queues_;
+  std::function<QueueHost*()> queues_;
   mutable std::mutex mutex_;
   std::deque<std::vector<char>> images_;  // replacement cubins: the driver may keep pointing into them
   std::map<shim::ModuleId, shim::LoadedHandle> handles_;  // every instrumented module loaded

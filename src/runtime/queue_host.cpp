@@ -13,20 +13,6 @@ void check(CUresult result, const char* what) {
   if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + describe(result));
 }
 
-// Our copies run on the application's threads, maybe while another of its streams captures a graph
-// in global mode, which would forbid (and be invalidated by) a synchronising call: relaxed mode
-// for the copy, the thread's own mode restored after.
-class RelaxedCaptureMode {
- public:
-  RelaxedCaptureMode() { driver_api().thread_exchange_capture_mode(&mode_); }
-  ~RelaxedCaptureMode() { driver_api().thread_exchange_capture_mode(&mode_); }
-  RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
-  RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
-
- private:
-  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED;
-};
-
 }  // namespace
 
 std::byte* QueueHost::allocate_host_arena(const QueueArenaShape& shape) {
@@ -77,6 +63,11 @@ void QueueHost::begin_launch(uint16_t launch_id) {
   arena_.begin_launch();
   const QueueLaunchFields fields{launch_id, 0, 0};
   copy_to_device(producers_ + kQueueLaunchFieldsOffset, &fields, sizeof(fields), "setting the launch id");
+}
+
+void QueueHost::point_module_at_queues(CUdeviceptr module_global) {
+  const CUdeviceptr producers = producers_;
+  copy_to_device(module_global, &producers, sizeof(producers), "setting a module's queue pointer");
 }
 
 void QueueHost::copy_to_device(CUdeviceptr destination, const void* source, size_t bytes, const char* what) {

@@ -3,9 +3,10 @@
 // page-locked host memory mapped into the device, so the GPU logs straight into memory the drain
 // reads in place; the producer block (write heads, constants, launch id) in device memory, so the
 // GPU's per-record atomics and reads stay on the GPU. The instrumented module reaches the producer
-// block through its `__barracuda_queues` global, which set_module_pointer() fills after each load.
+// block through its `__barracuda_queues` global, which point_module_at_queues() fills after each load.
 // Host-to-device copies go through a private non-blocking stream: they never serialise with the
-// application's streams.
+// application's streams (a copy on the legacy default stream would join, and so invalidate, a capture
+// of a blocking stream).
 #include <cstdint>
 
 #include <cuda.h>
@@ -35,6 +36,9 @@ class QueueHost {
   // Before a launch (no kernel logging): the id its records carry, a fresh sync-ticket counter and
   // exit count. Throws std::runtime_error when the copy to the device fails.
   void begin_launch(uint16_t launch_id);
+  // Writes device_address() into a module's `__barracuda_queues` global (its device address).
+  // Throws std::runtime_error when the copy fails.
+  void point_module_at_queues(CUdeviceptr module_global);
 
  private:
   static std::byte* allocate_host_arena(const QueueArenaShape& shape);

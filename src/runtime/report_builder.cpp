@@ -101,9 +101,10 @@ std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic
 }
 
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
-                  const LaunchLookup& launches) {
+                  const LaunchLookup& launches, bool redundant_barriers) {
   for (const engine::Race& race : engine.races()) report.races.push_back(to_report(race, sites, launches));
   for (const engine::Diagnostic& d : engine.diagnostics()) {
+    if (d.kind == engine::DiagnosticKind::kRedundantBarrier && !redundant_barriers) continue;
     if (auto converted = to_report(d, sites, launches)) report.diagnostics.push_back(*std::move(converted));
   }
 }

@@ -18,8 +18,9 @@ report::Race to_report(const engine::Race& race, const SiteRegistry& sites, cons
 std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic, const SiteRegistry& sites,
                                             const LaunchLookup& launches);
 
-// Appends the engine's races and diagnostics to `report`.
+// Appends the engine's races and diagnostics to `report`. Redundant-barrier warnings only when asked
+// (option warn_redundant_barriers): a CI run of correct code prints no warning by default.
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
-                  const LaunchLookup& launches);
+                  const LaunchLookup& launches, bool redundant_barriers);
 
 }  // namespace barracuda::runtime

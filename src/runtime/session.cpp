@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -12,10 +14,12 @@
 #include <sstream>
 #include <thread>
 
+#include "barracuda/version.h"
 #include "options/options.h"
 #include "report/baseline.h"
 #include "report/exit_code.h"
 #include "report/json_report.h"
+#include "report/process_files.h"
 #include "report/sarif_renderer.h"
 #include "report/suppressions.h"
 #include "report/text_renderer.h"
@@ -29,7 +33,6 @@
 namespace barracuda::runtime {
 namespace {
 
-constexpr const char* kToolVersion = "0.1.0";
 // The queues are page-locked host memory mapped into the device (no device memory): never more
 // than this for all queues together, and by default 1/16 of the host's free memory, 1-64 MiB a queue.
 constexpr uint64_t kMaxQueueArenaBytes = uint64_t{2} << 30;
@@ -50,6 +53,21 @@ std::string read_text_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// The environment variable that tells processes started under the preload which one came first: the
+// top process writes its report to the path given, the others to a path with their pid in it.
+constexpr const char* kTopProcessVariable = "BARRACUDA_TOP_PID";
+
+uint32_t top_process_id() {
+  if (const char* text = std::getenv(kTopProcessVariable)) {
+    char* end = nullptr;
+    const unsigned long pid = std::strtoul(text, &end, 10);
+    if (end != text && *end == '\0') return static_cast<uint32_t>(pid);
+  }
+  const uint32_t self = static_cast<uint32_t>(getpid());
+  setenv(kTopProcessVariable, std::to_string(self).c_str(), 1);
+  return self;
 }
 
 std::vector<std::string> process_command_line() {
@@ -110,9 +128,10 @@ class Session final : public shim::SyncObserver {
   explicit Session(options::Options options)
       : options_(std::move(options)),
         start_time_(iso_time_now()),
-        recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(options_.record)),
+        top_process_(top_process_id()),
+        recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(process_path(options_.record))),
         engine_(engine::EngineConfig{drain_threads(options_)}),
-        instrumenter_(make_instrumenter_config(), sites_, [this] { return queue_address(); }),
+        instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
         monitor_(engine_, options_.warp_model, instrumenter_, streams_, [this] { return queues(); },
                  recorder_.get(),
                  options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name))) {
@@ -135,8 +154,11 @@ class Session final : public shim::SyncObserver {
     instrumenter_.queues_released();
   }
 
+  // A process that never loaded GPU code (a shell, make, a test runner) has nothing to report: it
+  // writes no report and prints nothing, so it cannot overwrite what its children found.
   void finish() {
     if (recorder_) recorder_->finish();
+    if (!used_gpu_.load()) return;
     report::Report report = build_report();
     std::ostream& log = log_stream();
     try {
@@ -154,8 +176,10 @@ class Session final : public shim::SyncObserver {
     if (options_.verbose) {
       log << "barracuda: " << report::statistics_line(*report.statistics, report.summary.events) << "\n";
     }
-    write_file(options_.report, report::render_json(report), log);
-    write_file(options_.sarif, report::render_sarif(report), log);
+    const std::string report_path = process_path(options_.report);
+    write_file(report_path, report::render_json(report), log);
+    write_file(process_path(options_.sarif), report::render_sarif(report), log);
+    if (!report_path.empty()) std::remove(report::pending_marker_path(report_path).c_str());
     report::render_text(report, report::TextOptions{.print_limit = options_.print_limit, .summary_only = options_.quiet},
                         log);
     log << std::flush;
@@ -167,11 +191,29 @@ class Session final : public shim::SyncObserver {
     config.device_arch = [this] { return device_arch(); };
     config.cache = CubinCache(options_.cache_dir.empty() ? default_cache_dir() : std::filesystem::path(options_.cache_dir));
     config.verbose = options_.verbose;
+    config.module_seen = [this] { note_gpu_use(); };
     config.message = [this](const std::string& text) {
       if (!options_.quiet) log_stream() << "barracuda: " << text << std::endl;
     };
     if (recorder_) config.instrumented = [this](const trace::ModuleTable& table) { recorder_->module(table); };
     return config;
+  }
+
+  // This process's file for an option naming a per-process file (report, SARIF, trace).
+  std::string process_path(const std::string& pattern) const {
+    return report::process_file_path(pattern, static_cast<uint32_t>(getpid()), getpid() == static_cast<pid_t>(top_process_));
+  }
+
+  // The first module load: from now on this process writes a report, and until it has, a pending marker
+  // says that it owes one (barracuda run reports a process that died before writing it as unchecked).
+  void note_gpu_use() {
+    if (used_gpu_.exchange(true)) return;
+    const std::string report_path = process_path(options_.report);
+    if (report_path.empty()) return;
+    std::ofstream marker(report::pending_marker_path(report_path), std::ios::binary | std::ios::trunc);
+    std::string command;
+    for (const std::string& argument : process_command_line()) command += (command.empty() ? "" : " ") + argument;
+    marker << command;
   }
 
   CUdevice current_device() {
@@ -231,17 +273,13 @@ class Session final : public shim::SyncObserver {
     return queues_.get();
   }
 
-  CUdeviceptr queue_address() {
-    QueueHost* host = queues();
-    return host ? host->device_address() : 0;
-  }
-
   report::Report build_report() {
     report::Report report;
-    report.run.tool_version = kToolVersion;
+    report.run.tool_version = std::string(kToolVersion);
     report.run.command_line = process_command_line();
     report.run.start_time = start_time_;
     report.run.warp_model = options_.warp_model;
+    report.run.pid = static_cast<uint32_t>(getpid());
     {
       std::lock_guard lock(mutex_);
       report.run.device_name = device_name_;
@@ -256,13 +294,19 @@ class Session final : public shim::SyncObserver {
       launches.append(" launches");
       report.summary.kernels_skipped.push_back({launches, "not fully checked: " + totals.last_error});
     }
+    if (totals.unchecked_graph_launches > 0) {
+      report.summary.kernels_skipped.push_back(
+          {std::to_string(totals.unchecked_graph_launches) + " CUDA graph launches",
+           "their kernels ran instrumented, but kernels launched through graphs are not checked yet"});
+    }
     report.summary.launches = totals.launches_checked + totals.launches_unchecked;
     report.summary.events = totals.records;
     {
       std::lock_guard lock(queues_mutex_);
       report.statistics = run_statistics(totals, engine_.stats(), instrumenter_.totals(), queue_memory_);
     }
-    add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); });
+    add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); },
+                 options_.warn_redundant_barriers);
     return report;
   }
 
@@ -280,6 +324,8 @@ class Session final : public shim::SyncObserver {
 
   options::Options options_;
   std::string start_time_;
+  uint32_t top_process_;
+  std::atomic<bool> used_gpu_{false};
   std::mutex mutex_;
   std::string device_name_;
   std::ofstream log_file_;

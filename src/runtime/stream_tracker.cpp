@@ -35,6 +35,10 @@ engine::LaunchOrder StreamTracker::launch_order(const shim::LaunchInfo& launch) 
 
 void StreamTracker::synchronized(const shim::SyncEvent& event) {
   const auto event_id = reinterpret_cast<uint64_t>(event.event);
+  const bool recorded_into_stream = event.kind == shim::SyncKind::kEventRecorded || event.kind == shim::SyncKind::kStreamWaitsEvent;
+  // Into a stream being captured, an event record or wait only adds an edge to the graph: it orders
+  // nothing now, and asking the stream's flags (stream_ref) would invalidate the application's capture.
+  if (recorded_into_stream && stream_is_being_captured(event.stream)) return;
   switch (event.kind) {
     case shim::SyncKind::kEventRecorded:
       order_.record_event(event_id, stream_ref(event.stream, event.per_thread_stream));

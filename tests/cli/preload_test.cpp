@@ -17,17 +17,17 @@ TEST(Preload, SearchesTheLibDirectoryBesideTheProgram) {
   EXPECT_NE(preload_search_dirs_text().find("/lib"), std::string::npos) << preload_search_dirs_text();
 }
 
-TEST(TemporaryReport, NamesAFreshPathAndRemovesWhatWasWrittenThere) {
-  std::string path;
+TEST(TemporaryDirectory, IsFreshAndRemovedWithWhatWasWrittenThere) {
+  std::filesystem::path path;
   {
-    TemporaryReport report(true);
-    path = report.path();
-    ASSERT_FALSE(path.empty());
-    EXPECT_FALSE(std::filesystem::exists(path)) << "must not look like an empty report";
-    std::ofstream(path) << "{}";
+    TemporaryDirectory one, two;
+    path = one.path();
+    ASSERT_TRUE(std::filesystem::is_directory(path));
+    EXPECT_NE(one.path(), two.path());
+    EXPECT_TRUE(std::filesystem::is_empty(path));
+    std::ofstream(path / "report.1.json") << "{}";
   }
   EXPECT_FALSE(std::filesystem::exists(path));
-  EXPECT_TRUE(TemporaryReport(false).path().empty());
 }
 
 }  // namespace

@@ -80,6 +80,7 @@ class Scenario {
   const std::vector<Race>& races() const { return races_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   const EngineStats& stats() const { return engine_.stats(); }
+  const Engine& engine() const { return engine_; }  // after run(): what a report is built from
   // The race between the two sites (in either order), if reported.
   std::optional<Race> race(SiteId a, SiteId b) const;
   bool has_diagnostic(DiagnosticKind kind, SiteId site) const;

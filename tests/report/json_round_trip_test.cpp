@@ -14,6 +14,21 @@ TEST(JsonReport, RoundTripsEveryField) {
   EXPECT_EQ(parse_json_report(render_json(original)), original);
 }
 
+TEST(JsonReport, RoundTripsAMergedReportsProcesses) {
+  Report merged = testing::sample_report();
+  merged.processes = {{11, {"./a", "--x"}}, {12, {"./b"}}};
+  merged.races[0].pid = 11;
+  merged.races[1].pid = 12;
+  merged.diagnostics[0].pid = 12;
+  EXPECT_EQ(parse_json_report(render_json(merged)), merged);
+}
+
+TEST(JsonReport, ReadsReportsWrittenBeforePidsExisted) {
+  nlohmann::json document = nlohmann::json::parse(render_json(testing::sample_report()));
+  document["run"].erase("pid");
+  EXPECT_EQ(report_from_json(document).run.pid, 0u);
+}
+
 TEST(JsonReport, RoundTripsEmptyReport) { EXPECT_EQ(parse_json_report(render_json(Report{})), Report{}); }
 
 TEST(JsonReport, RoundTripsLargestAddress) {

@@ -40,7 +40,7 @@ Race sample_race(const Site& first, const Site& second) {
 Report sample_report() {
   Report report;
   report.run = RunInfo{"0.1.0", {"./histogram", "--bins", "256"}, "NVIDIA H100 80GB HBM3", "2026-11-22T21:00:00Z",
-                       WarpModel::kIndependent};
+                       WarpModel::kIndependent, 4242};
   report.summary.kernels_instrumented = 3;
   report.summary.kernels_skipped = {{"cublasLt_sm90_gemm", "no sm_90 PTX in the fat binary"}};
   report.summary.launches = 12;

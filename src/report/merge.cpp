@@ -1,0 +1,85 @@
+#include "report/merge.h"
+
+#include <algorithm>
+#include <map>
+
+#include "report/fingerprint.h"
+#include "report/value_text.h"
+
+namespace barracuda::report {
+namespace {
+
+void add_statistics(Statistics& total, const Statistics& one) {
+  total.slots += one.slots;
+  total.queue_host_bytes = std::max(total.queue_host_bytes, one.queue_host_bytes);
+  total.queue_device_bytes = std::max(total.queue_device_bytes, one.queue_device_bytes);
+  total.drain_threads = std::max(total.drain_threads, one.drain_threads);
+  total.drain_wait += one.drain_wait;
+  total.engine_time += one.engine_time;
+  total.engine_thread_accesses += one.engine_thread_accesses;
+  total.engine_peak_resident_blocks = std::max(total.engine_peak_resident_blocks, one.engine_peak_resident_blocks);
+  total.modules_instrumented += one.modules_instrumented;
+  total.cache_misses += one.cache_misses;
+  total.jit_time += one.jit_time;
+  total.cache_hits += one.cache_hits;
+  total.cache_load_time += one.cache_load_time;
+}
+
+// Diagnostics have no fingerprint of their own: the same kind at the same barrier of the same kernel
+// is the same finding.
+std::string diagnostic_key(const Diagnostic& diagnostic) {
+  return std::to_string(static_cast<int>(diagnostic.kind)) + '|' + diagnostic.kernel + '|' +
+         site_position_text(diagnostic.site);
+}
+
+}  // namespace
+
+Report merge_process_reports(const std::vector<Report>& reports, std::vector<std::string> command_line) {
+  Report merged;
+  merged.run.command_line = std::move(command_line);
+  std::map<std::string, size_t> races;        // fingerprint -> index in merged.races
+  std::map<std::string, size_t> diagnostics;  // diagnostic_key -> index in merged.diagnostics
+  for (const Report& report : reports) {
+    if (merged.run.tool_version.empty()) merged.run.tool_version = report.run.tool_version;
+    if (merged.run.device_name.empty()) merged.run.device_name = report.run.device_name;
+    if (merged.run.start_time.empty() || (!report.run.start_time.empty() && report.run.start_time < merged.run.start_time)) {
+      merged.run.start_time = report.run.start_time;
+    }
+    if (merged.processes.empty()) merged.run.warp_model = report.run.warp_model;
+    merged.processes.push_back({report.run.pid, report.run.command_line});
+
+    const Summary& summary = report.summary;
+    merged.summary.kernels_instrumented += summary.kernels_instrumented;
+    for (const SkippedKernel& skipped : summary.kernels_skipped) {
+      merged.summary.kernels_skipped.push_back(
+          {skipped.kernel + " (process " + std::to_string(report.run.pid) + ")", skipped.reason});
+    }
+    merged.summary.launches += summary.launches;
+    merged.summary.events += summary.events;
+    merged.summary.dropped_events += summary.dropped_events;
+    merged.summary.suppressed_races += summary.suppressed_races;
+    if (report.statistics) {
+      if (!merged.statistics) merged.statistics.emplace();
+      add_statistics(*merged.statistics, *report.statistics);
+    }
+
+    for (const Race& race : report.races) {
+      const auto [it, added] = races.try_emplace(race_fingerprint(race), merged.races.size());
+      if (added) {
+        merged.races.push_back(race);
+        merged.races.back().pid = race.pid != 0 ? race.pid : report.run.pid;
+      } else {
+        merged.races[it->second].dynamic_count += race.dynamic_count;
+      }
+    }
+    for (const Diagnostic& diagnostic : report.diagnostics) {
+      if (diagnostics.try_emplace(diagnostic_key(diagnostic), merged.diagnostics.size()).second) {
+        merged.diagnostics.push_back(diagnostic);
+        merged.diagnostics.back().pid = diagnostic.pid != 0 ? diagnostic.pid : report.run.pid;
+      }
+    }
+  }
+  return merged;
+}
+
+}  // namespace barracuda::report

@@ -1,0 +1,114 @@
+#include "report/merge.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "report/exit_code.h"
+#include "report/fingerprint.h"
+#include "report/text_renderer.h"
+#include "report/summary_counts.h"
+#include "sample_report.h"
+
+namespace barracuda::report {
+namespace {
+
+using testing::sample_race;
+using testing::sample_report;
+using testing::source_site;
+
+Report process_report(uint32_t pid, std::vector<Race> races) {
+  Report report;
+  report.run.pid = pid;
+  report.run.tool_version = "0.1.0";
+  report.run.command_line = {"./test_" + std::to_string(pid)};
+  report.run.start_time = "2026-11-24T10:00:0" + std::to_string(pid % 10) + "Z";
+  report.summary.kernels_instrumented = 2;
+  report.summary.launches = 3;
+  report.summary.events = 100;
+  report.races = std::move(races);
+  return report;
+}
+
+TEST(MergeProcessReports, TheSameRaceInTwoProcessesIsOneRaceSeenInBoth) {
+  const Race shared = sample_race(source_site("k", "a.cu", 3, 1), source_site("k", "a.cu", 4, 1));
+  const Race only_second = sample_race(source_site("k", "b.cu", 9, 1), source_site("k", "b.cu", 9, 1));
+  Race shared_again = shared;
+  shared_again.dynamic_count = 4;
+  const Report merged = merge_process_reports(
+      {process_report(11, {shared}), process_report(12, {shared_again, only_second})}, {"ctest", "-j2"});
+
+  ASSERT_EQ(merged.races.size(), 2u);
+  EXPECT_EQ(race_fingerprint(merged.races[0]), race_fingerprint(shared));
+  EXPECT_EQ(merged.races[0].dynamic_count, 5u);
+  EXPECT_EQ(merged.races[0].pid, 11u) << "named by the first process that saw it";
+  EXPECT_EQ(merged.races[1].pid, 12u);
+  ASSERT_EQ(merged.processes.size(), 2u);
+  EXPECT_EQ(merged.processes[1].pid, 12u);
+  EXPECT_EQ(merged.processes[1].command_line, std::vector<std::string>{"./test_12"});
+  EXPECT_EQ(merged.run.command_line, (std::vector<std::string>{"ctest", "-j2"}));
+  EXPECT_EQ(merged.run.pid, 0u);
+  EXPECT_EQ(merged.run.start_time, "2026-11-24T10:00:01Z");
+  EXPECT_EQ(merged.summary.kernels_instrumented, 4u);
+  EXPECT_EQ(merged.summary.launches, 6u);
+  EXPECT_EQ(merged.summary.events, 200u);
+  EXPECT_EQ(exit_code_for(merged, 0, {}), 66);
+}
+
+TEST(MergeProcessReports, ACleanParentDoesNotHideARacyChild) {
+  const Race race = sample_race(source_site("k", "a.cu", 3, 1), source_site("k", "a.cu", 3, 1));
+  const Report merged = merge_process_reports({process_report(21, {race}), process_report(22, {})}, {"bash"});
+  EXPECT_EQ(count_summary(merged).unique_races, 1u);
+  EXPECT_EQ(exit_code_for(merged, 0, {}), 66);
+}
+
+TEST(MergeProcessReports, AnIncompleteProcessMakesTheRunIncompleteAndIsNamed) {
+  Report incomplete = process_report(31, {});
+  incomplete.summary.kernels_skipped.push_back({"module 2", "no PTX for sm_90 in the module (cubin only)"});
+  incomplete.summary.dropped_events = 7;
+  const Report merged = merge_process_reports({process_report(30, {}), incomplete}, {"make", "test"});
+  ASSERT_EQ(merged.summary.kernels_skipped.size(), 1u);
+  EXPECT_EQ(merged.summary.kernels_skipped[0].kernel, "module 2 (process 31)");
+  EXPECT_EQ(merged.summary.dropped_events, 7u);
+  EXPECT_TRUE(analysis_incomplete(merged));
+  EXPECT_EQ(exit_code_for(merged, 0, {}), 67);
+}
+
+TEST(MergeProcessReports, DiagnosticsAndStatisticsAddUp) {
+  Report first = sample_report();
+  first.run.pid = 41;
+  Report second = sample_report();
+  second.run.pid = 42;
+  const Report merged = merge_process_reports({first, second}, {"pytest"});
+  EXPECT_EQ(merged.races.size(), first.races.size());
+  EXPECT_EQ(merged.diagnostics.size(), first.diagnostics.size());
+  for (const Diagnostic& diagnostic : merged.diagnostics) EXPECT_EQ(diagnostic.pid, 41u);
+  ASSERT_TRUE(merged.statistics);
+  EXPECT_EQ(merged.statistics->slots, 2 * first.statistics->slots);
+  EXPECT_EQ(merged.statistics->queue_host_bytes, first.statistics->queue_host_bytes);
+  EXPECT_EQ(merged.summary.suppressed_races, 2 * first.summary.suppressed_races);
+  EXPECT_EQ(count_summary(merged).dynamic_races, 2 * count_summary(first).dynamic_races);
+}
+
+TEST(MergeProcessReports, TheTextNamesEachFindingsProcessAndCountsTheProcesses) {
+  const Race race = sample_race(source_site("k", "a.cu", 3, 1), source_site("k", "a.cu", 3, 1));
+  const Report merged = merge_process_reports({process_report(51, {}), process_report(52, {race})}, {"sh"});
+  std::ostringstream text;
+  render_text(merged, TextOptions{}, text);
+  EXPECT_NE(text.str().find("  In process 52: ./test_52\n"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find(", 2 processes\n"), std::string::npos) << text.str();
+  std::ostringstream one_process;
+  render_text(process_report(53, {race}), TextOptions{}, one_process);
+  EXPECT_EQ(one_process.str().find("process"), std::string::npos) << "a single process's report names none";
+}
+
+TEST(MergeProcessReports, NoProcessesIsAnEmptyCleanRun) {
+  const Report merged = merge_process_reports({}, {"true"});
+  EXPECT_TRUE(merged.races.empty());
+  EXPECT_TRUE(merged.processes.empty());
+  EXPECT_FALSE(analysis_incomplete(merged));
+  EXPECT_EQ(exit_code_for(merged, 3, {}), 3);
+}
+
+}  // namespace
+}  // namespace barracuda::report
