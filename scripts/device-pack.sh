@@ -9,10 +9,22 @@ cd "$root"
 rm -rf .device-pack
 mkdir -p .device-pack/lib
 mkdir -p .device-pack/build
-# The device tool carries 64 MiB at most: leave out objects, CMake's scratch files and the CPU tests' data.
+# The device tool carries 64 MiB at most: leave out objects, CMake's scratch files, the CPU tests' data
+# and programs.
 tar -C build --exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='*-corpus' --exclude='./CMakeFiles' \
-  --exclude='./tests/fatbin' --exclude='./tests/ptx' --exclude='./tests/gpu' --exclude='*.ii' \
+  --exclude='./tests/fatbin' --exclude='./tests/ptx' --exclude='./tests/gpu' --exclude='*.ii' --exclude='./Testing' \
   -cf - . | tar -C .device-pack/build -xf -
+# Of the programs, only those the GPU machine runs: the ones the gpu-labelled tests name, the
+# benchmarks and barracuda itself (the CPU tests' executables stay here).
+gpu_programs="$(ctest --test-dir build -N -L gpu --show-only=json-v1 | python3 -c '
+import json, os, sys
+names = {os.path.basename(word.strip("\"")) for test in json.load(sys.stdin)["tests"]
+         for argument in test.get("command", []) for word in argument.split() if "/bin/" in word}
+print(" ".join(sorted(names)))')"
+for program in .device-pack/build/bin/*; do
+  name="$(basename "$program")"
+  [[ " $gpu_programs " == *" $name "* || $name == barracuda* || $name == gpubench-* ]] || rm -f "$program"
+done
 # Libraries the GPU machine does not have: TBB (and whatever else ldd resolves outside the system set).
 for bin in .device-pack/build/bin/* .device-pack/build/lib/*.so; do
   [[ -f $bin && -x $bin ]] || continue

@@ -50,6 +50,12 @@ int main() {
   CHECK(cudaGetLastError());
   cudaStream_t stream;
   CHECK(cudaStreamCreate(&stream));
+  // A created stream is ordered after the legacy stream but not after the per-thread default stream:
+  // an event keeps the second scale after the first in both builds (the checksum is deterministic).
+  cudaEvent_t scaled;
+  CHECK(cudaEventCreateWithFlags(&scaled, cudaEventDisableTiming));
+  CHECK(cudaEventRecord(scaled, 0));
+  CHECK(cudaStreamWaitEvent(stream, scaled, 0));
   scale<<<grid, block, kTileFloats * sizeof(float), stream>>>(device_sum, 0.5f);
   CHECK(cudaGetLastError());
   CHECK(cudaStreamSynchronize(stream));
@@ -59,6 +65,7 @@ int main() {
   double checksum = 0;
   for (float value : result) checksum += value;
   std::printf("runtime_app: checksum %.1f\n", checksum);
+  CHECK(cudaEventDestroy(scaled));
   CHECK(cudaStreamDestroy(stream));
   CHECK(cudaFree(device_a));
   CHECK(cudaFree(device_b));
