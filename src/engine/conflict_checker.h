@@ -36,6 +36,8 @@ class ConflictChecker final : public ConflictSink {
     stamp_.thread = block_.thread_id(local);
     stamp_.clock = clock;
   }
+  // A volatile write is strong only where it completes a fence's release pattern: decided per lane.
+  void set_strong(bool strong) { stamp_.kind.strong = strong; }
   // The 4-byte word whose cell is checked next.
   void set_word(uint64_t word_address) { word_address_ = word_address; }
   const Stamp& stamp() const { return stamp_; }

@@ -43,7 +43,12 @@ AccessKind kind_of(const RecordHeader& h) {
   kind.read = op == RecordOp::kLoad || op == RecordOp::kAtomic;
   kind.write = op != RecordOp::kLoad;
   kind.atomic = op == RecordOp::kAtomic || op == RecordOp::kReduction;
-  kind.strong = kind.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak);
+  // volatile is not atomic (BRIEF section 4): conflicting volatile accesses that nothing orders race.
+  // A volatile read stays strong (it may be the spin of an acquire pattern: read a flag, then a fence);
+  // a volatile write is strong only where it completes a fence's release pattern (a flag written after
+  // __threadfence()), which apply_memory decides lane by lane.
+  kind.strong = kind.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak &&
+                                !(sem == MemorySemantics::kVolatile && kind.write));
   // The PTX model treats volatile as relaxed at system scope.
   const MemoryScope scope = sem == MemorySemantics::kVolatile ? MemoryScope::kSystem : record_scope(h);
   kind.scope = static_cast<uint16_t>(scope);
@@ -211,6 +216,7 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
   const bool release_sem = record.kind.write && releases(sem);
   const bool acquire_sem = record.kind.read && acquires(sem);
   const bool legacy_rmw = record.kind.read && record.kind.write && sem == MemorySemantics::kLegacy;
+  const bool volatile_write = record.kind.write && sem == MemorySemantics::kVolatile;
   const MemoryScope scope = record.kind.memory_scope();
   ConflictChecker checker(shared_.launch, block, races_, record);
   const bool cluster = record.space == MemorySpace::kCluster;
@@ -224,6 +230,7 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
     // Stamped before a release moves the clock on: whoever acquires this release knows this access.
     checker.begin_lane(local, thread.clock);
     const bool completes_fence = record.kind.write && thread.release_pending;
+    if (volatile_write) checker.set_strong(completes_fence);
     if (release_sem || completes_fence) {
       // A release qualifier, or the write completing a fence's release pattern.
       const MemoryScope release_scope =

@@ -165,11 +165,14 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   cur.read = op == RecordOp::kLoad || op == RecordOp::kAtomic;
   cur.write = op != RecordOp::kLoad;
   cur.atomic = op == RecordOp::kAtomic || op == RecordOp::kReduction;
-  cur.strong = cur.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak);
-  cur.scope = sem == MemorySemantics::kVolatile ? MemoryScope::kSystem : record_scope(h);
+  const bool completes_fence = cur.write && thread.pending_release.has_value();
+  // volatile: reads strong; writes strong only when they complete a fence's release pattern.
+  const bool volatile_sem = sem == MemorySemantics::kVolatile;
+  cur.strong = cur.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak &&
+                              (!volatile_sem || !cur.write || completes_fence));
+  cur.scope = volatile_sem ? MemoryScope::kSystem : record_scope(h);
   const bool releasing = sem == MemorySemantics::kRelease || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
   const bool acquiring = sem == MemorySemantics::kAcquire || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
-  const bool completes_fence = cur.write && thread.pending_release.has_value();
   const bool legacy_rmw = cur.read && cur.write && sem == MemorySemantics::kLegacy;
   if (cur.write) {
     if (releasing) {

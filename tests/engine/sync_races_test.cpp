@@ -2,6 +2,8 @@
 // synchronisation idioms of the BARRACUDA paper (message passing, locks, flags, grid barrier).
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "scenario.h"
 
 namespace barracuda::engine::test {
@@ -38,14 +40,80 @@ TEST(SyncRaces, AtomicVersusPlainAccessIsARace) {
   EXPECT_EQ(s.race(a, p)->hazard, Hazard::kAtomicPlain);
 }
 
-TEST(SyncRaces, RelaxedAndVolatileAccessesAreMorallyStrong) {
+TEST(SyncRaces, RelaxedAccessesAndVolatileReadsAreMorallyStrong) {
   Scenario s(kTwoBlocks, kTwoWarps);
   s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxedSys);
   s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxedSys);
-  s.warp(1, 1).store(lane(0), kFlag, 4, kVolatile);
+  s.warp(1, 1).load(lane(0), kFlag, 4, kVolatile);
   s.warp(0, 1).atomic(lane(0), kFlag);
   s.run();
   EXPECT_TRUE(s.races().empty());
+}
+
+// volatile is not atomic: a volatile write that completes no fence's release pattern is an ordinary
+// write to the race rule (BRIEF section 4).
+TEST(SyncRaces, AVolatileWriteRacesWithAnAtomicOfAnotherWarp) {
+  Scenario s(Dim3{1, 1, 1}, kTwoWarps);
+  const SiteId exchange = s.warp(0, 0).atomic(lane(0), kData);
+  const SiteId store = s.warp(0, 1).store(lane(0), kData, 4, kVolatile);
+  s.run();
+  ASSERT_TRUE(s.race(exchange, store));
+  EXPECT_EQ(s.race(exchange, store)->hazard, Hazard::kAtomicPlain);
+}
+
+TEST(SyncRaces, TwoUnorderedVolatileWritesRace) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId a = s.warp(0, 0).store(lane(0), kData, 4, kVolatile);
+  const SiteId b = s.warp(1, 0).store(lane(0), kData, 4, kVolatile);
+  s.run();
+  ASSERT_TRUE(s.race(a, b));
+  EXPECT_EQ(s.race(a, b)->race_class, RaceClass::kInterBlock);
+}
+
+// Block 0 takes a CAS spin-lock with fences and writes volatile data inside it; block 1 writes the
+// same word without taking the lock: a race. With the lock taken by both, none.
+TEST(SyncRaces, VolatileDataOutsideTheLockRacesAndInsideItDoesNot) {
+  for (bool both_lock : {false, true}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    std::vector<SiteId> writes;
+    for (uint32_t b = 0; b < 2; ++b) {
+      auto w = s.warp(b, 0);
+      const bool locks = b == 0 || both_lock;
+      if (locks) {
+        w.atomic(lane(0), kFlag);  // atomicCAS(&lock, 0, 1) succeeded
+        w.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+      }
+      writes.push_back(w.store(lane(0), kData, 4, kVolatile));
+      if (locks) {
+        w.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+        w.atomic(lane(0), kFlag);  // atomicExch(&lock, 0)
+      }
+    }
+    s.run();
+    EXPECT_EQ(s.race(writes[0], writes[1]).has_value(), !both_lock) << "both_lock=" << both_lock;
+  }
+}
+
+// data (volatile) = 1; __threadfence(); atomicExch(&flag, 1) / spin on atomicExch(&flag, 0), then
+// __threadfence() and read data: ordered. With __threadfence_block() as the release fence between
+// blocks: a scoped race on the volatile data.
+TEST(SyncRaces, VolatileDataHandOffIsOrderedOnlyByAFenceOfWideEnoughScope) {
+  for (MemoryScope release : {MemoryScope::kGpu, MemoryScope::kCta}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId w = s.warp(0, 0).store(lane(0), kData, 4, kVolatile);
+    s.warp(0, 0).fence(MemorySemantics::kLegacy, release, lane(0));
+    s.warp(0, 0).atomic(lane(0), kFlag);
+    s.warp(1, 0).atomic(lane(0), kFlag);
+    s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+    const SiteId r = s.warp(1, 0).load(lane(0), kData, 4, kVolatile);
+    s.run();
+    if (release == MemoryScope::kGpu) {
+      EXPECT_TRUE(s.races().empty()) << s.races().size();
+    } else {
+      ASSERT_TRUE(s.race(w, r));
+      EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kScoped);
+    }
+  }
 }
 
 TEST(SyncRaces, CtaScopedAtomicsAcrossBlocksAreScopedRaces) {

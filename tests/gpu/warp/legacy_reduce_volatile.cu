@@ -1,5 +1,7 @@
-// The warp-synchronous reduction through a volatile pointer: volatile accesses are strong, so under
-// the PTX memory model they do not form a data race (the result may still be wrong without lockstep).
+// The warp-synchronous reduction through a volatile pointer, without __syncwarp: volatile is not atomic
+// (BRIEF section 4), so under independent thread scheduling lane t's read of vs[t + offset] is not
+// ordered after lane t + offset's write of the previous iteration: an intra-warp race, as in the
+// non-volatile legacy_reduce. Lockstep execution orders them.
 #include "suite.cuh"
 
 __global__ void warp_sum(const int* in, int* out) {
@@ -9,7 +11,7 @@ __global__ void warp_sum(const int* in, int* out) {
   __syncthreads();
   volatile int* vs = s;
   for (int offset = 16; offset > 0; offset /= 2)
-    if (t < offset) vs[t] = vs[t] + vs[t + offset];
+    if (t < offset) vs[t] = vs[t] + vs[t + offset];  // @A
   if (t == 0) out[0] = vs[0];
 }
 
@@ -19,4 +21,5 @@ int main() {
   warp_sum<<<1, 32>>>(in, out);
   return finish("legacy_reduce_volatile", fetch(out));
 }
-// EXPECT: no-race
+// EXPECT: race intra-warp shared RAW A A
+// EXPECT-LOCKSTEP: no-race
