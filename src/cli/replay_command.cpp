@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "report/exit_code.h"
 #include "report/json_report.h"
+#include "report/report_file.h"
 #include "report/sarif_renderer.h"
 #include "report/text_renderer.h"
 #include "runtime/report_builder.h"
@@ -34,9 +35,7 @@ struct ReplayArguments {
 engine::Dim3 to_dim3(const std::array<uint32_t, 3>& d) { return {d[0], d[1], d[2]}; }
 
 void write_file(const std::string& path, const std::string& contents) {
-  if (path.empty()) return;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!(out << contents) || !out.flush()) throw std::runtime_error("cannot write " + path);
+  if (!path.empty()) report::write_report_file(path, contents);
 }
 
 int replay(const ReplayArguments& arguments) {

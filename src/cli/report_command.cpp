@@ -10,6 +10,7 @@
 #include "report/baseline.h"
 #include "report/exit_code.h"
 #include "report/json_report.h"
+#include "report/report_file.h"
 #include "report/sarif_renderer.h"
 #include "report/suppressions.h"
 #include "report/text_renderer.h"
@@ -42,9 +43,7 @@ void write_output(const std::string& path, const std::string& contents) {
     std::cout << contents;
     return;
   }
-  std::ofstream out{path, std::ios::binary};
-  out << contents;
-  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+  report::write_report_file(path, contents);
 }
 
 report::Report load_report(const std::string& path) {

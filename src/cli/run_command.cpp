@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <optional>
+#include <thread>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +24,7 @@
 #include "report/json_report.h"
 #include "report/merge.h"
 #include "report/process_files.h"
+#include "report/report_file.h"
 #include "report/sarif_renderer.h"
 #include "report/text_renderer.h"
 
@@ -59,16 +63,39 @@ std::string join_settings(const std::vector<std::string>& settings) {
   return joined;
 }
 
-// 128 + signal for a signalled app, as shells report it.
-int wait_for(pid_t child) {
+// A stopped app gets this long to write its report (the preloaded library flushes on SIGTERM) before
+// SIGKILL.
+constexpr auto kStopGrace = std::chrono::seconds(30);
+constexpr auto kPollInterval = std::chrono::milliseconds(20);
+
+// 128 + signal for a signalled app, as shells report it. With a `timeout` (seconds, 0: none), an app
+// still running then gets SIGTERM, and SIGKILL kStopGrace later.
+int wait_for(pid_t child, uint64_t timeout) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::seconds(timeout);
+  std::optional<Clock::time_point> kill_at;
   int status = 0;
-  while (waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) return 127;
+  for (;;) {
+    const pid_t done = waitpid(child, &status, timeout != 0 ? WNOHANG : 0);
+    if (done == child) break;
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      return 127;
+    }
+    if (!kill_at && Clock::now() >= deadline) {
+      std::cerr << "barracuda: the app ran past --timeout " << timeout << " s: stopping it (SIGTERM)\n";
+      kill(child, SIGTERM);
+      kill_at = Clock::now() + kStopGrace;
+    } else if (kill_at && Clock::now() >= *kill_at) {
+      kill(child, SIGKILL);
+      kill_at = Clock::time_point::max();
+    }
+    std::this_thread::sleep_for(kPollInterval);
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int spawn(const std::vector<std::string>& app) {
+int spawn(const std::vector<std::string>& app, uint64_t timeout) {
   std::vector<char*> argv;
   for (const std::string& a : app) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -85,7 +112,7 @@ int spawn(const std::vector<std::string>& app) {
     std::fprintf(stderr, "barracuda: cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(errno == ENOENT ? 127 : 126);
   }
-  int code = child < 0 ? 127 : wait_for(child);
+  int code = child < 0 ? 127 : wait_for(child, timeout);
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGQUIT, &old_quit, nullptr);
   return code;
@@ -93,8 +120,11 @@ int spawn(const std::vector<std::string>& app) {
 
 void write_output(const std::string& path, const std::string& contents) {
   if (path.empty()) return;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!(out << contents) || !out.flush()) std::cerr << "barracuda: cannot write " << path << "\n";
+  try {
+    report::write_report_file(path, contents);
+  } catch (const report::ReportFileError& e) {
+    std::cerr << "barracuda: " << e.what() << "\n";
+  }
 }
 
 // The run's one report: the top process's own when it was the only one that loaded GPU code,
@@ -155,11 +185,12 @@ int run_app(const RunArguments& arguments) {
   options::Options per_process = options;
   per_process.report = report::run_report_pattern(reports->path());
   per_process.sarif.clear();
+  per_process.timeout = 0;
   setenv("BARRACUDA_OPTIONS", options::format_options(per_process).c_str(), 1);
   setenv("LD_PRELOAD", preload_value(*preload, std::getenv("LD_PRELOAD")).c_str(), 1);
   unsetenv("BARRACUDA_TOP_PID");  // an outer run's: the app's first process is the top of this one
 
-  const int app_code = spawn(arguments.app);
+  const int app_code = spawn(arguments.app, options.timeout);
   const report::ProcessReports found = report::read_process_reports(reports->path());
   const report::Report result = run_report(found, arguments.app);
   write_output(options.report, report::render_json(result));

@@ -111,7 +111,10 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
     drained.error = e.what();
   }
   const auto drained_at = std::chrono::steady_clock::now();
-  if (check) engine_.end_launch();
+  if (check) {
+    std::lock_guard results(results_mutex_);
+    engine_.end_launch();
+  }
   std::lock_guard totals_lock(totals_mutex_);
   totals_.records += drained.records;
   totals_.slots += drained.slots;

@@ -60,6 +60,9 @@ class LaunchMonitor final : public shim::LaunchObserver {
   void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
 
   LaunchTotals totals() const;
+  // Held while the engine merges a launch's findings into its results: whoever reads them (the report,
+  // also from a signal's flush while kernels still run) holds it, and sees every launch closed before.
+  std::unique_lock<std::mutex> lock_results() { return std::unique_lock(results_mutex_); }
   // Dimensions of the latest launch of `kernel` (the engine deduplicates races over launches).
   std::optional<LaunchRecord> latest_launch(const std::string& kernel) const;
 
@@ -76,6 +79,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   std::optional<std::regex> kernels_;
   // One launch is checked at a time: the engine and the queues' launch id are process-wide.
   std::mutex launch_mutex_;  // held from before_launch to after_launch of a checked launch
+  std::mutex results_mutex_;  // see lock_results()
   uint16_t next_launch_id_ = 0;
   mutable std::mutex totals_mutex_;
   LaunchTotals totals_;

@@ -1,5 +1,7 @@
 #include "runtime/session.h"
 
+#include <string.h>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include "report/exit_code.h"
 #include "report/json_report.h"
 #include "report/process_files.h"
+#include "report/report_file.h"
 #include "report/sarif_renderer.h"
 #include "report/suppressions.h"
 #include "report/text_renderer.h"
@@ -27,6 +30,7 @@
 #include "runtime/launch_monitor.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/report_builder.h"
+#include "runtime/termination_flush.h"
 #include "runtime/trace_recorder.h"
 #include "shim/shim_runtime.h"
 
@@ -156,10 +160,17 @@ class Session final : public shim::SyncObserver {
 
   // A process that never loaded GPU code (a shell, make, a test runner) has nothing to report: it
   // writes no report and prints nothing, so it cannot overwrite what its children found.
-  void finish() {
+  // At exit, or from the termination watcher with the signal that stopped the process. Once.
+  void finish(std::optional<int> stopped_by = std::nullopt) {
+    if (finished_.exchange(true)) return;
     if (recorder_) recorder_->finish();
     if (!used_gpu_.load()) return;
     report::Report report = build_report();
+    if (stopped_by) {
+      report.summary.kernels_skipped.push_back(
+          {"the run", std::string("stopped by signal ") + strsignal(*stopped_by) + " (" + std::to_string(*stopped_by) +
+                          "): the report holds the launches checked before it; any still running were not"});
+    }
     std::ostream& log = log_stream();
     try {
       if (!options_.suppressions.empty()) {
@@ -208,6 +219,7 @@ class Session final : public shim::SyncObserver {
   // says that it owes one (barracuda run reports a process that died before writing it as unchecked).
   void note_gpu_use() {
     if (used_gpu_.exchange(true)) return;
+    flush_on_termination([this](int signal_number) { finish(signal_number); });
     const std::string report_path = process_path(options_.report);
     if (report_path.empty()) return;
     std::ofstream marker(report::pending_marker_path(report_path), std::ios::binary | std::ios::trunc);
@@ -284,6 +296,7 @@ class Session final : public shim::SyncObserver {
       std::lock_guard lock(mutex_);
       report.run.device_name = device_name_;
     }
+    const std::unique_lock results = monitor_.lock_results();
     LaunchTotals totals = monitor_.totals();
     report.summary.kernels_instrumented = instrumenter_.instrumented_kernels().size();
     for (const SkippedModule& skipped : instrumenter_.skipped()) {
@@ -318,14 +331,18 @@ class Session final : public shim::SyncObserver {
 
   static void write_file(const std::string& path, const std::string& contents, std::ostream& log) {
     if (path.empty()) return;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!(out << contents) || !out.flush()) log << "barracuda: cannot write " << path << "\n";
+    try {
+      report::write_report_file(path, contents);
+    } catch (const report::ReportFileError& e) {
+      log << "barracuda: " << e.what() << "\n";
+    }
   }
 
   options::Options options_;
   std::string start_time_;
   uint32_t top_process_;
   std::atomic<bool> used_gpu_{false};
+  std::atomic<bool> finished_{false};
   std::mutex mutex_;
   std::string device_name_;
   std::ofstream log_file_;

@@ -1,0 +1,19 @@
+#pragma once
+// Writing a report file (JSON, SARIF): every writer of reports uses this one, so that all of them
+// replace a regular file at the path but never write through a symbolic link (a report path planted
+// as a link must not overwrite what it points to), and all say why a write failed.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace barracuda::report {
+
+class ReportFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws ReportFileError ("cannot write PATH: REASON").
+void write_report_file(const std::string& path, std::string_view contents);
+
+}  // namespace barracuda::report
