@@ -146,7 +146,7 @@ report::Report run_report(const report::ProcessReports& found, const std::vector
 // run's own summary.
 void print_run_summary(const report::Report& result, const report::ProcessReports& found, const options::Options& options) {
   for (const report::SkippedKernel& process : found.unchecked) {
-    std::cerr << "barracuda: " << process.kernel << " was NOT checked: " << process.reason << "\n";
+    std::cerr << "barracuda: NOT checked: " << process.kernel << ": " << process.reason << "\n";
   }
   if (found.reports.size() == 1 && found.unchecked.empty()) return;
   if (found.reports.empty()) {

@@ -110,7 +110,7 @@ Json notifications_json(const Summary& summary) {
   Json notifications = Json::array();
   for (const SkippedKernel& skipped : summary.kernels_skipped) {
     notifications.push_back(
-        Json{{"level", "warning"}, {"message", {{"text", "Kernel " + skipped.kernel + " was not checked: " + skipped.reason}}}});
+        Json{{"level", "warning"}, {"message", {{"text", "Not checked: " + skipped.kernel + ": " + skipped.reason}}}});
   }
   if (summary.dropped_events != 0) {
     notifications.push_back(Json{{"level", "warning"},

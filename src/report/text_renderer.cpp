@@ -135,7 +135,7 @@ void render_text(const Report& report, const TextOptions& options, std::ostream&
         << " more reports not printed (all are in the JSON report)\n";
   }
   for (const SkippedKernel& skipped : report.summary.kernels_skipped) {
-    out << "barracuda: kernel " << skipped.kernel << " was NOT checked: " << skipped.reason << '\n';
+    out << "barracuda: NOT checked: " << skipped.kernel << ": " << skipped.reason << '\n';
   }
   if (report.summary.dropped_events != 0) {
     out << "barracuda: " << report.summary.dropped_events

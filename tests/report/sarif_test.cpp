@@ -123,7 +123,7 @@ TEST(Sarif, ReportsUncheckedKernelsAsNotifications) {
   const Json& notifications = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"];
   ASSERT_EQ(notifications.size(), 2u);
   EXPECT_EQ(notifications[0]["message"]["text"],
-            "Kernel cublasLt_sm90_gemm was not checked: no sm_90 PTX in the fat binary");
+            "Not checked: cublasLt_sm90_gemm: no sm_90 PTX in the fat binary");
   expect_message(notifications[1], "dropped events");
 }
 
