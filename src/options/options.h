@@ -17,6 +17,9 @@ namespace barracuda::options {
   X(error_exitcode, ExitCodeValue, 66, "exit code when new races or barrier divergence are found")          \
   X(print_limit, CountValue, 100, "races and diagnostics printed in full on stderr (0: all)")               \
   X(kernel_name, RegexValue, "", "check only launches of kernels whose (mangled) name matches this regex (empty: all)")      \
+  X(launch_skip, CountValue, 0, "skip checking the first N launches (of kernels kernel_name selects)")       \
+  X(launch_count, CountValue, 0, "check at most N launches after launch_skip (0: no limit)")                 \
+  X(launch_sample, CountValue, 0, "check at most K launches of each kernel, run the rest unchecked (0: all)") \
   X(suppressions, TextValue, "", "ThreadSanitizer-style suppressions file (race:PATTERN lines)")            \
   X(baseline, TextValue, "", "previous JSON report: races found in it are known, not new")                   \
   X(quiet, BoolValue, false, "print only the final summary line")                                            \

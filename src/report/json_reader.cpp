@@ -178,6 +178,7 @@ Summary read_summary(const Node& node) {
     summary.kernels_skipped.push_back(SkippedKernel{skipped.field("kernel").string(), skipped.field("reason").string()});
   }
   summary.launches = node.field("launches").u64();
+  if (node.has("launches_filtered")) summary.launches_filtered = node.field("launches_filtered").u64();
   summary.events = node.field("events").u64();
   summary.dropped_events = node.field("dropped_events").u64();
   summary.suppressed_races = node.field("suppressed_races").u64();

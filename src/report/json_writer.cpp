@@ -75,6 +75,7 @@ Json summary_json(const Report& report) {
   return Json{{"kernels_instrumented", summary.kernels_instrumented},
               {"kernels_skipped", std::move(skipped)},
               {"launches", summary.launches},
+              {"launches_filtered", summary.launches_filtered},
               {"events", summary.events},
               {"dropped_events", summary.dropped_events},
               {"suppressed_races", summary.suppressed_races},

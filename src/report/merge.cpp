@@ -55,6 +55,7 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
           {skipped.kernel + " (process " + std::to_string(report.run.pid) + ")", skipped.reason});
     }
     merged.summary.launches += summary.launches;
+    merged.summary.launches_filtered += summary.launches_filtered;
     merged.summary.events += summary.events;
     merged.summary.dropped_events += summary.dropped_events;
     merged.summary.suppressed_races += summary.suppressed_races;

@@ -137,6 +137,7 @@ struct Summary {
   uint64_t kernels_instrumented = 0;
   std::vector<SkippedKernel> kernels_skipped;
   uint64_t launches = 0;
+  uint64_t launches_filtered = 0;  // of those, run unchecked as the launch filters asked (launch_sample...)
   uint64_t events = 0;
   uint64_t dropped_events = 0;
   uint64_t suppressed_races = 0;  // unique races removed by the suppressions file

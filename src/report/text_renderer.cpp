@@ -111,6 +111,7 @@ void print_final_line(const Report& report, std::ostream& out) {
       << count_of(counts.warnings, "warning", "warnings") << ", " << summary.suppressed_races << " suppressed; "
       << count_of(summary.kernels_instrumented, "kernel checked", "kernels checked") << ", "
       << summary.kernels_skipped.size() << " not instrumented, " << count_of(summary.launches, "launch", "launches")
+      << (summary.launches_filtered == 0 ? "" : " (" + std::to_string(summary.launches_filtered) + " left out by the launch filters)")
       << ", " << count_of(summary.events, "event", "events") << ", " << summary.dropped_events << " dropped"
       << (report.processes.empty() ? "" : ", " + count_of(report.processes.size(), "process", "processes"))
       << (analysis_incomplete(report) ? "; ANALYSIS INCOMPLETE" : "") << '\n';

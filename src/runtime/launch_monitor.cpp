@@ -1,6 +1,7 @@
 #include "runtime/launch_monitor.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "runtime/driver_api.h"
 
@@ -9,7 +10,7 @@ namespace {
 
 // What this thread's current launch is (before_launch and after_launch of one launch run on the
 // launching thread, with the launch mutex held in between for instrumented kernels).
-enum class LaunchMode { kNone, kCheck, kDrainOnly };
+enum class LaunchMode { kNone, kCheck, kDrainOnly, kSilenced };
 thread_local LaunchMode this_thread_launch = LaunchMode::kNone;
 
 engine::Dim3 to_engine(shim::Dim3 d) { return {d.x, d.y, d.z}; }
@@ -28,18 +29,33 @@ bool being_captured(const shim::LaunchInfo& launch) { return stream_is_being_cap
 
 LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, ModuleInstrumenter& modules,
                              StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
-                             std::optional<std::regex> kernels)
+                             LaunchFilterSettings filter)
     : engine_(engine),
       warp_model_(warp_model),
       modules_(modules),
       streams_(streams),
       queues_(std::move(queues)),
       recorder_(recorder),
-      kernels_(std::move(kernels)) {}
+      filter_(std::move(filter)) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // The queues first: after a device reset they are recreated here, and the module then reconnects.
   QueueHost* queues = being_captured(launch) ? nullptr : queues_();
+  // The launch filters count launches in issue order, under the launch mutex; a launch they leave out
+  // runs with its module silenced, holding the mutex until it has ended.
+  bool filtered_out = false;
+  if (queues != nullptr && !launch.graph && !filter_.checks_everything()) {
+    launch_mutex_.lock();
+    filtered_out = !filter_.check(std::string(launch.kernel_name));
+    if (filtered_out && modules_.silence(launch.module)) {
+      this_thread_launch = LaunchMode::kSilenced;
+      std::lock_guard lock(totals_mutex_);
+      ++totals_.launches_unchecked;
+      ++totals_.launches_filtered;
+      return;
+    }
+    launch_mutex_.unlock();
+  }
   if (queues != nullptr && !launch.graph && !modules_.ready_to_log(launch.module)) queues = nullptr;
   if (queues == nullptr) {
     std::lock_guard lock(totals_mutex_);
@@ -62,8 +78,9 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     return;
   }
   // A graph's kernel nodes log if their modules are instrumented; they are drained (the GPU waits on
-  // full queues) but not checked: their launches are not known one by one.
-  if (launch.graph || (kernels_ && !std::regex_search(std::string(launch.kernel_name), *kernels_))) {
+  // full queues) but not checked: their launches are not known one by one. So are launches the filters
+  // did not select whose module could not be silenced.
+  if (launch.graph || filtered_out) {
     this_thread_launch = LaunchMode::kDrainOnly;
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;
@@ -102,6 +119,15 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
   if (mode == LaunchMode::kNone) return;
   this_thread_launch = LaunchMode::kNone;
   std::unique_lock lock(launch_mutex_, std::adopt_lock);
+  if (mode == LaunchMode::kSilenced) {
+    // The next checked launch switches logging back on: this kernel must have ended by then.
+    const DriverApi& api = driver_api();
+    const CUstream stream = completion_stream(launch);
+    while (result == CUDA_SUCCESS && api.stream_query(stream) == CUDA_ERROR_NOT_READY) {
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    return;
+  }
   const bool check = mode == LaunchMode::kCheck;
   const auto start = std::chrono::steady_clock::now();
   DrainTotals drained;

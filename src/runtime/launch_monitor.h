@@ -16,6 +16,7 @@
 
 #include "engine/engine.h"
 #include "runtime/drain_pool.h"
+#include "runtime/launch_filter.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/queue_host.h"
 #include "runtime/stream_tracker.h"
@@ -32,7 +33,8 @@ struct LaunchRecord {  // what the report needs to turn engine coordinates into 
 
 struct LaunchTotals {
   uint64_t launches_checked = 0;
-  uint64_t launches_unchecked = 0;  // kernels of modules that run uninstrumented
+  uint64_t launches_unchecked = 0;  // kernels of modules that run uninstrumented, or filtered out
+  uint64_t launches_filtered = 0;   // of those: not selected by the launch filters (ran silenced)
   uint64_t records = 0;
   uint64_t slots = 0;  // queue slots the records took (kSlotBytes each)
   std::chrono::nanoseconds launch_wait{};  // launching threads blocked in after_launch (kernel time included)
@@ -50,11 +52,12 @@ class LaunchMonitor final : public shim::LaunchObserver {
  public:
   // `streams` orders each checked launch with the others. `recorder` (may be null) receives every launch
   // and drained record.
-  // `kernels` (may be empty) selects the launches checked: the others still log (their module is
-  // instrumented) and are drained, but their records are dropped.
+  // `filter` selects the launches checked (runtime/launch_filter.h): the others run with their
+  // module's logging off, one at a time like checked launches (a kernel still running must not see
+  // logging switched back on for the next checked launch).
   LaunchMonitor(engine::Engine& engine, WarpModel warp_model, ModuleInstrumenter& modules,
                 StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
-                std::optional<std::regex> kernels);
+                LaunchFilterSettings filter);
 
   void before_launch(const shim::LaunchInfo& launch) override;
   void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
@@ -70,13 +73,14 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // `check`: feed the records to the engine, or only free the queues.
   DrainTotals drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check);
 
+
   engine::Engine& engine_;
   WarpModel warp_model_;
   ModuleInstrumenter& modules_;
   StreamTracker& streams_;
   std::function<QueueHost*()> queues_;
   TraceRecorder* recorder_;
-  std::optional<std::regex> kernels_;
+  LaunchFilter filter_;  // used under launch_mutex_
   // One launch is checked at a time: the engine and the queues' launch id are process-wide.
   std::mutex launch_mutex_;  // held from before_launch to after_launch of a checked launch
   std::mutex results_mutex_;  // see lock_results()

@@ -152,7 +152,8 @@ void ModuleInstrumenter::loaded(const shim::ModuleImage& image, const shim::Load
   connect(image.id, handle);
 }
 
-std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const shim::LoadedHandle& handle) {
+std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const shim::LoadedHandle& handle,
+                                                       bool logging) {
   const DriverApi& api = driver_api();
   const RelaxedCaptureMode relaxed;
   QueueHost* queues = nullptr;
@@ -170,13 +171,31 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
   if (found == CUDA_SUCCESS && bytes != sizeof(CUdeviceptr)) found = CUDA_ERROR_INVALID_VALUE;
   if (found != CUDA_SUCCESS) return "event queues unavailable (" + describe(found) + ")";
   try {
-    queues->point_module_at_queues(global);
+    queues->point_module_at_queues(global, logging);
   } catch (const std::exception& e) {
     return std::string("event queues unavailable (") + e.what() + ")";
   }
   std::lock_guard lock(mutex_);
-  connected_.insert(id);
+  if (logging) {
+    connected_.insert(id);
+    silenced_.erase(id);
+  } else {
+    connected_.erase(id);
+    silenced_.insert(id);
+  }
   return std::nullopt;
+}
+
+bool ModuleInstrumenter::silence(shim::ModuleId module) {
+  shim::LoadedHandle handle;
+  {
+    std::lock_guard lock(mutex_);
+    if (silenced_.contains(module)) return true;
+    const auto loaded = handles_.find(module);
+    if (loaded == handles_.end()) return false;
+    handle = loaded->second;
+  }
+  return !connect(module, handle, false);
 }
 
 bool ModuleInstrumenter::ready_to_log(shim::ModuleId module) {
@@ -199,6 +218,7 @@ bool ModuleInstrumenter::ready_to_log(shim::ModuleId module) {
 void ModuleInstrumenter::queues_released() {
   std::lock_guard lock(mutex_);
   connected_.clear();
+  silenced_.clear();
 }
 
 std::vector<SkippedModule> ModuleInstrumenter::skipped() const {

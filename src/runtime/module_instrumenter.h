@@ -61,6 +61,9 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   // pointing them there first if that has not happened in this context yet (the module loaded with no
   // context current, or the queues were released). False for modules that run uninstrumented.
   bool ready_to_log(shim::ModuleId module);
+  // Before a launch that is not checked (launch filters): the module's kernels log nothing until
+  // ready_to_log() points them at the queues again. False when that could not be done.
+  bool silence(shim::ModuleId module);
   // The queues were freed with their context (device reset): every module must be pointed at the
   // next ones.
   void queues_released();
@@ -71,8 +74,9 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
  private:
   const void* instrument(const shim::ModuleImage& image);
   void skip(const shim::ModuleImage& image, std::string reason);
-  // Points the module's queue pointer at the queues of the current context; why not, on failure.
-  std::optional<std::string> connect(shim::ModuleId id, const shim::LoadedHandle& handle);
+  // Points the module's queue pointer at the queues of the current context (or, `logging` false, at
+  // null); why not, on failure.
+  std::optional<std::string> connect(shim::ModuleId id, const shim::LoadedHandle& handle, bool logging = true);
 
   InstrumenterConfig config_;
   SiteRegistry& sites_;
@@ -81,6 +85,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::deque<std::vector<char>> images_;  // replacement cubins: the driver may keep pointing into them
   std::map<shim::ModuleId, shim::LoadedHandle> handles_;  // every instrumented module loaded
   std::set<shim::ModuleId> connected_;  // modules whose queue pointer is set in the current context
+  std::set<shim::ModuleId> silenced_;   // modules whose queue pointer is null (silence())
   std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;

@@ -65,8 +65,8 @@ void QueueHost::begin_launch(uint16_t launch_id) {
   copy_to_device(producers_ + kQueueLaunchFieldsOffset, &fields, sizeof(fields), "setting the launch id");
 }
 
-void QueueHost::point_module_at_queues(CUdeviceptr module_global) {
-  const CUdeviceptr producers = producers_;
+void QueueHost::point_module_at_queues(CUdeviceptr module_global, bool logging) {
+  const CUdeviceptr producers = logging ? producers_ : 0;
   copy_to_device(module_global, &producers, sizeof(producers), "setting a module's queue pointer");
 }
 

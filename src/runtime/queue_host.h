@@ -36,9 +36,9 @@ class QueueHost {
   // Before a launch (no kernel logging): the id its records carry, a fresh sync-ticket counter and
   // exit count. Throws std::runtime_error when the copy to the device fails.
   void begin_launch(uint16_t launch_id);
-  // Writes device_address() into a module's `__barracuda_queues` global (its device address).
-  // Throws std::runtime_error when the copy fails.
-  void point_module_at_queues(CUdeviceptr module_global);
+  // Writes device_address() (`logging`) or null into a module's `__barracuda_queues` global (its
+  // device address): with null its kernels log nothing. Throws std::runtime_error when the copy fails.
+  void point_module_at_queues(CUdeviceptr module_global, bool logging = true);
 
  private:
   static std::byte* allocate_host_arena(const QueueArenaShape& shape);

@@ -138,7 +138,9 @@ class Session final : public shim::SyncObserver {
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
         monitor_(engine_, options_.warp_model, instrumenter_, streams_, [this] { return queues(); },
                  recorder_.get(),
-                 options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name))) {
+                 LaunchFilterSettings{
+                     options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name)),
+                     options_.launch_skip, options_.launch_count, options_.launch_sample}) {
     shim::install_module_transformer(instrumenter_);
     shim::add_launch_observer(monitor_);
     shim::add_sync_observer(streams_);
@@ -313,6 +315,7 @@ class Session final : public shim::SyncObserver {
            "their kernels ran instrumented, but kernels launched through graphs are not checked yet"});
     }
     report.summary.launches = totals.launches_checked + totals.launches_unchecked;
+    report.summary.launches_filtered = totals.launches_filtered;
     report.summary.events = totals.records;
     {
       std::lock_guard lock(queues_mutex_);

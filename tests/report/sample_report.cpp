@@ -44,6 +44,7 @@ Report sample_report() {
   report.summary.kernels_instrumented = 3;
   report.summary.kernels_skipped = {{"cublasLt_sm90_gemm", "no sm_90 PTX in the fat binary"}};
   report.summary.launches = 12;
+  report.summary.launches_filtered = 5;
   report.summary.events = 123456;
   report.summary.dropped_events = 7;
   report.summary.suppressed_races = 1;
