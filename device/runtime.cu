@@ -317,6 +317,14 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   header.flags = flags;
   header.stride = encoding.stride;
   header.base = encoding.base;
+  // One address, one value (a flag many threads set): the value travels in `stride` (record.h).
+  const uint32_t access_bytes = 1u << ((access_info >> 16) & 0x7u);
+  if (static_cast<RecordOp>(access_info & 0xffu) == RecordOp::kStore && encoding.mode == AddressMode::kAffine &&
+      encoding.stride == 0 && (flags & kFlagSameValue) != 0 && access_bytes <= 4) {
+    const uint64_t value_mask = access_bytes == 4 ? 0xffffffffull : (1ull << (8 * access_bytes)) - 1;
+    header.flags |= kFlagUniformValue;
+    header.stride = static_cast<int32_t>(static_cast<uint32_t>(value & value_mask));
+  }
   // kAccessNoSyncTicket: nothing in this launch can make the access synchronise (queue.h).
   const bool ticketed =
       (access_info & kAccessNoSyncTicket) == 0 && takes_sync_ticket(static_cast<RecordOp>(header.op), space_sem);

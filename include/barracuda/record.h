@@ -94,6 +94,10 @@ enum ClusterBarrierPayload : uint8_t {
 enum RecordFlag : uint8_t {
   kFlagSameValue = 1u << 0,       // lanes writing the same address wrote the same value (match.any on GPU)
   kFlagIntraWarpConflict = 1u << 1,  // two active lanes touched the same address (match.any on GPU)
+  // A kAffine store whose lanes all stored one value (at most 4 bytes) to one address: the lanes'
+  // stride is 0, and `stride` carries that value instead (zero-extended to 32 bits). The engine learns
+  // from it which stores always write the same constant (a flag set by many threads).
+  kFlagUniformValue = 1u << 2,
 };
 
 struct RecordHeader {
@@ -174,6 +178,13 @@ constexpr bool takes_sync_ticket(RecordOp op, uint8_t space_sem) {
   const auto space = static_cast<MemorySpace>(space_sem & 0x3u);
   return space != MemorySpace::kShared && sync_role(op, space_sem) != SyncRole::kNone;
 }
+
+// The byte stride between consecutive lanes of a kAffine record (kFlagUniformValue: 0, one address).
+constexpr int32_t record_affine_stride(const RecordHeader& h) {
+  return (h.flags & kFlagUniformValue) != 0 ? 0 : h.stride;
+}
+// The value every lane stored, for a record with kFlagUniformValue.
+constexpr uint32_t record_uniform_value(const RecordHeader& h) { return static_cast<uint32_t>(h.stride); }
 
 // Slots a record occupies, header included.
 constexpr uint32_t record_slots(AddressMode mode) {

@@ -30,6 +30,7 @@ struct ReplayArguments {
   uint64_t print_limit = 0;
   bool dump = false;
   bool warn_redundant_barriers = false;
+  bool same_value_races = false;
 };
 
 engine::Dim3 to_dim3(const std::array<uint32_t, 3>& d) { return {d[0], d[1], d[2]}; }
@@ -99,7 +100,7 @@ int replay(const ReplayArguments& arguments) {
   runtime::add_findings(report, engine, sites, [&](const std::string& kernel) -> std::optional<runtime::LaunchRecord> {
     auto found = launches.find(kernel);
     return found == launches.end() ? std::nullopt : std::optional(found->second);
-  }, arguments.warn_redundant_barriers);
+  }, runtime::FindingOptions{arguments.warn_redundant_barriers, arguments.same_value_races});
   write_file(arguments.report_path, report::render_json(report));
   write_file(arguments.sarif_path, report::render_sarif(report));
   report::render_text(report, report::TextOptions{.print_limit = arguments.print_limit}, std::cout);
@@ -118,6 +119,8 @@ void add_replay_command(CLI::App& app, CommandResult& result) {
   command->add_option("--print-limit", arguments->print_limit, "Races printed in full (0: all)");
   command->add_flag("--warn-redundant-barriers", arguments->warn_redundant_barriers,
                     "Also report barriers that ordered no conflicting accesses (warnings)");
+  command->add_flag("--same-value-races", arguments->same_value_races,
+                    "Report same-value write-write pairs as races, not warnings");
   command->add_flag("--dump", arguments->dump, "Print the site tables and every record decoded instead of checking");
   command->callback([arguments, &result] {
     try {

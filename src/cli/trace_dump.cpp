@@ -80,7 +80,8 @@ void print_record(std::ostream& out, const RecordHeader& h, const RecordHeader* 
     out << ' ' << kSpaces[h.space_sem & 0x3u] << ' ' << kSemantics[(h.space_sem >> 2) & 0x7u] << '.'
         << kScopes[(h.space_sem >> 5) & 0x3u] << ' ' << record_access_bytes(h) << "B flags " << hex(h.flags);
     if (record_address_mode(h) == AddressMode::kAffine) {
-      out << " base " << hex(h.base) << " stride " << h.stride;
+      out << " base " << hex(h.base) << " stride " << record_affine_stride(h);
+      if (h.flags & kFlagUniformValue) out << " value " << record_uniform_value(h);
     } else {
       print_lane_addresses(out, h, payload);
     }

@@ -50,8 +50,13 @@ void Engine::end_launch() {
   uint64_t peak_blocks = 0;
   diagnostics_.merge(std::move(ordering), kernel);
   diagnostics_.merge(std::move(redundant), kernel);
+  StoreValues launch_values;
   for (auto& worker : workers_) {
-    races_.merge(std::move(worker->races()), kernel);
+    launch_values.merge(worker->store_values());
+    worker->store_values().clear();
+  }
+  for (auto& worker : workers_) {
+    races_.merge(std::move(worker->races()), kernel, launch_values);
     diagnostics_.merge(std::move(worker->diagnostics()), kernel);
     const EngineStats& s = worker->stats();
     stats_.records += s.records;

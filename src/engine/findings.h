@@ -46,6 +46,9 @@ struct Race {
   uint64_t address = 0;  // first byte both accesses touched
   uint32_t size = 0;     // bytes of the second access
   uint64_t count = 0;    // dynamic occurrences folded into this entry
+  // Write-write between two stores that, in every launch it occurred in, only ever stored one and the
+  // same value (store_values.h): the class "same-value write-write".
+  bool same_value = false;
 };
 
 enum class DiagnosticKind : uint8_t {

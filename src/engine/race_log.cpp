@@ -23,11 +23,17 @@ void RaceLog::add(const Race& race) {
   it->second.count = inserted ? 1 : it->second.count + 1;
 }
 
-void RaceLog::merge(RaceLog&& other, const std::string& kernel) {
+void RaceLog::merge(RaceLog&& other, const std::string& kernel, const StoreValues& launch_values) {
   for (auto& [key, race] : other.entries_) {
     race.kernel = kernel;
+    const std::optional<uint32_t> first = launch_values.constant(race.first_site);
+    race.same_value = race.hazard == Hazard::kWriteAfterWrite && race.first_kernel.empty() && first &&
+                      first == launch_values.constant(race.second_site);
     auto [it, inserted] = entries_.try_emplace(key_of(race), race);
-    if (!inserted) it->second.count += race.count;
+    if (!inserted) {
+      it->second.count += race.count;
+      it->second.same_value = it->second.same_value && race.same_value;
+    }
   }
   dynamic_ += other.dynamic_;
   other.clear();

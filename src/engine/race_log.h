@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/findings.h"
+#include "engine/store_values.h"
 
 namespace barracuda::engine {
 
@@ -13,8 +14,10 @@ class RaceLog {
  public:
   // Adds one dynamic race (its `count` is ignored); the first occurrence's details represent the entry.
   void add(const Race& race);
-  // Moves every entry of `other` into this log, naming its kernel.
-  void merge(RaceLog&& other, const std::string& kernel);
+  // Moves every entry of `other` into this log, naming its kernel; `launch_values` (the stores of the
+  // launch `other` comes from) decide which write-write races are same-value ones. An entry stays
+  // same-value only while every launch it occurs in says so.
+  void merge(RaceLog&& other, const std::string& kernel, const StoreValues& launch_values);
   std::vector<Race> races() const;
   uint64_t dynamic_count() const { return dynamic_; }
   void clear();

@@ -67,7 +67,7 @@ MemoryScope narrower(MemoryScope a, MemoryScope b) { return std::min(a, b); }
 uint64_t lane_address(const RecordHeader& h, std::span<const RecordHeader> payload, uint32_t lane) {
   switch (record_address_mode(h)) {
     case AddressMode::kAffine:
-      return h.base + static_cast<uint64_t>(static_cast<int64_t>(h.stride) * lane);
+      return h.base + static_cast<uint64_t>(static_cast<int64_t>(record_affine_stride(h)) * lane);
     case AddressMode::kDelta32: {
       int32_t delta;
       std::memcpy(&delta, reinterpret_cast<const char*>(payload.data()) + lane * sizeof(int32_t), sizeof delta);
@@ -217,6 +217,9 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
   const bool acquire_sem = record.kind.read && acquires(sem);
   const bool legacy_rmw = record.kind.read && record.kind.write && sem == MemorySemantics::kLegacy;
   const bool volatile_write = record.kind.write && sem == MemorySemantics::kVolatile;
+  if (static_cast<RecordOp>(h.op) == RecordOp::kStore) {
+    store_values_.note(record.site, (h.flags & kFlagUniformValue) != 0 ? std::optional(record_uniform_value(h)) : std::nullopt);
+  }
   const MemoryScope scope = record.kind.memory_scope();
   ConflictChecker checker(shared_.launch, block, races_, record);
   const bool cluster = record.space == MemorySpace::kCluster;

@@ -14,6 +14,7 @@
 #include "engine/earlier_launches.h"
 #include "engine/paged_shadow.h"
 #include "engine/race_log.h"
+#include "engine/store_values.h"
 #include "engine/sync_tickets.h"
 
 namespace barracuda::engine {
@@ -53,6 +54,7 @@ class Worker {
   void finish_launch();
   RaceLog& races() { return races_; }
   DiagnosticLog& diagnostics() { return diagnostics_; }
+  StoreValues& store_values() { return store_values_; }
   BarrierLog& barriers() { return barriers_; }
   const EngineStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
@@ -88,6 +90,7 @@ class Worker {
   std::vector<bool> finished_blocks_;  // blocks whose warps all exited (their state is freed)
   DeferredWarps deferred_;
   RaceLog races_;
+  StoreValues store_values_;
   DiagnosticLog diagnostics_;
   BarrierLog barriers_;
   EngineStats stats_;

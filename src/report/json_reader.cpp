@@ -143,6 +143,7 @@ Race read_race(const Node& node) {
   race.current = read_access(node.field("current"));
   race.previous = read_access(node.field("previous"));
   if (node.has("pid")) race.pid = node.field("pid").u32();
+  if (node.has("same_value")) race.same_value = node.field("same_value").boolean();
   return race;
 }
 

@@ -51,6 +51,7 @@ Json race_json(const Race& race) {
               {"current", access_json(race.current)},
               {"previous", access_json(race.previous)}};
   if (race.pid != 0) json["pid"] = race.pid;
+  if (race.same_value) json["same_value"] = true;
   return json;
 }
 

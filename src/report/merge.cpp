@@ -70,7 +70,9 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
         merged.races.push_back(race);
         merged.races.back().pid = race.pid != 0 ? race.pid : report.run.pid;
       } else {
-        merged.races[it->second].dynamic_count += race.dynamic_count;
+        Race& kept = merged.races[it->second];
+        kept.dynamic_count += race.dynamic_count;
+        kept.same_value = kept.same_value && race.same_value;  // a race in any process is a race
       }
     }
     for (const Diagnostic& diagnostic : report.diagnostics) {

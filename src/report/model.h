@@ -90,6 +90,9 @@ struct Race {
   uint64_t dynamic_count = 1;  // how often this pair of sites raced in the run
   bool known = false;          // its fingerprint is in the baseline: not a new finding
   uint32_t pid = 0;  // merged reports only: the process it was first seen in (Report::processes)
+  // Write-write between two stores that only ever wrote the same value (a flag many threads set): the
+  // class "same-value write-write", a warning, not counted as a race (option same_value_races).
+  bool same_value = false;
   friend bool operator==(const Race&, const Race&) = default;
 };
 

@@ -62,7 +62,7 @@ Json race_result(const Race& race) {
   Json related = location_json(race.previous.site);
   related["id"] = 1;
   related["message"] = Json{{"text", "Previous " + access_phrase(race.previous)}};
-  const size_t rule = sarif_rule_index(race.race_class);
+  const size_t rule = sarif_rule_index(race);
   Json properties{{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}};
   if (race.pid != 0) properties["pid"] = race.pid;
   return Json{{"ruleId", sarif_rules()[rule].id},

@@ -8,7 +8,7 @@ namespace barracuda::report {
 namespace {
 
 // Order: the RaceClass enumerators, then the DiagnosticKind enumerators.
-constexpr std::array<SarifRule, 7> kRules{{
+constexpr std::array<SarifRule, 8> kRules{{
     {"race/intra-warp", "IntraWarpRace", "Data race between two lanes of one warp",
      "Two threads of the same warp accessed the same memory, at least one wrote, and nothing ordered the "
      "accesses. Since Volta the lanes of a warp are scheduled independently: without __syncwarp() (or a "
@@ -41,7 +41,14 @@ constexpr std::array<SarifRule, 7> kRules{{
      "No pair of conflicting accesses was separated by this barrier during the run. It may be unnecessary "
      "(a performance cost) or the run may not have exercised the data it protects.",
      "warning"},
+    {"same-value-write-write", "SameValueWriteWrite", "Unordered stores that only ever wrote the same value",
+     "Two stores not ordered by synchronization wrote the same location, but each only ever stored the same "
+     "value (many threads setting a flag) and no read observed the location between them: benign on GPUs in "
+     "practice, yet a data race in the C++ model. Reported as a race with same_value_races=1.",
+     "warning"},
 }};
+
+constexpr size_t kSameValueRule = kRules.size() - 1;
 
 constexpr size_t kFirstDiagnosticRule = kRaceClassNames.size();
 
@@ -64,5 +71,9 @@ std::span<const SarifRule> sarif_rules() { return kRules; }
 size_t sarif_rule_index(RaceClass race_class) { return static_cast<size_t>(race_class); }
 
 size_t sarif_rule_index(DiagnosticKind kind) { return kFirstDiagnosticRule + static_cast<size_t>(kind); }
+
+size_t sarif_rule_index(const Race& race) {
+  return race.same_value ? kSameValueRule : sarif_rule_index(race.race_class);
+}
 
 }  // namespace barracuda::report

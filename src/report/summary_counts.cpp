@@ -4,8 +4,12 @@ namespace barracuda::report {
 
 SummaryCounts count_summary(const Report& report) {
   SummaryCounts counts;
-  counts.unique_races = report.races.size();
   for (const Race& race : report.races) {
+    if (race.same_value) {
+      ++counts.warnings;
+      continue;
+    }
+    ++counts.unique_races;
     counts.dynamic_races += race.dynamic_count;
     if (!race.known) ++counts.new_races;
   }

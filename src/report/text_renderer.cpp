@@ -65,9 +65,15 @@ void print_process(const Report& report, uint32_t pid, std::ostream& out) {
 }
 
 void print_race(const Report& report, const Race& race, std::ostream& out) {
-  out << kSeparator << "WARNING: barracuda: data race (" << name_of(kRaceClassNames, race.race_class) << ", "
-      << name_of(kMemorySpaceNames, race.space) << ", " << name_of(kHazardNames, race.hazard) << ") in kernel "
-      << race.kernel << '\n';
+  if (race.same_value) {
+    out << kSeparator << "WARNING: barracuda: same-value write-write (" << name_of(kRaceClassNames, race.race_class)
+        << ", " << name_of(kMemorySpaceNames, race.space) << ") in kernel " << race.kernel
+        << ": both stores only ever wrote the same value and nothing read the location between them\n";
+  } else {
+    out << kSeparator << "WARNING: barracuda: data race (" << name_of(kRaceClassNames, race.race_class) << ", "
+        << name_of(kMemorySpaceNames, race.space) << ", " << name_of(kHazardNames, race.hazard) << ") in kernel "
+        << race.kernel << '\n';
+  }
   const std::string where = " of size " + std::to_string(race.size) + " at " + address_text(race.address) + " by ";
   out << "  " << capitalized(access_description(race.current)) << where << thread_text(race.current.thread)
       << ":\n";
@@ -79,7 +85,8 @@ void print_race(const Report& report, const Race& race, std::ostream& out) {
       << (race.dynamic_count == 1 ? " time" : " times") << ", fingerprint " << race_fingerprint(race)
       << (race.known ? " (known: in the baseline)" : "") << '\n';
   print_process(report, race.pid, out);
-  out << "SUMMARY: barracuda: data race " << site_position_text(race.current.site) << " in "
+  out << "SUMMARY: barracuda: " << (race.same_value ? "same-value write-write " : "data race ")
+      << site_position_text(race.current.site) << " in "
       << race.current.site.function << '\n';
 }
 

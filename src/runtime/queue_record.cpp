@@ -52,7 +52,7 @@ RecordView::RecordView(std::span<const QueueSlot> slots) {
 uint64_t RecordView::lane_address(uint32_t lane) const {
   switch (record_address_mode(header_)) {
     case AddressMode::kAffine:
-      return header_.base + static_cast<uint64_t>(int64_t{header_.stride} * lane);
+      return header_.base + static_cast<uint64_t>(int64_t{record_affine_stride(header_)} * lane);
     case AddressMode::kDelta32:
       return header_.base + static_cast<uint64_t>(int64_t{payload_word<int32_t>(payload_, lane)});
     case AddressMode::kFull64:

@@ -101,10 +101,13 @@ std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic
 }
 
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
-                  const LaunchLookup& launches, bool redundant_barriers) {
-  for (const engine::Race& race : engine.races()) report.races.push_back(to_report(race, sites, launches));
+                  const LaunchLookup& launches, const FindingOptions& options) {
+  for (const engine::Race& race : engine.races()) {
+    report.races.push_back(to_report(race, sites, launches));
+    report.races.back().same_value = race.same_value && !options.same_value_races;
+  }
   for (const engine::Diagnostic& d : engine.diagnostics()) {
-    if (d.kind == engine::DiagnosticKind::kRedundantBarrier && !redundant_barriers) continue;
+    if (d.kind == engine::DiagnosticKind::kRedundantBarrier && !options.redundant_barriers) continue;
     if (auto converted = to_report(d, sites, launches)) report.diagnostics.push_back(*std::move(converted));
   }
 }

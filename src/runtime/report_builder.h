@@ -18,9 +18,17 @@ report::Race to_report(const engine::Race& race, const SiteRegistry& sites, cons
 std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic, const SiteRegistry& sites,
                                             const LaunchLookup& launches);
 
-// Appends the engine's races and diagnostics to `report`. Redundant-barrier warnings only when asked
-// (option warn_redundant_barriers): a CI run of correct code prints no warning by default.
+struct FindingOptions {
+  // Redundant-barrier warnings only when asked (warn_redundant_barriers): a CI run of correct code
+  // prints no warning by default.
+  bool redundant_barriers = false;
+  // A write-write race between two sites that only ever stored the same value is the warning class
+  // "same-value write-write" unless same_value_races makes it a race like any other.
+  bool same_value_races = false;
+};
+
+// Appends the engine's races and diagnostics to `report`.
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
-                  const LaunchLookup& launches, bool redundant_barriers);
+                  const LaunchLookup& launches, const FindingOptions& options);
 
 }  // namespace barracuda::runtime

@@ -322,7 +322,7 @@ class Session final : public shim::SyncObserver {
       report.statistics = run_statistics(totals, engine_.stats(), instrumenter_.totals(), queue_memory_);
     }
     add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); },
-                 options_.warn_redundant_barriers);
+                 FindingOptions{options_.warn_redundant_barriers, options_.same_value_races});
     return report;
   }
 

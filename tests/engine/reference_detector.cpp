@@ -266,7 +266,7 @@ void ReferenceDetector::apply(const RecordHeader& h) {
     default:
       if (record_space(h) != MemorySpace::kOther) {
         for (uint32_t lane = 0; lane < 32; ++lane) {
-          if (h.active_mask >> lane & 1u) access(h, lane, h.base + static_cast<uint64_t>(int64_t{h.stride} * lane));
+          if (h.active_mask >> lane & 1u) access(h, lane, h.base + static_cast<uint64_t>(int64_t{record_affine_stride(h)} * lane));
         }
       }
       break;

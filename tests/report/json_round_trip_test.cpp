@@ -20,6 +20,7 @@ TEST(JsonReport, RoundTripsAMergedReportsProcesses) {
   merged.races[0].pid = 11;
   merged.races[1].pid = 12;
   merged.diagnostics[0].pid = 12;
+  merged.races[2].same_value = true;
   EXPECT_EQ(parse_json_report(render_json(merged)), merged);
 }
 

@@ -102,6 +102,20 @@ TEST(MergeProcessReports, TheTextNamesEachFindingsProcessAndCountsTheProcesses) 
   EXPECT_EQ(one_process.str().find("process"), std::string::npos) << "a single process's report names none";
 }
 
+TEST(SameValueWriteWrite, IsAWarningInTheTextAndTheCountsNotARace) {
+  Race flag = sample_race(source_site("k", "g.cu", 5, 1), source_site("k", "g.cu", 9, 1));
+  flag.same_value = true;
+  const Report report = process_report(61, {flag});
+  std::ostringstream text;
+  render_text(report, TextOptions{}, text);
+  EXPECT_NE(text.str().find("WARNING: barracuda: same-value write-write (inter-block, global) in kernel k"),
+            std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("SUMMARY: barracuda: same-value write-write g.cu:9"), std::string::npos) << text.str();
+  EXPECT_EQ(count_summary(report).unique_races, 0u);
+  EXPECT_EQ(count_summary(report).warnings, 1u);
+  EXPECT_EQ(exit_code_for(report, 0, {}), 0);
+}
+
 TEST(MergeProcessReports, NoProcessesIsAnEmptyCleanRun) {
   const Report merged = merge_process_reports({}, {"true"});
   EXPECT_TRUE(merged.races.empty());

@@ -99,6 +99,15 @@ TEST(Sarif, OneResultPerUniqueRaceWithBothAccesses) {
   }
 }
 
+TEST(Sarif, SameValueWriteWriteHasItsOwnWarningRule) {
+  Report report = testing::sample_report();
+  report.races[0].same_value = true;
+  const Json results = report_to_sarif(report)["runs"][0]["results"];
+  EXPECT_EQ(results[0]["ruleId"], "same-value-write-write");
+  EXPECT_EQ(results[0]["level"], "warning");
+  EXPECT_EQ(results[1]["ruleId"], "race/intra-warp");
+}
+
 TEST(Sarif, RaceWithoutLineInfoHasOnlyALogicalLocation) {
   const Json sarif = Json::parse(render_sarif(testing::sample_report()));
   const Json& location = sarif["runs"][0]["results"][1]["locations"][0];  // the intra-warp race

@@ -36,11 +36,63 @@ TEST(AddFindings, RedundantBarrierWarningsOnlyWhenAsked) {
   SiteRegistry sites;
   const LaunchLookup no_launches = [](const std::string&) { return std::optional<LaunchRecord>(); };
   report::Report quiet, asked;
-  add_findings(quiet, s.engine(), sites, no_launches, false);
-  add_findings(asked, s.engine(), sites, no_launches, true);
+  add_findings(quiet, s.engine(), sites, no_launches, {});
+  add_findings(asked, s.engine(), sites, no_launches, {.redundant_barriers = true});
   EXPECT_EQ(redundant_barriers(quiet), 0u);
   EXPECT_EQ(redundant_barriers(asked), 1u);
   EXPECT_TRUE(quiet.races.empty());
+}
+
+// Blocks 0 and 1 both store to kFlag with no synchronisation: `first` and `second` are the values their
+// stores wrote (one value per record, as the device flags it), or nullopt for a store whose lanes
+// wrote several values.
+report::Report flag_stores(std::optional<uint32_t> first, std::optional<uint32_t> second, FindingOptions options = {}) {
+  constexpr uint64_t kFlag = 0x30000;
+  Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+  const auto store = [&](uint32_t block, std::optional<uint32_t> value) {
+    if (value) {
+      s.warp(block, 0).store(engine::test::kAllLanes, kFlag, static_cast<int32_t>(*value), {.flags = kFlagSameValue | kFlagUniformValue});
+    } else {
+      s.warp(block, 0).store(lane(0), kFlag);
+    }
+  };
+  store(0, first);
+  store(1, second);
+  s.run();
+  report::Report report;
+  add_findings(report, s.engine(), SiteRegistry{}, [](const std::string&) { return std::optional<LaunchRecord>(); },
+               options);
+  return report;
+}
+
+TEST(AddFindings, ASameValueWriteWriteIsItsOwnWarningClass) {
+  const report::Report same = flag_stores(1, 1);
+  ASSERT_EQ(same.races.size(), 1u);
+  EXPECT_TRUE(same.races[0].same_value);
+  EXPECT_EQ(same.races[0].hazard, report::Hazard::kWriteAfterWrite);
+  EXPECT_FALSE(flag_stores(1, 1, {.same_value_races = true}).races[0].same_value) << "the option makes it a race";
+}
+
+TEST(AddFindings, DifferentOrUnknownValuesStillRace) {
+  ASSERT_EQ(flag_stores(1, 2).races.size(), 1u);
+  EXPECT_FALSE(flag_stores(1, 2).races[0].same_value);
+  EXPECT_FALSE(flag_stores(1, std::nullopt).races[0].same_value);
+}
+
+TEST(StoreValues, ASiteIsConstantOnlyWhileEveryRecordStoredTheSameValue) {
+  engine::StoreValues values;
+  const auto site = static_cast<engine::SiteId>(7);
+  EXPECT_FALSE(values.constant(site));
+  values.note(site, 1);
+  values.note(site, 1);
+  EXPECT_EQ(values.constant(site), 1u);
+  engine::StoreValues other;
+  other.note(site, 2);
+  values.merge(other);
+  EXPECT_FALSE(values.constant(site)) << "two workers saw two values";
+  engine::StoreValues varying;
+  varying.note(site, std::nullopt);
+  EXPECT_FALSE(varying.constant(site));
 }
 
 }  // namespace

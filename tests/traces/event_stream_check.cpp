@@ -151,7 +151,9 @@ class Checker {
       expect(record_address_mode(h) == e.mode, where + ": address mode " + std::to_string(static_cast<int>(record_address_mode(h))));
       expect(record_access_bytes(h) == 4, where + ": " + std::to_string(record_access_bytes(h)) + " bytes per lane");
       expect(record_space(h) == e.space, where + ": space " + std::to_string(static_cast<int>(record_space(h))));
-      if (e.mode == AddressMode::kAffine) expect(h.stride == e.stride, where + ": stride " + std::to_string(h.stride));
+      if (e.mode == AddressMode::kAffine) {
+        expect(record_affine_stride(h) == e.stride, where + ": stride " + std::to_string(record_affine_stride(h)));
+      }
     }
   }
 

@@ -81,9 +81,12 @@ def findings_from_barracuda_report(report: dict) -> list[Finding]:
       {"races": [{"class": "inter-block", "space": "global", "hazard": "write-write",
                   "current": {"site": {"file": "/abs/a.cu", "line": 12, ...}, ...},
                   "previous": {"site": {...}, ...}, ...}],
-       "diagnostics": [{"kind": "barrier-divergence", "site": {"file": ..., "line": ...}, ...}]}"""
+       "diagnostics": [{"kind": "barrier-divergence", "site": {"file": ..., "line": ...}, ...}]}
+    Races marked "same_value" are the warning class "same-value write-write", not races."""
     findings = []
     for race in report.get("races", []):
+        if race.get("same_value"):
+            continue
         sites = frozenset(_site(race[side]["site"]) for side in ("current", "previous"))
         hazard = _REPORT_HAZARDS.get(race.get("hazard", ""), race.get("hazard", ""))
         findings.append(Finding("race", race.get("class", ""), race.get("space", ""), hazard, sites))

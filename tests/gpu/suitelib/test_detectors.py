@@ -72,6 +72,11 @@ class BarracudaReportTest(unittest.TestCase):
         self.assertTrue(agreement.verdict)
         self.assertFalse(agreement.detail)
 
+    def test_same_value_write_write_is_a_warning_not_a_race(self):
+        report = self.report()
+        report["races"][0]["same_value"] = True
+        self.assertEqual(findings_from_barracuda_report(report), [])
+
     def test_barrier_divergence_and_redundant_barrier_diagnostics(self):
         report = {"races": [], "diagnostics": [
             {"kind": "barrier-divergence", "site": {"file": "/abs/g/p.cu", "line": 7}},
