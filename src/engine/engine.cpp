@@ -50,10 +50,18 @@ void Engine::end_launch() {
   uint64_t peak_blocks = 0;
   diagnostics_.merge(std::move(ordering), kernel);
   diagnostics_.merge(std::move(redundant), kernel);
+  // Same-value write-writes need "no read can observe the location between them": a store site that a
+  // racing read observed (a RAW or WAR race in this launch) does not count as same-value.
   StoreValues launch_values;
   for (auto& worker : workers_) {
     launch_values.merge(worker->store_values());
     worker->store_values().clear();
+  }
+  for (auto& worker : workers_) {
+    for (const Race& race : worker->races().races()) {
+      if (race.hazard == Hazard::kReadAfterWrite) launch_values.note(race.first_site, std::nullopt);
+      if (race.hazard == Hazard::kWriteAfterRead) launch_values.note(race.second_site, std::nullopt);
+    }
   }
   for (auto& worker : workers_) {
     races_.merge(std::move(worker->races()), kernel, launch_values);

@@ -79,6 +79,26 @@ TEST(AddFindings, DifferentOrUnknownValuesStillRace) {
   EXPECT_FALSE(flag_stores(1, std::nullopt).races[0].same_value);
 }
 
+// hist[bin]++ by two blocks: both stored 1, but each read the word the other wrote: the read could see
+// the location between the writes, so the write-write stays a race.
+TEST(AddFindings, AWriteWriteARacingReadObservedIsNotSameValue) {
+  constexpr uint64_t kBin = 0x30000;
+  Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+  for (uint32_t block = 0; block < 2; ++block) {
+    s.warp(block, 0).load(lane(0), kBin);
+    s.warp(block, 0).store(lane(0), kBin, 1, {.flags = kFlagSameValue | kFlagUniformValue});
+  }
+  s.run();
+  report::Report report;
+  add_findings(report, s.engine(), SiteRegistry{}, [](const std::string&) { return std::optional<LaunchRecord>(); }, {});
+  bool write_write = false;
+  for (const report::Race& race : report.races) {
+    EXPECT_FALSE(race.same_value);
+    write_write |= race.hazard == report::Hazard::kWriteAfterWrite;
+  }
+  EXPECT_TRUE(write_write);
+}
+
 TEST(StoreValues, ASiteIsConstantOnlyWhileEveryRecordStoredTheSameValue) {
   engine::StoreValues values;
   const auto site = static_cast<engine::SiteId>(7);
