@@ -6,13 +6,20 @@
 #include <array>
 #include <cstring>
 
+#include "fatbin/format.h"
+
 namespace barracuda::shim {
 namespace {
 
 // Magic numbers as they appear in memory (little-endian); none contains a zero byte, so comparing
 // byte by byte stops at the first mismatch before any NUL that ends a short PTX string.
-constexpr std::array<std::uint8_t, 4> kWrapperBytes{0xB1, 0x43, 0x62, 0x46};
-constexpr std::array<std::uint8_t, 4> kContainerBytes{0x50, 0xED, 0x55, 0xBA};
+constexpr std::array<std::uint8_t, 4> little_endian_bytes(std::uint32_t magic) {
+  return {static_cast<std::uint8_t>(magic), static_cast<std::uint8_t>(magic >> 8),
+          static_cast<std::uint8_t>(magic >> 16), static_cast<std::uint8_t>(magic >> 24)};
+}
+constexpr std::array<std::uint8_t, 4> kWrapperBytes = little_endian_bytes(fatbin::kWrapperMagic);
+constexpr std::array<std::uint8_t, 4> kContainerBytes = little_endian_bytes(fatbin::kContainerMagic);
+static_assert(kWrapperBytes[0] != 0 && kWrapperBytes[1] != 0 && kWrapperBytes[2] != 0 && kWrapperBytes[3] != 0);
 constexpr std::array<std::uint8_t, 4> kElfBytes{ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3};
 
 bool starts_with(const std::uint8_t* bytes, const std::array<std::uint8_t, 4>& magic) {
@@ -33,7 +40,7 @@ bool looks_like_ptx(const std::uint8_t* bytes) {
 }
 
 std::size_t container_size(const std::uint8_t* container) {
-  FatbinContainerHeader header;
+  fatbin::ContainerHeader header;
   std::memcpy(&header, container, sizeof header);
   return header.header_size + header.entries_size;
 }
@@ -62,12 +69,11 @@ std::optional<std::size_t> image_size(const void* image, ImageKind kind) {
   const auto* bytes = static_cast<const std::uint8_t*>(image);
   switch (kind) {
     case ImageKind::FatbinWrapper: {
-      FatbinWrapper wrapper;
+      fatbin::WrapperRecord wrapper;
       std::memcpy(&wrapper, bytes, sizeof wrapper);
-      if (wrapper.container == nullptr || classify_image(wrapper.container) != ImageKind::FatbinContainer) {
-        return std::nullopt;
-      }
-      return container_size(wrapper.container);
+      const auto* container = reinterpret_cast<const std::uint8_t*>(wrapper.data);
+      if (container == nullptr || classify_image(container) != ImageKind::FatbinContainer) return std::nullopt;
+      return container_size(container);
     }
     case ImageKind::FatbinContainer:
       return container_size(bytes);

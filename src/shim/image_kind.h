@@ -15,27 +15,7 @@ enum class ImageKind : std::uint8_t {
   Unknown,
 };
 
-// Layout of fatbinary_section.h's __fatBinC_Wrapper_t (BRIEF section 3).
-struct FatbinWrapper {
-  std::uint32_t magic;
-  std::uint32_t version;        // 1, or 2 for device-linked (rdc) binaries
-  const std::uint8_t* container;
-  const void* prelinked_fatbins;  // version 2 only
-};
-static_assert(sizeof(FatbinWrapper) == 24);
-
-// The 16-byte header that starts every fat-binary container; its entries follow it.
-struct FatbinContainerHeader {
-  std::uint32_t magic;
-  std::uint16_t version;
-  std::uint16_t header_size;
-  std::uint64_t entries_size;
-};
-static_assert(sizeof(FatbinContainerHeader) == 16);
-
-inline constexpr std::uint32_t kFatbinWrapperMagic = 0x466243B1;
-inline constexpr std::uint32_t kFatbinContainerMagic = 0xBA55ED50;
-
+// The wrapper and container layouts and magic numbers are fatbin/format.h's (one definition).
 // Reads only as many bytes as it needs to tell the kinds apart and never past a NUL, so a PTX string
 // shorter than a magic number is safe to classify.
 ImageKind classify_image(const void* image);

@@ -6,11 +6,13 @@
 #include <cstring>
 #include <vector>
 
+#include "fatbin/format.h"
+
 namespace barracuda::shim {
 namespace {
 
 std::vector<std::uint8_t> container(std::uint64_t entries_size) {
-  FatbinContainerHeader header{kFatbinContainerMagic, 1, sizeof(FatbinContainerHeader), entries_size};
+  fatbin::ContainerHeader header{fatbin::kContainerMagic, 1, sizeof(fatbin::ContainerHeader), entries_size};
   std::vector<std::uint8_t> bytes(sizeof header + entries_size, 0);
   std::memcpy(bytes.data(), &header, sizeof header);
   return bytes;
@@ -24,16 +26,16 @@ TEST(ImageKind, RecognisesFatbinContainerAndItsSize) {
 
 TEST(ImageKind, RecognisesWrapperAndMeasuresTheContainerItPointsTo) {
   auto bytes = container(1024);
-  FatbinWrapper wrapper{kFatbinWrapperMagic, 1, bytes.data(), nullptr};
+  fatbin::WrapperRecord wrapper{fatbin::kWrapperMagic, 1, reinterpret_cast<std::uint64_t>(bytes.data()), 0};
   EXPECT_EQ(classify_image(&wrapper), ImageKind::FatbinWrapper);
   EXPECT_EQ(image_size(&wrapper, ImageKind::FatbinWrapper), 1040u);
 }
 
 TEST(ImageKind, WrapperPointingAtSomethingElseHasNoSize) {
   const char text[] = ".version 9.0";
-  FatbinWrapper wrapper{kFatbinWrapperMagic, 1, reinterpret_cast<const std::uint8_t*>(text), nullptr};
+  fatbin::WrapperRecord wrapper{fatbin::kWrapperMagic, 1, reinterpret_cast<std::uint64_t>(text), 0};
   EXPECT_EQ(image_size(&wrapper, ImageKind::FatbinWrapper), std::nullopt);
-  FatbinWrapper empty{kFatbinWrapperMagic, 2, nullptr, nullptr};
+  fatbin::WrapperRecord empty{fatbin::kWrapperMagic, 2, 0, 0};
   EXPECT_EQ(image_size(&empty, ImageKind::FatbinWrapper), std::nullopt);
 }
 
