@@ -7,7 +7,7 @@
 // argument (the BFS level) that changes from launch to launch.
 #include <cstdint>
 #include <optional>
-#include <vector>
+#include <unordered_map>
 
 #include "engine/ids.h"
 
@@ -29,7 +29,9 @@ class StoreValues {
   static constexpr uint64_t kKnown = uint64_t{1} << 32;  // | value
   static uint64_t combine(uint64_t a, uint64_t b);
 
-  std::vector<uint64_t> values_;  // by site id: kUnseen, kKnown | value, or kVarying
+  // By site id: kKnown | value, or kVarying (unseen sites are absent). A map, not a vector by site id:
+  // ids come from the records, and a malformed one must not size anything.
+  std::unordered_map<uint32_t, uint64_t> values_;
 };
 
 }  // namespace barracuda::engine
