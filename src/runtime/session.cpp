@@ -282,6 +282,7 @@ class Session final : public shim::SyncObserver {
       }
     } catch (const std::exception& e) {
       queues_failed_ = true;
+      queues_error_ = e.what();
       log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
     }
     return queues_.get();
@@ -308,6 +309,14 @@ class Session final : public shim::SyncObserver {
       std::string launches = std::to_string(totals.failed_launches);
       launches.append(" launches");
       report.summary.kernels_skipped.push_back({launches, "not fully checked: " + totals.last_error});
+    }
+    {
+      // Without queues no kernel logs: a run that could not create them checked nothing from then on.
+      std::lock_guard lock(queues_mutex_);
+      if (queues_failed_) {
+        report.summary.kernels_skipped.push_back(
+            {"every launch after the failure", "the event queues could not be created: " + queues_error_});
+      }
     }
     if (totals.unchecked_graph_launches > 0) {
       report.summary.kernels_skipped.push_back(
@@ -360,6 +369,7 @@ class Session final : public shim::SyncObserver {
   QueueMemory queue_memory_;
   CUdevice queues_device_ = 0;
   bool queues_failed_ = false;
+  std::string queues_error_;  // why, when queues_failed_
 };
 
 Session* g_session = nullptr;
