@@ -47,6 +47,12 @@ Entry read_entry(const ByteView& entries, std::uint64_t offset) {
   }
   auto compression = compression_from_flags(header.flags);
   if (!compression) entries.fail(offset + offsetof(EntryHeader, flags), "several compression flags in " + hex(header.flags));
+  // nvcc pads every payload to 8 bytes (the next entry starts 8-aligned); an unpadded one would not
+  // survive rewriting, which pads it (found by fatbin_fuzzer).
+  if (header.payload_size % kPayloadAlignment != 0) {
+    entries.fail(offset + offsetof(EntryHeader, payload_size),
+                 "entry payload size " + std::to_string(header.payload_size) + " is not a multiple of 8");
+  }
 
   Entry entry;
   entry.kind = static_cast<EntryKind>(header.kind);

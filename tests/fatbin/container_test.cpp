@@ -150,6 +150,8 @@ TEST(ReadContainer, NamesWhatIsWrong) {
   EXPECT_THAT(error_after_patch(kEntry + 4, std::uint32_t{0x20}), HasSubstr("entry header size 32 is below 64"));
   EXPECT_THAT(error_after_patch(kEntry + 4, std::uint32_t{1} << 30), HasSubstr("entry header extension"));
   EXPECT_THAT(error_after_patch(kEntry + 8, std::uint64_t{1} << 33), HasSubstr("entry payload"));
+  // Found by fatbin_fuzzer: an unpadded payload does not survive rewriting (the writer pads it).
+  EXPECT_THAT(error_after_patch(kEntry + 8, std::uint64_t{137}), HasSubstr("entry payload size 137 is not a multiple of 8"));
   EXPECT_THAT(error_after_patch(kEntry + 0x10, std::uint32_t{1} << 20), HasSubstr("compressed payload"));
   EXPECT_THAT(error_after_patch(kEntry + 0x14, std::uint32_t{0x1000}), HasSubstr("ptxas-options block"));
   EXPECT_THAT(error_after_patch(kEntry + 0x40, std::uint32_t{0x1000}), HasSubstr("ptxas options"));
