@@ -1,9 +1,7 @@
 // `barracuda report F.json`: re-renders a JSON report as text, SARIF or JSON, optionally through a
 // suppressions file and a baseline; exits like a checked run would (report/exit_code.h).
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "cli/commands.h"
@@ -29,15 +27,6 @@ struct ReportArguments {
   int error_exitcode = report::ExitCodePolicy{}.races_found;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw std::runtime_error("cannot read " + path);
-  return contents.str();
-}
-
 void write_output(const std::string& path, const std::string& contents) {
   if (path == "-") {
     std::cout << contents;
@@ -48,7 +37,7 @@ void write_output(const std::string& path, const std::string& contents) {
 
 report::Report load_report(const std::string& path) {
   try {
-    return report::parse_json_report(read_file(path));
+    return report::parse_json_report(report::read_report_file(path));
   } catch (const report::ReportFormatError& error) {
     throw std::runtime_error(path + ": " + error.what());
   }
@@ -58,7 +47,7 @@ int run_report(const ReportArguments& arguments) {
   report::Report loaded = load_report(arguments.input);
   if (!arguments.suppressions_path.empty()) {
     auto suppressions =
-        report::parse_suppressions(read_file(arguments.suppressions_path), arguments.suppressions_path);
+        report::parse_suppressions(report::read_report_file(arguments.suppressions_path), arguments.suppressions_path);
     report::apply_suppressions(loaded, suppressions);
   }
   if (!arguments.baseline_path.empty()) {

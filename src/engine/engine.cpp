@@ -58,10 +58,10 @@ void Engine::end_launch() {
     worker->store_values().clear();
   }
   for (auto& worker : workers_) {
-    for (const Race& race : worker->races().races()) {
+    worker->races().for_each([&launch_values](const Race& race) {
       if (race.hazard == Hazard::kReadAfterWrite) launch_values.note(race.first_site, std::nullopt);
       if (race.hazard == Hazard::kWriteAfterRead) launch_values.note(race.second_site, std::nullopt);
-    }
+    });
   }
   for (auto& worker : workers_) {
     races_.merge(std::move(worker->races()), kernel, launch_values);

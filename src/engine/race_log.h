@@ -18,7 +18,11 @@ class RaceLog {
   // launch `other` comes from) decide which write-write races are same-value ones. An entry stays
   // same-value only while every launch it occurs in says so.
   void merge(RaceLog&& other, const std::string& kernel, const StoreValues& launch_values);
-  std::vector<Race> races() const;
+  std::vector<Race> races() const;  // sorted: for reports
+  template <typename Visit>
+  void for_each(Visit&& visit) const {  // unordered, no copies
+    for (const auto& entry : entries_) visit(entry.second);
+  }
   uint64_t dynamic_count() const { return dynamic_; }
   void clear();
 

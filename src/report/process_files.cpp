@@ -1,11 +1,10 @@
 #include "report/process_files.h"
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "report/json_report.h"
+#include "report/report_file.h"
 
 namespace barracuda::report {
 namespace {
@@ -13,13 +12,6 @@ namespace {
 constexpr std::string_view kPidPattern = "%p";
 constexpr std::string_view kPendingSuffix = ".pending";
 constexpr std::string_view kRunReportPrefix = "report.";
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
@@ -61,12 +53,16 @@ ProcessReports read_process_reports(const std::filesystem::path& directory) {
       // The report is written before the marker is removed: a marker beside a report is a process
       // that was still finishing; only one without a report means the process never wrote it.
       if (std::filesystem::exists(path.parent_path() / path.stem(), error)) continue;
-      std::string command = read_file(path);
+      std::string command;
+      try {
+        command = read_report_file(path.string());
+      } catch (const ReportFileError&) {  // the marker vanished or is unreadable: name the pid alone
+      }
       found.unchecked.push_back({"process " + match[1].str() + (command.empty() ? "" : " (" + command + ")"),
                                  "ended before writing its report (a crash, a signal or _exit)"});
     } else if (std::regex_match(name, match, report_name)) {
       try {
-        Report report = parse_json_report(read_file(path));
+        Report report = parse_json_report(read_report_file(path.string()));
         if (report.run.pid == 0) report.run.pid = static_cast<uint32_t>(std::stoul(match[1].str()));
         found.reports.push_back(std::move(report));
       } catch (const std::exception& e) {

@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace barracuda::report {
 
@@ -26,6 +28,15 @@ void write_report_file(const std::string& path, std::string_view contents) {
     written += static_cast<size_t>(n);
   }
   if (close(fd) != 0) throw ReportFileError("cannot write " + path + ": " + std::strerror(errno));
+}
+
+std::string read_report_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ReportFileError("cannot read " + path + ": " + std::strerror(errno));
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) throw ReportFileError("cannot read " + path);
+  return contents.str();
 }
 
 }  // namespace barracuda::report

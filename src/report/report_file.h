@@ -16,4 +16,8 @@ class ReportFileError : public std::runtime_error {
 // Throws ReportFileError ("cannot write PATH: REASON").
 void write_report_file(const std::string& path, std::string_view contents);
 
+// The whole file (a report, a suppressions file, a baseline, a pending marker). Throws ReportFileError
+// ("cannot read PATH: REASON").
+std::string read_report_file(const std::string& path);
+
 }  // namespace barracuda::report

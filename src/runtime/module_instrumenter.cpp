@@ -176,13 +176,7 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
     return std::string("event queues unavailable (") + e.what() + ")";
   }
   std::lock_guard lock(mutex_);
-  if (logging) {
-    connected_.insert(id);
-    silenced_.erase(id);
-  } else {
-    connected_.erase(id);
-    silenced_.insert(id);
-  }
+  logging_[id] = logging;
   return std::nullopt;
 }
 
@@ -190,7 +184,7 @@ bool ModuleInstrumenter::silence(shim::ModuleId module) {
   shim::LoadedHandle handle;
   {
     std::lock_guard lock(mutex_);
-    if (silenced_.contains(module)) return true;
+    if (const auto state = logging_.find(module); state != logging_.end() && !state->second) return true;
     const auto loaded = handles_.find(module);
     if (loaded == handles_.end()) return false;
     handle = loaded->second;
@@ -202,7 +196,7 @@ bool ModuleInstrumenter::ready_to_log(shim::ModuleId module) {
   shim::LoadedHandle handle;
   {
     std::lock_guard lock(mutex_);
-    if (connected_.contains(module)) return true;
+    if (const auto state = logging_.find(module); state != logging_.end() && state->second) return true;
     const auto loaded = handles_.find(module);
     if (loaded == handles_.end()) return false;
     handle = loaded->second;
@@ -217,8 +211,7 @@ bool ModuleInstrumenter::ready_to_log(shim::ModuleId module) {
 
 void ModuleInstrumenter::queues_released() {
   std::lock_guard lock(mutex_);
-  connected_.clear();
-  silenced_.clear();
+  logging_.clear();
 }
 
 std::vector<SkippedModule> ModuleInstrumenter::skipped() const {

@@ -84,8 +84,9 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   mutable std::mutex mutex_;
   std::deque<std::vector<char>> images_;  // replacement cubins: the driver may keep pointing into them
   std::map<shim::ModuleId, shim::LoadedHandle> handles_;  // every instrumented module loaded
-  std::set<shim::ModuleId> connected_;  // modules whose queue pointer is set in the current context
-  std::set<shim::ModuleId> silenced_;   // modules whose queue pointer is null (silence())
+  // Where each module's queue pointer points in the current context: true at the queues, false at
+  // null (silence()); absent: not set yet.
+  std::map<shim::ModuleId, bool> logging_;
   std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;

@@ -13,7 +13,6 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include "barracuda/version.h"
@@ -49,14 +48,6 @@ std::string iso_time_now() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return text;
-}
-
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The environment variable that tells processes started under the preload which one came first: the
@@ -176,12 +167,12 @@ class Session final : public shim::SyncObserver {
     std::ostream& log = log_stream();
     try {
       if (!options_.suppressions.empty()) {
-        auto rules = report::parse_suppressions(read_text_file(options_.suppressions), options_.suppressions);
+        auto rules = report::parse_suppressions(report::read_report_file(options_.suppressions), options_.suppressions);
         report::apply_suppressions(report, rules);
       }
       if (!options_.baseline.empty()) {
         report::mark_known_races(report,
-                                 report::baseline_fingerprints(report::parse_json_report(read_text_file(options_.baseline))));
+                                 report::baseline_fingerprints(report::parse_json_report(report::read_report_file(options_.baseline))));
       }
     } catch (const std::exception& e) {
       log << "barracuda: " << e.what() << "\n";
@@ -224,10 +215,13 @@ class Session final : public shim::SyncObserver {
     flush_on_termination([this](int signal_number) { finish(signal_number); });
     const std::string report_path = process_path(options_.report);
     if (report_path.empty()) return;
-    std::ofstream marker(report::pending_marker_path(report_path), std::ios::binary | std::ios::trunc);
     std::string command;
     for (const std::string& argument : process_command_line()) command += (command.empty() ? "" : " ") + argument;
-    marker << command;
+    try {
+      report::write_report_file(report::pending_marker_path(report_path), command);
+    } catch (const report::ReportFileError& e) {
+      log_stream() << "barracuda: " << e.what() << "\n";
+    }
   }
 
   CUdevice current_device() {
