@@ -1,13 +1,20 @@
 // Engine throughput in thread-accesses per second (one lane's access = one thread-access) on
-// synthetic traces, with one worker and with several workers on their own threads. One engine
-// serves every iteration, one launch each, as one session's engine serves all launches.
+// synthetic traces, with one worker and with several workers on their own threads, and on trace
+// prefixes of the gpubench workloads recorded on the H100 (traces/, record_traces.sh). One engine
+// serves every iteration, as one session's engine serves all launches.
 #include <benchmark/benchmark.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "engine/engine.h"
 #include "synthetic_traces.h"
+#include "trace/trace_reader.h"
+#include "trace/trace_replay.h"
 
 namespace barracuda::engine::bench {
 namespace {
@@ -55,7 +62,59 @@ BENCHMARK(BM_OneLocation)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchma
 BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 
+// A recorded trace's launches and slot chunks, decompressed once, replayed per iteration with one
+// worker (the rate is per drain thread). The prefixes are cut at a size, not at a causal boundary:
+// the races and divergences they report are artefacts of the cut, and are part of the work measured.
+using ReplayStep = std::variant<trace::LaunchDescriptor, trace::SlotChunk>;
+
+std::vector<ReplayStep> load_trace(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  trace::TraceReader reader(in);
+  std::vector<ReplayStep> steps;
+  while (auto item = reader.next()) {
+    if (auto* launch = std::get_if<trace::LaunchDescriptor>(&*item)) steps.emplace_back(std::move(*launch));
+    if (auto* chunk = std::get_if<trace::SlotChunk>(&*item)) steps.emplace_back(std::move(*chunk));
+  }
+  return steps;
+}
+
+void BM_Recorded(benchmark::State& state, const std::vector<ReplayStep>& steps) {
+  Engine engine(EngineConfig{1});
+  const EngineStats& stats = engine.stats();
+  const uint64_t accesses_before = stats.thread_accesses, records_before = stats.records;
+  for (auto _ : state) {
+    trace::TraceReplay replay(engine, WarpModel::kIndependent);
+    for (const ReplayStep& step : steps) {
+      if (auto* launch = std::get_if<trace::LaunchDescriptor>(&step)) replay.launch(*launch);
+      if (auto* chunk = std::get_if<trace::SlotChunk>(&step)) replay.slots(*chunk);
+    }
+    replay.finish();
+  }
+  state.counters["thread_accesses/s"] =
+      benchmark::Counter(static_cast<double>(stats.thread_accesses - accesses_before), benchmark::Counter::kIsRate);
+  state.counters["records/s"] = benchmark::Counter(static_cast<double>(stats.records - records_before),
+                                                   benchmark::Counter::kIsRate);
+}
+
+void register_recorded_traces() {
+  static std::map<std::string, std::vector<ReplayStep>> traces;  // outlive the registered benchmarks
+  for (const auto& entry : std::filesystem::directory_iterator(BARRACUDA_RECORDED_TRACES)) {
+    if (entry.path().extension() != ".bctrace") continue;
+    auto& steps = traces[entry.path().stem().string()] = load_trace(entry.path());
+    benchmark::RegisterBenchmark(("BM_Recorded/" + entry.path().stem().string()).c_str(), BM_Recorded, steps)
+        ->MeasureProcessCPUTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
 }  // namespace
 }  // namespace barracuda::engine::bench
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  barracuda::engine::bench::register_recorded_traces();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

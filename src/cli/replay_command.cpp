@@ -18,6 +18,7 @@
 #include "runtime/report_builder.h"
 #include "runtime/site_registry.h"
 #include "trace/trace_reader.h"
+#include "trace/trace_replay.h"
 
 namespace barracuda::cli {
 namespace {
@@ -32,8 +33,6 @@ struct ReplayArguments {
   bool warn_redundant_barriers = false;
   bool same_value_races = false;
 };
-
-engine::Dim3 to_dim3(const std::array<uint32_t, 3>& d) { return {d[0], d[1], d[2]}; }
 
 void write_file(const std::string& path, const std::string& contents) {
   if (!path.empty()) report::write_report_file(path, contents);
@@ -65,7 +64,7 @@ int replay(const ReplayArguments& arguments) {
     step();
     statistics.engine_time += std::chrono::steady_clock::now() - start;
   };
-  bool open = false;
+  trace::TraceReplay replay(engine, model);
   trace::TraceReader reader(in);
   while (std::optional<trace::TraceItem> item = reader.next()) {
     if (auto* module = std::get_if<trace::ModuleTable>(&*item)) {
@@ -73,25 +72,16 @@ int replay(const ReplayArguments& arguments) {
       modules.insert(module->module_index);
       sites.add(*module);
     } else if (auto* launch = std::get_if<trace::LaunchDescriptor>(&*item)) {
-      if (open) timed([&] { engine.end_launch(); });
-      engine::LaunchInfo info;
-      info.launch_id = static_cast<uint16_t>(launch->launch_id);
-      info.kernel = launch->kernel;
-      info.grid = to_dim3(launch->grid);
-      info.block = to_dim3(launch->block);
-      info.shared_bytes = launch->dynamic_shared_bytes;
-      info.warp_model = model;
-      engine.begin_launch(info);
-      open = true;
-      launches[info.kernel] = {info.kernel, info.grid, info.block};
+      timed([&] { replay.launch(*launch); });
+      launches[launch->kernel] = {launch->kernel, {launch->grid[0], launch->grid[1], launch->grid[2]},
+                                  {launch->block[0], launch->block[1], launch->block[2]}};
       ++report.summary.launches;
     } else if (auto* chunk = std::get_if<trace::SlotChunk>(&*item)) {
-      if (!open) throw trace::TraceFormatError("slots before any launch");
       statistics.slots += chunk->slots.size();
-      timed([&] { engine.worker(chunk->queue_index % engine.worker_count()).consume(chunk->slots); });
+      timed([&] { replay.slots(*chunk); });
     }
   }
-  if (open) timed([&] { engine.end_launch(); });
+  timed([&] { replay.finish(); });
   report.summary.events = engine.stats().records;
   statistics.engine_thread_accesses = engine.stats().thread_accesses;
   statistics.engine_peak_resident_blocks = engine.stats().peak_resident_blocks;

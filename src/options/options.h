@@ -31,6 +31,7 @@ namespace barracuda::options {
   X(drain_threads, CountValue, 0, "host threads draining the queues into the engine (0: hardware threads - 1)") \
   X(cache_dir, TextValue, "", "cache of instrumented modules (empty: $XDG_CACHE_HOME/barracuda)")           \
   X(record, TextValue, "", "write a binary event trace to this file (for barracuda replay; per process like report)") \
+  X(record_limit, ByteSizeValue, 0, "record: stop adding records to the trace after this many bytes of them, keeping it readable (0: no limit)") \
   X(timeout, CountValue, 0, "barracuda run: stop the app with SIGTERM after this many seconds, keeping what was checked (0: never)") \
   X(log_path, TextValue, "", "write barracuda's messages to this file instead of stderr")                    \
   X(help, BoolValue, false, "print this table")

@@ -124,7 +124,7 @@ class Session final : public shim::SyncObserver {
       : options_(std::move(options)),
         start_time_(iso_time_now()),
         top_process_(top_process_id()),
-        recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(process_path(options_.record))),
+        recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(process_path(options_.record), options_.record_limit)),
         engine_(engine::EngineConfig{drain_threads(options_)}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
         monitor_(engine_, options_.warp_model, instrumenter_, streams_, [this] { return queues(); },
@@ -176,6 +176,10 @@ class Session final : public shim::SyncObserver {
       }
     } catch (const std::exception& e) {
       log << "barracuda: " << e.what() << "\n";
+    }
+    if (recorder_ && recorder_->records_left_out() != 0) {
+      log << "barracuda: the trace " << process_path(options_.record) << " holds a prefix of the run: "
+          << recorder_->records_left_out() << " records past record_limit were checked but not recorded\n";
     }
     if (options_.verbose) {
       log << "barracuda: " << report::statistics_line(*report.statistics, report.summary.events) << "\n";
