@@ -46,6 +46,10 @@ void BM_CoalescedReuse(benchmark::State& s) { run_trace(s, coalesced_reuse, 512,
 void BM_Strided(benchmark::State& s) { run_trace(s, strided, 512, 8); }
 void BM_Scattered(benchmark::State& s) { run_trace(s, scattered, 512, 8); }
 void BM_OneLocation(benchmark::State& s) { run_trace(s, one_location, 64, 4); }
+// Per-launch cost: one warp's load and store, one launch per iteration (gaussian issues 8,192 such
+// small launches).
+void BM_SmallLaunch(benchmark::State& s) { run_trace(s, coalesced, 1, 1); }
+void BM_BroadcastRead(benchmark::State& s) { run_trace(s, broadcast_read, 2048, 1); }
 void BM_BarrierHeavy(benchmark::State& s) { run_trace(s, barrier_heavy, 256, 16); }
 void BM_LockHeavy(benchmark::State& s) { run_trace(s, lock_heavy, 64, 4); }
 
@@ -59,6 +63,8 @@ BENCHMARK(BM_Coalesced)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Strided)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Scattered)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneLocation)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SmallLaunch)->Arg(1)->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BroadcastRead)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 

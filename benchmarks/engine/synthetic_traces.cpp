@@ -143,6 +143,17 @@ SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds) {
   });
 }
 
+SyntheticTrace broadcast_read(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  // Every thread reads one of 16 coefficients (backprop's adjust_weights reads deltas[i % 16]) and
+  // writes its own element: a handful of words read by every thread of the grid.
+  std::array<uint64_t, kWarpSize> addresses;
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) addresses[lane] = kArrayA + (lane % 16) * 4;
+  return every_warp(blocks, queues, rounds, [&](TraceBuilder& t, uint32_t b, uint32_t r, uint32_t w) {
+    t.gather(b, w, RecordOp::kLoad, addresses);
+    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + thread_index(blocks, r, b, w) * 4, 4);
+  });
+}
+
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {
   TraceBuilder t(blocks, queues);
   for (uint32_t b = 0; b < blocks; ++b) {

@@ -28,6 +28,7 @@ SyntheticTrace scattered(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Every thread reads one global location, then bumps one counter atomically.
 SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Shared-memory stencil: write own element, barrier, read the neighbour's, barrier.
+SyntheticTrace broadcast_read(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Lane 0 of each warp takes a global spin lock (atomicCAS + fence), updates a counter, releases
 // it (fence + atomicExch).

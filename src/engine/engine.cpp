@@ -10,7 +10,7 @@ namespace barracuda::engine {
 
 Engine::Engine(EngineConfig config) : config_(config), shared_(std::make_unique<LaunchShared>()) {
   if (config_.workers == 0) throw std::invalid_argument("engine needs at least one worker");
-  for (uint32_t i = 0; i < config_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*shared_));
+  for (uint32_t i = 0; i < config_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*shared_, static_cast<WorkerIndex>(i)));
 }
 
 Engine::~Engine() = default;

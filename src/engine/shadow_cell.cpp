@@ -28,8 +28,7 @@ void check(const Stamp& earlier, const Stamp& access, ConflictSink& sink, uint32
 }
 
 // Keeps the latest read of each thread, sorted by thread.
-void compact_reads(LocationHistory& history) {
-  auto& reads = history.reads;
+void compact(ReadList& reads) {
   const auto out_of_order = [](const Stamp& a, const Stamp& b) { return a.thread >= b.thread; };
   if (std::adjacent_find(reads.begin(), reads.end(), out_of_order) == reads.end()) return;  // the usual case
   std::stable_sort(reads.begin(), reads.end(), [](const Stamp& a, const Stamp& b) { return a.thread < b.thread; });
@@ -45,19 +44,26 @@ void compact_reads(LocationHistory& history) {
 // cannot grow the list without bound.
 constexpr size_t kReadsBeforeCompaction = 64;
 
-void add_read(LocationHistory& history, const Stamp& read) {
-  auto& reads = history.reads;
+void add_read(ReadList& reads, const Stamp& read) {
   if (!reads.empty() && reads.back().thread == read.thread) {
     reads.back() = read;
     return;
   }
   reads.push_back(read);
   // At powers of two from the threshold on, so compaction stays amortised O(1) per read.
-  if (reads.size() >= kReadsBeforeCompaction && std::has_single_bit(reads.size())) compact_reads(history);
+  if (reads.size() >= kReadsBeforeCompaction && std::has_single_bit(reads.size())) compact(reads);
 }
 
 std::unique_ptr<LocationHistory> copy_history(const ShadowCell& cell) {
   return std::make_unique<LocationHistory>(*owned<LocationHistory>(cell));
+}
+
+// The latest read of the highest thread id in `reads`, or `latest` if that is higher.
+const Stamp* latest_of_highest(const ReadList& reads, const Stamp* latest) {
+  for (const Stamp& read : reads) {
+    if (latest == nullptr || read.thread >= latest->thread) latest = &read;
+  }
+  return latest;
 }
 
 }  // namespace
@@ -71,12 +77,11 @@ CellAccesses remembered_accesses(const ShadowCell& cell) {
     case CellState::kRead:
       return {std::nullopt, inline_stamp(cell)};
     case CellState::kHistory: {
+      // Lists in the order gather_reads() takes them, so of equal threads the later list's read wins.
       const auto& history = *owned<LocationHistory>(cell);
-      if (history.reads.empty()) return {history.write, std::nullopt};
-      const Stamp* latest = &history.reads.front();  // of the highest thread id, its latest read
-      for (const Stamp& read : history.reads) {
-        if (read.thread >= latest->thread) latest = &read;
-      }
+      const Stamp* latest = latest_of_highest(history.reads, nullptr);
+      for (const auto& [worker, list] : history.others) latest = latest_of_highest(list->reads, latest);
+      if (latest == nullptr) return {history.write, std::nullopt};
       return {history.write, *latest};
     }
     case CellState::kSplit: {
@@ -103,7 +108,27 @@ void reset_cell(ShadowCell& cell) {
   cell = ShadowCell{};
 }
 
-void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uint32_t byte) {
+LocationHistory::LocationHistory(const LocationHistory& other) : write(other.write), reads(other.reads), owner(other.owner) {
+  for (const auto& [worker, list] : other.others) others.emplace_back(worker, std::make_unique<WorkerReads>(*list));
+}
+
+ReadList& LocationHistory::reads_of(WorkerIndex worker) {
+  if (worker == owner) return reads;
+  for (auto& [index, list] : others) {
+    if (index == worker) return list->reads;
+  }
+  return others.emplace_back(worker, std::make_unique<WorkerReads>()).second->reads;
+}
+
+void LocationHistory::gather_reads() {
+  for (auto& [worker, list] : others) {
+    reads.insert(reads.end(), list->reads.begin(), list->reads.end());
+    list->reads.clear();  // the capacity stays: the next round of reads needs it again
+  }
+  compact(reads);
+}
+
+void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker, uint32_t byte) {
   switch (cell.state) {
     case CellState::kEmpty:
       cell.hold(access);
@@ -117,6 +142,7 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uin
         return;
       }
       auto history = std::make_unique<LocationHistory>();
+      history->owner = worker;
       if (earlier.kind.write) {
         history->write = earlier;
         history->reads.push_back(access);
@@ -130,10 +156,10 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uin
       auto* history = owned<LocationHistory>(cell);
       if (history->write) check(*history->write, access, sink, byte);
       if (!access.kind.write) {
-        add_read(*history, access);
+        add_read(history->reads_of(worker), access);
         return;
       }
-      compact_reads(*history);
+      history->gather_reads();
       for (const Stamp& read : history->reads) check(read, access, sink, byte);
       // The history stays, holding just this write: a word read by several threads between writes
       // (a shared-memory tile) would otherwise allocate and free one at every round.
@@ -146,9 +172,10 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uin
   }
 }
 
-void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access, ConflictSink& sink) {
+void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access, ConflictSink& sink,
+                       WorkerIndex worker) {
   if (byte_mask == 0xF && cell.state != CellState::kSplit) {
-    apply_access(cell, access, sink);
+    apply_access(cell, access, sink, worker);
     return;
   }
   if (cell.state != CellState::kSplit) {
@@ -162,7 +189,7 @@ void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access
   }
   auto* split = owned<SplitWord>(cell);
   for (uint32_t i = 0; i < 4; ++i) {
-    if (byte_mask & (1u << i)) apply_access(split->bytes[i], access, sink, i);
+    if (byte_mask & (1u << i)) apply_access(split->bytes[i], access, sink, worker, i);
   }
 }
 

@@ -9,8 +9,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <new>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include <tbb/scalable_allocator.h>
@@ -62,12 +63,39 @@ struct ScalablyAllocated {
   static void operator delete(void* p) { scalable_free(p); }
 };
 
+// Engine workers are numbered; a location's reads are kept per worker that made them.
+using WorkerIndex = uint16_t;
+
+// Reads in arrival order; a thread may appear more than once (only its latest read counts).
+// Appending keeps a word read by hundreds of threads (a matrix every block reads) at O(1) per read;
+// compaction restores one read per thread, sorted by thread.
+using ReadList = std::vector<Stamp, tbb::scalable_allocator<Stamp>>;
+
+// One worker's reads of a location that several workers read: allocated by that worker, so the
+// list it appends to does not share cache lines with another worker's (a word every block reads
+// would otherwise pass its list from core to core on every record, under the page lock).
+struct WorkerReads : ScalablyAllocated<WorkerReads> {
+  ReadList reads;
+};
+
 struct LocationHistory : ScalablyAllocated<LocationHistory> {
   std::optional<Stamp> write;
-  // The reads since the write, in arrival order; a thread may appear more than once (only its
-  // latest read counts). Appending keeps a word read by hundreds of threads (a matrix every block
-  // reads) at O(1) per read; compact_reads() restores one read per thread, sorted by thread.
-  std::vector<Stamp, tbb::scalable_allocator<Stamp>> reads;
+  // The reads since the write: the reads of worker `owner`, preceded by those the cell held inline
+  // before it became a history (the oldest reads there are), then, in `others`, each other worker's.
+  // A thread's reads all come from the worker checking its block, so taking the lists in this order
+  // keeps every thread's reads in program order.
+  ReadList reads;
+  WorkerIndex owner = 0;
+  std::vector<std::pair<WorkerIndex, std::unique_ptr<WorkerReads>>,
+              tbb::scalable_allocator<std::pair<WorkerIndex, std::unique_ptr<WorkerReads>>>>
+      others;
+
+  LocationHistory() = default;
+  LocationHistory(const LocationHistory& other);
+  // The list `worker`'s reads go to (created at its first read).
+  ReadList& reads_of(WorkerIndex worker);
+  // Every read since the write, latest per thread, sorted by thread, in `reads`; `others` emptied.
+  void gather_reads();
 };
 
 struct SplitWord : ScalablyAllocated<SplitWord> {
@@ -85,21 +113,23 @@ class ConflictSink {
 };
 
 // Checks `access` against `cell` (a word or a byte cell, never a split one) and records it.
-void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, uint32_t byte = 0);
+// `worker` is the engine worker checking it (0 for block-local shared memory).
+void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker, uint32_t byte = 0);
 // Checks `access` on the bytes of a word cell selected by `byte_mask` (bit i = byte i). A partial
 // mask splits the word so that disjoint byte accesses never conflict.
-void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access, ConflictSink& sink);
+void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access, ConflictSink& sink,
+                       WorkerIndex worker);
 // apply_word_access for a whole word, with the first touch of a word inlined (the common case of
 // streaming kernels).
 // Also inlined: a thread revisiting a word it alone touched last (a write replaces its own access,
 // a read its own read) needs no check.
-inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink) {
+inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
   const bool own_inline = (cell.state == CellState::kWrite || cell.state == CellState::kRead) &&
                           static_cast<uint32_t>(cell.payload) == raw(access.thread);
   if (cell.state == CellState::kEmpty || (own_inline && (access.kind.write || cell.state == CellState::kRead))) {
     cell.hold(access);
   } else {
-    apply_word_access(cell, 0xF, access, sink);
+    apply_word_access(cell, 0xF, access, sink, worker);
   }
 }
 // The accesses a cell (word or byte) remembers, for a summary that outlives the launch: its last

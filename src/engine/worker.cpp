@@ -265,11 +265,11 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
   if (record.size == 4 && (address & 3) == 0) {
     checker.set_word(address);
     if (shared) {
-      apply_whole_word_access(block.shared_word(address / 4), checker.stamp(), checker);
+      apply_whole_word_access(block.shared_word(address / 4), checker.stamp(), checker, index_);
       return;
     }
     ShadowCell& cell = cursor.cell(address / 4);
-    apply_whole_word_access(cell, checker.stamp(), checker);
+    apply_whole_word_access(cell, checker.stamp(), checker, index_);
     cursor.note_owner(cell);
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, address / 4, record.size);
     return;
@@ -279,7 +279,7 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
     const uint32_t mask = ((1u << (hi - lo + 1)) - 1) << (lo - word * 4);
     checker.set_word(word * 4);
     ShadowCell& cell = shared ? block.shared_word(word) : cursor.cell(word);
-    apply_word_access(cell, mask, checker.stamp(), checker);
+    apply_word_access(cell, mask, checker.stamp(), checker, index_);
     if (!shared) cursor.note_owner(cell);
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, word, record.size);
   }

@@ -35,7 +35,7 @@ struct LaunchShared {
 
 class Worker {
  public:
-  explicit Worker(LaunchShared& shared) : shared_(shared) {}
+  Worker(LaunchShared& shared, WorkerIndex index) : shared_(shared), index_(index) {}
 
   // Decodes and applies whole records from `slots` (32-byte slots, header + payload). A record
   // cut off at the end of the span is reported malformed; callers hand over whole records.
@@ -84,6 +84,7 @@ class Worker {
   void malformed(const RecordHeader& h, const char* why);
 
   LaunchShared& shared_;
+  WorkerIndex index_;  // this worker's number: a location's reads are kept per worker
   PageCache global_pages_;
   PageCache cluster_pages_;
   std::unordered_map<uint32_t, std::unique_ptr<BlockState>> blocks_;

@@ -23,13 +23,68 @@ class NoConflicts final : public ConflictSink {
   void conflict(const Stamp&, uint32_t) override {}
 };
 
-Stamp read_by(uint32_t thread) {
+Stamp read_by(uint32_t thread, uint32_t site = 9) {
   Stamp stamp;
   stamp.thread = static_cast<ThreadId>(thread);
   stamp.clock = static_cast<Clock>(1);
-  stamp.site = static_cast<SiteId>(9);
+  stamp.site = static_cast<SiteId>(site);
   stamp.kind.read = 1;
   return stamp;
+}
+
+Stamp write_by(uint32_t thread) {
+  Stamp stamp = read_by(thread, 50);
+  stamp.kind.read = 0;
+  stamp.kind.write = 1;
+  return stamp;
+}
+
+class Conflicts final : public ConflictSink {
+ public:
+  void conflict(const Stamp& earlier, uint32_t) override { seen.push_back({raw(earlier.thread), raw(earlier.site)}); }
+  std::vector<std::pair<uint32_t, uint32_t>> seen;  // (thread, site)
+};
+
+// Reads of a location checked by several workers go to one list per worker; a write sees every
+// thread's latest read once, in thread order, whichever worker made it. Thread 5's first read was
+// held inline when worker 0 turned the cell into a history, its second comes from worker 1.
+void read_from_three_workers(ShadowCell& cell, ConflictSink& sink) {
+  apply_access(cell, read_by(5, 1), sink, 1);
+  apply_access(cell, read_by(7), sink, 0);
+  apply_access(cell, read_by(5, 2), sink, 1);
+  apply_access(cell, read_by(3), sink, 0);
+  apply_access(cell, read_by(9, 3), sink, 2);
+}
+
+TEST(LocationHistory, AWriteSeesTheLatestReadOfEveryThreadAcrossWorkers) {
+  Conflicts sink;
+  ShadowCell cell;
+  read_from_three_workers(cell, sink);
+  ASSERT_EQ(cell.state, CellState::kHistory);
+  EXPECT_EQ(raw(remembered_accesses(cell).read->thread), 9u);
+  EXPECT_TRUE(sink.seen.empty());
+  apply_access(cell, write_by(100), sink, 0);
+  using Seen = std::vector<std::pair<uint32_t, uint32_t>>;
+  EXPECT_EQ(sink.seen, (Seen{{3, 9}, {5, 2}, {7, 9}, {9, 3}}));
+  // The reads are gone with the write: a second write sees only the first.
+  sink.seen.clear();
+  apply_access(cell, write_by(101), sink, 1);
+  EXPECT_EQ(sink.seen, (Seen{{100, 50}}));
+  reset_cell(cell);
+}
+
+TEST(LocationHistory, SplittingAWordKeepsEveryWorkersReads) {
+  Conflicts sink;
+  ShadowCell cell;
+  read_from_three_workers(cell, sink);
+  apply_word_access(cell, 0x1, write_by(100), sink, 0);  // one byte: the word splits
+  ASSERT_EQ(cell.state, CellState::kSplit);
+  using Seen = std::vector<std::pair<uint32_t, uint32_t>>;
+  EXPECT_EQ(sink.seen, (Seen{{3, 9}, {5, 2}, {7, 9}, {9, 3}}));
+  sink.seen.clear();
+  apply_word_access(cell, 0x8, write_by(100), sink, 0);  // another byte still has all reads
+  EXPECT_EQ(sink.seen, (Seen{{3, 9}, {5, 2}, {7, 9}, {9, 3}}));
+  reset_cell(cell);
 }
 
 TEST(ShadowPagePool, PagesAreDistinctAndEveryTakeIsEmptyEvenAfterReuse) {
@@ -56,10 +111,10 @@ TEST(PagedShadow, ClearedPagesComeBackEmptyAndCachesForgetThem) {
   ShadowPage& first = cache.page(shadow, 5);
   ASSERT_EQ(&first, &shadow.page(5));
   ShadowCell& inline_cell = first.cell(7);
-  apply_access(inline_cell, read_by(1), sink);
+  apply_access(inline_cell, read_by(1), sink, 0);
   ShadowCell& history_cell = first.cell(8);
-  apply_access(history_cell, read_by(1), sink);
-  apply_access(history_cell, read_by(2), sink);  // two readers: an out-of-line history
+  apply_access(history_cell, read_by(1), sink, 0);
+  apply_access(history_cell, read_by(2), sink, 1);  // two readers: an out-of-line history
   ASSERT_EQ(history_cell.state, CellState::kHistory);
   first.note_owner(history_cell);
 
