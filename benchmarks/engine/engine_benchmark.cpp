@@ -62,6 +62,7 @@ BENCHMARK(BM_Scattered)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark
 BENCHMARK(BM_Coalesced)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Strided)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Scattered)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BroadcastRead)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneLocation)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SmallLaunch)->Arg(1)->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BroadcastRead)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);

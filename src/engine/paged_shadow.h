@@ -1,14 +1,16 @@
 #pragma once
 // Shadow memory for a large, sparse address space (global memory, distributed shared memory):
 // one ShadowCell per 4-byte word, in pages allocated on first touch. Workers share it; each page
-// has its own lock, held while one record's accesses to that page are checked.
+// has its own reader-writer lock, held while one record's accesses to that page are checked:
+// exclusively, except by a read that only appends to the checking worker's own list of a
+// location's reads (try_shared_read), which many workers do at once on a word every block reads.
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 
 #include <tbb/concurrent_unordered_map.h>
-#include <tbb/spin_mutex.h>
+#include <tbb/spin_rw_mutex.h>
 
 #include "engine/shadow_cell.h"
 #include "engine/shadow_page_pool.h"
@@ -29,7 +31,7 @@ class ShadowPage {
     if (cell.state == CellState::kHistory || cell.state == CellState::kSplit) owns_objects_ = true;
   }
 
-  tbb::spin_mutex lock;
+  tbb::spin_rw_mutex lock;
 
  private:
   ShadowPagePool& pool_;
@@ -93,24 +95,50 @@ class PageCache {
 class PageCursor {
  public:
   PageCursor(PagedShadow& shadow, PageCache& cache) : shadow_(shadow), cache_(cache) {}
+  ~PageCursor() { release(); }
+  PageCursor(const PageCursor&) = delete;
+  PageCursor& operator=(const PageCursor&) = delete;
+
+  // The cell of `word`, its page locked exclusively.
   ShadowCell& cell(uint64_t word) {
-    const uint64_t index = word / kWordsPerPage;
-    if (index != page_index_ || !page_) {
-      if (lock_.owns_lock()) lock_.unlock();
-      page_ = &cache_.page(shadow_, index);
-      page_index_ = index;
-      lock_ = std::unique_lock<tbb::spin_mutex>(page_->lock);
-    }
+    hold(word / kWordsPerPage, Held::kExclusive);
     return page_->cell(word % kWordsPerPage);
+  }
+  // Checks the read `access` of `word` under the page's shared lock when it only appends to
+  // `worker`'s own list of the word's reads (apply_shared_read); false when it needs cell().
+  bool try_shared_read(uint64_t word, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
+    const uint64_t index = word / kWordsPerPage;
+    if (held_ == Held::kNone || index != page_index_) hold(index, Held::kShared);
+    return apply_shared_read(page_->cell(word % kWordsPerPage), access, sink, worker);
   }
   void note_owner(const ShadowCell& cell) { page_->note_owner(cell); }
 
  private:
+  enum class Held { kNone, kShared, kExclusive };
+
+  void hold(uint64_t index, Held mode) {
+    if (held_ != Held::kNone && index == page_index_ && (held_ == mode || held_ == Held::kExclusive)) return;
+    release();
+    if (index != page_index_ || !page_) page_ = &cache_.page(shadow_, index);
+    page_index_ = index;
+    if (mode == Held::kExclusive) {
+      page_->lock.lock();
+    } else {
+      page_->lock.lock_shared();
+    }
+    held_ = mode;
+  }
+  void release() {
+    if (held_ == Held::kExclusive) page_->lock.unlock();
+    if (held_ == Held::kShared) page_->lock.unlock_shared();
+    held_ = Held::kNone;
+  }
+
   PagedShadow& shadow_;
   PageCache& cache_;
   uint64_t page_index_ = 0;
   ShadowPage* page_ = nullptr;
-  std::unique_lock<tbb::spin_mutex> lock_;
+  Held held_ = Held::kNone;
 };
 
 }  // namespace barracuda::engine

@@ -112,12 +112,27 @@ LocationHistory::LocationHistory(const LocationHistory& other) : write(other.wri
   for (const auto& [worker, list] : other.others) others.emplace_back(worker, std::make_unique<WorkerReads>(*list));
 }
 
-ReadList& LocationHistory::reads_of(WorkerIndex worker) {
-  if (worker == owner) return reads;
+ReadList* LocationHistory::existing_reads_of(WorkerIndex worker) {
+  if (worker == owner) return &reads;
   for (auto& [index, list] : others) {
-    if (index == worker) return list->reads;
+    if (index == worker) return &list->reads;
   }
+  return nullptr;
+}
+
+ReadList& LocationHistory::reads_of(WorkerIndex worker) {
+  if (ReadList* list = existing_reads_of(worker)) return *list;
   return others.emplace_back(worker, std::make_unique<WorkerReads>()).second->reads;
+}
+
+bool apply_shared_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
+  if (cell.state != CellState::kHistory || access.kind.write) return false;
+  auto* history = owned<LocationHistory>(cell);
+  ReadList* list = history->existing_reads_of(worker);
+  if (list == nullptr) return false;
+  if (history->write) check(*history->write, access, sink, 0);
+  add_read(*list, access);
+  return true;
 }
 
 void LocationHistory::gather_reads() {

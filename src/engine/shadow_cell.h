@@ -94,6 +94,8 @@ struct LocationHistory : ScalablyAllocated<LocationHistory> {
   LocationHistory(const LocationHistory& other);
   // The list `worker`'s reads go to (created at its first read).
   ReadList& reads_of(WorkerIndex worker);
+  // That list if it exists, without creating it.
+  ReadList* existing_reads_of(WorkerIndex worker);
   // Every read since the write, latest per thread, sorted by thread, in `reads`; `others` emptied.
   void gather_reads();
 };
@@ -132,6 +134,10 @@ inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, Confl
     apply_word_access(cell, 0xF, access, sink, worker);
   }
 }
+// The read `access` of a word cell under a lock other workers may share: applied (true) only where it
+// appends to `worker`'s own existing list of the cell's reads, which no other worker touches while
+// the lock is shared; false, with nothing changed, where the cell itself must change.
+bool apply_shared_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker);
 // The accesses a cell (word or byte) remembers, for a summary that outlives the launch: its last
 // write and, of the reads since, the latest one by thread id. A split word's bytes are merged.
 struct CellAccesses {

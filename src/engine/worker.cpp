@@ -268,9 +268,13 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
       apply_whole_word_access(block.shared_word(address / 4), checker.stamp(), checker, index_);
       return;
     }
-    ShadowCell& cell = cursor.cell(address / 4);
-    apply_whole_word_access(cell, checker.stamp(), checker, index_);
-    cursor.note_owner(cell);
+    if (!record.kind.write && cursor.try_shared_read(address / 4, checker.stamp(), checker, index_)) {
+      // Appended to this worker's own list of the word's reads: the cell already owned it.
+    } else {
+      ShadowCell& cell = cursor.cell(address / 4);
+      apply_whole_word_access(cell, checker.stamp(), checker, index_);
+      cursor.note_owner(cell);
+    }
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, address / 4, record.size);
     return;
   }
