@@ -273,40 +273,24 @@ class Session final : public shim::SyncObserver {
     CUcontext context = nullptr;
     // No context current yet (a library loaded on a fresh thread): wait for one, do not give up.
     if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) return nullptr;
-    queues_device_ = current_device();
-    int sms = 0;
-    driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, queues_device_);
-    QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
-    queue_capacity_limit_ = queue_capacity(queue_bytes(options_.queue_bytes, shape.queue_count));
-    shape.capacity = options_.queue_bytes != 0
-                         ? queue_capacity_limit_
-                         : std::min(queue_capacity_limit_, queue_capacity(kInitialQueueArenaBytes / shape.queue_count));
-    queues_ = make_queues(shape, queues_error_);
-    if (!queues_) queues_failed();
-    return queues_;
-  }
-
-  // Under queues_mutex_: queues of `shape`, or null with the reason in `error`.
-  SharedQueues make_queues(const QueueArenaShape& shape, std::string& error) {
-    SharedQueues queues;
     try {
-      queues = std::make_shared<QueueHost>(shape);
+      queues_device_ = current_device();
+      int sms = 0;
+      driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, queues_device_);
+      QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
+      queue_capacity_limit_ = queue_capacity(queue_bytes(options_.queue_bytes, shape.queue_count));
+      shape.capacity = options_.queue_bytes != 0
+                           ? queue_capacity_limit_
+                           : std::min(queue_capacity_limit_, queue_capacity(kInitialQueueArenaBytes / shape.queue_count));
+      queues_ = std::make_shared<QueueHost>(shape);
+      queue_memory_.device_bytes = std::max(queue_memory_.device_bytes, producer_block_bytes(shape.queue_count));
+      queues_created(shape);
     } catch (const std::exception& e) {
-      error = e.what();
-      return nullptr;
+      queues_failed_ = true;
+      queues_error_ = e.what();
+      log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
     }
-    queue_memory_.host_bytes = std::max(queue_memory_.host_bytes, arena_bytes(shape.queue_count, shape.capacity));
-    queue_memory_.device_bytes = std::max(queue_memory_.device_bytes, producer_block_bytes(shape.queue_count));
-    if (options_.verbose) {
-      log_stream() << "barracuda: event queues: " << shape.queue_count << " x " << (shape.capacity * kSlotBytes >> 10)
-                   << " KiB of page-locked host memory\n";
-    }
-    return queues;
-  }
-
-  void queues_failed() {
-    queues_failed_ = true;
-    log_stream() << "barracuda: cannot create the event queues (" << queues_error_ << "); kernels run unchecked\n";
+    return queues_;
   }
 
   // After a launch that found a queue at least half full (no launch is in flight): larger queues, up to
@@ -318,20 +302,24 @@ class Session final : public shim::SyncObserver {
     if (!queues_ || queues_->arena().shape().capacity >= queue_capacity_limit_) return;
     CUcontext context = nullptr;
     if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context != queues_->context()) return;
-    const QueueArenaShape old_shape = queues_->arena().shape();
-    QueueArenaShape shape = old_shape;
+    QueueArenaShape shape = queues_->arena().shape();
     shape.capacity = std::min(shape.capacity * kQueueGrowth, queue_capacity_limit_);
-    SharedQueues old = std::move(queues_);
-    // Freed first where nobody else holds them, so the run's peak is not the old and new together.
-    if (old.use_count() == 1) old.reset();
-    std::string error;
-    queues_ = make_queues(shape, error);
-    if (queues_) return;
-    // Checking goes on with queues of the old size; the GPU waits more often on full ones.
-    queue_capacity_limit_ = old_shape.capacity;
-    if (options_.verbose) log_stream() << "barracuda: the event queues cannot grow (" << error << ")\n";
-    queues_ = old ? std::move(old) : make_queues(old_shape, queues_error_);
-    if (!queues_) queues_failed();
+    try {
+      queues_ = std::make_shared<QueueHost>(shape);
+      queues_created(shape);
+    } catch (const std::exception& e) {
+      // Checking goes on with the queues there are; the GPU waits more often on full ones.
+      queue_capacity_limit_ = shape.capacity / kQueueGrowth;
+      if (options_.verbose) log_stream() << "barracuda: the event queues cannot grow (" << e.what() << ")\n";
+    }
+  }
+
+  void queues_created(const QueueArenaShape& shape) {
+    queue_memory_.host_bytes = std::max(queue_memory_.host_bytes, arena_bytes(shape.queue_count, shape.capacity));
+    if (options_.verbose) {
+      log_stream() << "barracuda: event queues: " << shape.queue_count << " x " << (shape.capacity * kSlotBytes >> 10)
+                   << " KiB of page-locked host memory\n";
+    }
   }
 
   report::Report build_report() {
