@@ -1,6 +1,5 @@
 #include "runtime/queue_host.h"
 
-#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -14,27 +13,21 @@ void check(CUresult result, const char* what) {
   if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + describe(result));
 }
 
-uint64_t next_queue_id() {
-  static std::atomic<uint64_t> last{0};
-  return ++last;
-}
-
 }  // namespace
 
 std::byte* QueueHost::allocate_host_arena(const QueueArenaShape& shape) {
   if (auto why = validate_arena_shape(shape)) throw std::runtime_error("queue arena: " + *why);
   const DriverApi& api = driver_api();
   if (!api.missing.empty()) throw std::runtime_error("libcuda lacks " + api.missing);
-  const size_t bytes = arena_bytes(shape.queue_count, shape.capacity);
+  std::vector<std::byte> image = make_arena_image(shape);
   void* host = nullptr;
-  check(api.mem_host_alloc(&host, bytes, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE),
+  check(api.mem_host_alloc(&host, image.size(), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE),
         "cuMemHostAlloc of the event queues");
-  // In place: a staging copy would double the run's peak memory.
-  write_arena_image({static_cast<std::byte*>(host), bytes}, shape);
+  std::memcpy(host, image.data(), image.size());
   return static_cast<std::byte*>(host);
 }
 
-QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(shape), shape), id_(next_queue_id()) {
+QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(shape), shape) {
   const DriverApi& api = driver_api();
   try {
     check(api.ctx_get_current(&context_), "cuCtxGetCurrent");
