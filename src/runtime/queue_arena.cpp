@@ -35,10 +35,15 @@ Header shaped_header(const QueueArenaShape& shape) {
 
 }  // namespace
 
+void write_arena_image(std::span<std::byte> memory, const QueueArenaShape& shape) {
+  std::memset(memory.data(), 0, memory.size());
+  const auto header = shaped_header<QueueArenaHeader>(shape);
+  std::memcpy(memory.data(), &header, sizeof(header));
+}
+
 std::vector<std::byte> make_arena_image(const QueueArenaShape& shape) {
   std::vector<std::byte> image(arena_bytes(shape.queue_count, shape.capacity));
-  const auto header = shaped_header<QueueArenaHeader>(shape);
-  std::memcpy(image.data(), &header, sizeof(header));
+  write_arena_image(image, shape);
   return image;
 }
 

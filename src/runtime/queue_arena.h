@@ -22,8 +22,10 @@ struct QueueArenaShape {
 // Why `shape` cannot describe an arena, or nullopt.
 std::optional<std::string> validate_arena_shape(const QueueArenaShape& shape);
 
-// A zeroed arena of arena_bytes() bytes with its header filled in (launch 0, nothing logged).
-// `shape` must be valid.
+// Makes `memory` (arena_bytes() bytes) a zeroed arena with its header filled in (launch 0, nothing
+// logged). `shape` must be valid.
+void write_arena_image(std::span<std::byte> memory, const QueueArenaShape& shape);
+// The same in a new buffer.
 std::vector<std::byte> make_arena_image(const QueueArenaShape& shape);
 
 // The initial producer block (device memory, barracuda/queue.h) of an arena of `shape` whose host
