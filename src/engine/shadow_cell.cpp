@@ -108,12 +108,11 @@ void reset_cell(ShadowCell& cell) {
   cell = ShadowCell{};
 }
 
-LocationHistory::LocationHistory(const LocationHistory& other) : write(other.write), reads(other.reads), owner(other.owner) {
+LocationHistory::LocationHistory(const LocationHistory& other) : write(other.write), reads(other.reads) {
   for (const auto& [worker, list] : other.others) others.emplace_back(worker, std::make_unique<WorkerReads>(*list));
 }
 
-ReadList* LocationHistory::existing_reads_of(WorkerIndex worker) {
-  if (worker == owner) return &reads;
+ReadList* LocationHistory::own_reads_of(WorkerIndex worker) {
   for (auto& [index, list] : others) {
     if (index == worker) return &list->reads;
   }
@@ -121,14 +120,15 @@ ReadList* LocationHistory::existing_reads_of(WorkerIndex worker) {
 }
 
 ReadList& LocationHistory::reads_of(WorkerIndex worker) {
-  if (ReadList* list = existing_reads_of(worker)) return *list;
+  if (ReadList* list = own_reads_of(worker)) return *list;
+  if (reads.size() < kReadsBeforeWorkerLists) return reads;
   return others.emplace_back(worker, std::make_unique<WorkerReads>()).second->reads;
 }
 
 bool apply_shared_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
   if (cell.state != CellState::kHistory || access.kind.write) return false;
   auto* history = owned<LocationHistory>(cell);
-  ReadList* list = history->existing_reads_of(worker);
+  ReadList* list = history->own_reads_of(worker);
   if (list == nullptr) return false;
   if (history->write) check(*history->write, access, sink, 0);
   add_read(*list, access);
@@ -157,7 +157,6 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
         return;
       }
       auto history = std::make_unique<LocationHistory>();
-      history->owner = worker;
       if (earlier.kind.write) {
         history->write = earlier;
         history->reads.push_back(access);

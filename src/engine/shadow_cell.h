@@ -71,7 +71,7 @@ using WorkerIndex = uint16_t;
 // compaction restores one read per thread, sorted by thread.
 using ReadList = std::vector<Stamp, tbb::scalable_allocator<Stamp>>;
 
-// One worker's reads of a location that several workers read: allocated by that worker, so the
+// One worker's reads of a location that very many threads read: allocated by that worker, so the
 // list it appends to does not share cache lines with another worker's (a word every block reads
 // would otherwise pass its list from core to core on every record, under the page lock).
 struct WorkerReads : ScalablyAllocated<WorkerReads> {
@@ -80,22 +80,24 @@ struct WorkerReads : ScalablyAllocated<WorkerReads> {
 
 struct LocationHistory : ScalablyAllocated<LocationHistory> {
   std::optional<Stamp> write;
-  // The reads since the write: the reads of worker `owner`, preceded by those the cell held inline
-  // before it became a history (the oldest reads there are), then, in `others`, each other worker's.
-  // A thread's reads all come from the worker checking its block, so taking the lists in this order
-  // keeps every thread's reads in program order.
+  // The reads since the write: first in `reads`, which every worker appends to under the page's
+  // exclusive lock; once it holds kReadsBeforeWorkerLists reads, each worker's further reads go to a
+  // list of its own in `others`, which it may append to under the page's shared lock. A thread's reads
+  // all come from the worker checking its block, so `reads` then `others` keeps every thread's reads
+  // in program order. (Lists for every word would cost a matrix read by a few blocks an allocation
+  // per worker per word: only words read by very many threads get them.)
+  static constexpr size_t kReadsBeforeWorkerLists = 256;
   ReadList reads;
-  WorkerIndex owner = 0;
   std::vector<std::pair<WorkerIndex, std::unique_ptr<WorkerReads>>,
               tbb::scalable_allocator<std::pair<WorkerIndex, std::unique_ptr<WorkerReads>>>>
       others;
 
   LocationHistory() = default;
   LocationHistory(const LocationHistory& other);
-  // The list `worker`'s reads go to (created at its first read).
+  // The list `worker`'s next read goes to (under the page's exclusive lock).
   ReadList& reads_of(WorkerIndex worker);
-  // That list if it exists, without creating it.
-  ReadList* existing_reads_of(WorkerIndex worker);
+  // `worker`'s own list, if it has one (what a read under the shared lock may append to).
+  ReadList* own_reads_of(WorkerIndex worker);
   // Every read since the write, latest per thread, sorted by thread, in `reads`; `others` emptied.
   void gather_reads();
 };

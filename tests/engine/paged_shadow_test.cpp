@@ -39,33 +39,46 @@ Stamp write_by(uint32_t thread) {
   return stamp;
 }
 
+const LocationHistory& owned_history(const ShadowCell& cell) {
+  return *reinterpret_cast<const LocationHistory*>(static_cast<uintptr_t>(cell.payload));
+}
+
 class Conflicts final : public ConflictSink {
  public:
   void conflict(const Stamp& earlier, uint32_t) override { seen.push_back({raw(earlier.thread), raw(earlier.site)}); }
   std::vector<std::pair<uint32_t, uint32_t>> seen;  // (thread, site)
 };
 
-// Reads of a location checked by several workers go to one list per worker; a write sees every
-// thread's latest read once, in thread order, whichever worker made it. Thread 5's first read was
-// held inline when worker 0 turned the cell into a history, its second comes from worker 1.
-void read_from_three_workers(ShadowCell& cell, ConflictSink& sink) {
+using Seen = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// A word read by very many threads gets one list of reads per worker; a write sees every thread's
+// latest read once, in thread order, whichever list holds it. Thread 5's first read was held inline
+// when the cell became a history and sits in the common list; its second comes from worker 1's own
+// list, made once the common list was full. Returns what a write must see.
+Seen read_from_three_workers(ShadowCell& cell, ConflictSink& sink) {
   apply_access(cell, read_by(5, 1), sink, 1);
+  Seen expected = {{3, 9}, {5, 2}, {7, 9}, {9, 3}};
+  for (uint32_t i = 0; i < LocationHistory::kReadsBeforeWorkerLists; ++i) {
+    apply_access(cell, read_by(1000 + i), sink, static_cast<WorkerIndex>(i % 3));
+    expected.push_back({1000 + i, 9});
+  }
   apply_access(cell, read_by(7), sink, 0);
   apply_access(cell, read_by(5, 2), sink, 1);
   apply_access(cell, read_by(3), sink, 0);
   apply_access(cell, read_by(9, 3), sink, 2);
+  return expected;
 }
 
 TEST(LocationHistory, AWriteSeesTheLatestReadOfEveryThreadAcrossWorkers) {
   Conflicts sink;
   ShadowCell cell;
-  read_from_three_workers(cell, sink);
+  const Seen expected = read_from_three_workers(cell, sink);
   ASSERT_EQ(cell.state, CellState::kHistory);
-  EXPECT_EQ(raw(remembered_accesses(cell).read->thread), 9u);
+  EXPECT_EQ(owned_history(cell).others.size(), 3u);
+  EXPECT_EQ(raw(remembered_accesses(cell).read->thread), 1000 + LocationHistory::kReadsBeforeWorkerLists - 1);
   EXPECT_TRUE(sink.seen.empty());
   apply_access(cell, write_by(100), sink, 0);
-  using Seen = std::vector<std::pair<uint32_t, uint32_t>>;
-  EXPECT_EQ(sink.seen, (Seen{{3, 9}, {5, 2}, {7, 9}, {9, 3}}));
+  EXPECT_EQ(sink.seen, expected);
   // The reads are gone with the write: a second write sees only the first.
   sink.seen.clear();
   apply_access(cell, write_by(101), sink, 1);
@@ -73,70 +86,32 @@ TEST(LocationHistory, AWriteSeesTheLatestReadOfEveryThreadAcrossWorkers) {
   reset_cell(cell);
 }
 
-TEST(LocationHistory, SplittingAWordKeepsEveryWorkersReads) {
+TEST(LocationHistory, ASharedReadAppendsOnlyToTheWorkersOwnList) {
   Conflicts sink;
   ShadowCell cell;
+  apply_access(cell, read_by(1), sink, 0);
+  apply_access(cell, read_by(2), sink, 0);
+  EXPECT_FALSE(apply_shared_read(cell, read_by(3), sink, 0));  // no own list yet: needs the exclusive lock
   read_from_three_workers(cell, sink);
-  apply_word_access(cell, 0x1, write_by(100), sink, 0);  // one byte: the word splits
-  ASSERT_EQ(cell.state, CellState::kSplit);
-  using Seen = std::vector<std::pair<uint32_t, uint32_t>>;
-  EXPECT_EQ(sink.seen, (Seen{{3, 9}, {5, 2}, {7, 9}, {9, 3}}));
-  sink.seen.clear();
-  apply_word_access(cell, 0x8, write_by(100), sink, 0);  // another byte still has all reads
-  EXPECT_EQ(sink.seen, (Seen{{3, 9}, {5, 2}, {7, 9}, {9, 3}}));
+  EXPECT_TRUE(apply_shared_read(cell, read_by(4000), sink, 2));
+  EXPECT_FALSE(apply_shared_read(cell, read_by(4001), sink, 7));  // worker 7 has no list
+  EXPECT_FALSE(apply_shared_read(cell, write_by(4002), sink, 2));  // writes change the cell
+  apply_access(cell, write_by(100), sink, 0);
+  EXPECT_EQ(sink.seen.back(), (std::pair<uint32_t, uint32_t>{4000, 9}));
   reset_cell(cell);
 }
 
-TEST(ShadowPagePool, PagesAreDistinctAndEveryTakeIsEmptyEvenAfterReuse) {
-  ShadowPagePool pool;
-  std::vector<ShadowCell*> pages;
-  for (int i = 0; i < 70; ++i) pages.push_back(pool.take());  // more than two 2 MiB slabs
-  EXPECT_EQ(std::set<ShadowCell*>(pages.begin(), pages.end()).size(), pages.size());
-  for (ShadowCell* page : pages) {
-    ASSERT_TRUE(all_empty(page));
-    std::memset(static_cast<void*>(page), 0xA5, kShadowPageBytes);
-    pool.give_back(page);
-  }
-  for (int i = 0; i < 70; ++i) {
-    ShadowCell* page = pool.take();
-    EXPECT_TRUE(all_empty(page)) << "take " << i;
-    std::memset(static_cast<void*>(page), 0x5A, kShadowPageBytes);
-  }
-}
-
-TEST(PagedShadow, ClearedPagesComeBackEmptyAndCachesForgetThem) {
-  PagedShadow shadow;
-  PageCache cache;
-  NoConflicts sink;
-  ShadowPage& first = cache.page(shadow, 5);
-  ASSERT_EQ(&first, &shadow.page(5));
-  ShadowCell& inline_cell = first.cell(7);
-  apply_access(inline_cell, read_by(1), sink, 0);
-  ShadowCell& history_cell = first.cell(8);
-  apply_access(history_cell, read_by(1), sink, 0);
-  apply_access(history_cell, read_by(2), sink, 1);  // two readers: an out-of-line history
-  ASSERT_EQ(history_cell.state, CellState::kHistory);
-  first.note_owner(history_cell);
-
-  shadow.clear();  // frees the history; the page memory is kept for reuse
-  shadow.page(100);  // likely reuses the freed page object's address: a stale cache entry would show
-  ShadowPage& again = cache.page(shadow, 5);
-  EXPECT_EQ(&again, &shadow.page(5));  // the cache did not return the freed page object
-  EXPECT_EQ(again.cell(7).state, CellState::kEmpty);
-  EXPECT_EQ(again.cell(8).state, CellState::kEmpty);
-  EXPECT_EQ(again.cell(8).payload, 0u);
-}
-
-TEST(PagedShadow, CacheHandsOutThePageOfEveryIndexWhateverItEvicts) {
-  PagedShadow shadow;
-  PageCache cache;
-  // Far more pages than cache slots, including indices at power-of-two distances.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (uint64_t i = 0; i < 600; ++i) {
-      const uint64_t index = (i % 3 == 0) ? i : (i << 26) + 7;
-      ASSERT_EQ(&cache.page(shadow, index), &shadow.page(index)) << index;
-    }
-  }
+TEST(LocationHistory, SplittingAWordKeepsEveryWorkersReads) {
+  Conflicts sink;
+  ShadowCell cell;
+  const Seen expected = read_from_three_workers(cell, sink);
+  apply_word_access(cell, 0x1, write_by(100), sink, 0);  // one byte: the word splits
+  ASSERT_EQ(cell.state, CellState::kSplit);
+  EXPECT_EQ(sink.seen, expected);
+  sink.seen.clear();
+  apply_word_access(cell, 0x8, write_by(100), sink, 0);  // another byte still has all reads
+  EXPECT_EQ(sink.seen, expected);
+  reset_cell(cell);
 }
 
 }  // namespace
