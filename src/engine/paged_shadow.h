@@ -70,22 +70,27 @@ class PagedShadow {
 // map: direct-mapped by page number, valid for one generation of the shadow.
 class PageCache {
  public:
-  ShadowPage& page(PagedShadow& shadow, uint64_t page_index) {
+  struct Entry {
+    uint64_t index = 0;
+    uint64_t generation = 0;
+    ShadowPage* page = nullptr;
+    // This worker's last read here that could take the shared lock did (see PageCursor): worth
+    // trying first. Off for pages whose words few threads read, which would pay two locks a record.
+    bool shared_reads = false;
+  };
+
+  Entry& entry(PagedShadow& shadow, uint64_t page_index) {
     // Multiplicative hashing: arrays sit at large power-of-two distances, which a plain modulo
     // would map onto one slot.
     Entry& entry = entries_[(page_index * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits)];
     if (entry.page == nullptr || entry.index != page_index || entry.generation != shadow.generation()) {
       entry = {page_index, shadow.generation(), &shadow.page(page_index)};
     }
-    return *entry.page;
+    return entry;
   }
+  ShadowPage& page(PagedShadow& shadow, uint64_t page_index) { return *entry(shadow, page_index).page; }
 
  private:
-  struct Entry {
-    uint64_t index = 0;
-    uint64_t generation = 0;
-    ShadowPage* page = nullptr;
-  };
   static constexpr unsigned kSlotBits = 8;
   std::array<Entry, size_t{1} << kSlotBits> entries_{};
 };
@@ -105,11 +110,23 @@ class PageCursor {
     return page_->cell(word % kWordsPerPage);
   }
   // Checks the read `access` of `word` under the page's shared lock when it only appends to
-  // `worker`'s own list of the word's reads (apply_shared_read); false when it needs cell().
+  // `worker`'s own list of the word's reads (apply_shared_read); false when it needs cell(). Tried
+  // only on pages where this worker's last such read succeeded (note_own_list() marks them).
   bool try_shared_read(uint64_t word, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
     const uint64_t index = word / kWordsPerPage;
-    if (held_ == Held::kNone || index != page_index_) hold(index, Held::kShared);
-    return apply_shared_read(page_->cell(word % kWordsPerPage), access, sink, worker);
+    if (held_ == Held::kNone || index != page_index_) {
+      PageCache::Entry& entry = cache_.entry(shadow_, index);
+      if (!entry.shared_reads) return false;
+      hold(index, Held::kShared);
+    }
+    const bool applied = apply_shared_read(page_->cell(word % kWordsPerPage), access, sink, worker);
+    if (!applied) cache_.entry(shadow_, index).shared_reads = false;
+    return applied;
+  }
+  // After cell(): the read just applied went to `worker`'s own list of the cell's reads, so reads of
+  // this page may try the shared lock.
+  void note_own_list(const ShadowCell& cell, WorkerIndex worker) {
+    if (has_own_reads(cell, worker)) cache_.entry(shadow_, page_index_).shared_reads = true;
   }
   void note_owner(const ShadowCell& cell) { page_->note_owner(cell); }
 
@@ -119,7 +136,7 @@ class PageCursor {
   void hold(uint64_t index, Held mode) {
     if (held_ != Held::kNone && index == page_index_ && (held_ == mode || held_ == Held::kExclusive)) return;
     release();
-    if (index != page_index_ || !page_) page_ = &cache_.page(shadow_, index);
+    if (index != page_index_ || !page_) page_ = cache_.entry(shadow_, index).page;
     page_index_ = index;
     if (mode == Held::kExclusive) {
       page_->lock.lock();

@@ -125,6 +125,10 @@ ReadList& LocationHistory::reads_of(WorkerIndex worker) {
   return others.emplace_back(worker, std::make_unique<WorkerReads>()).second->reads;
 }
 
+bool has_own_reads(const ShadowCell& cell, WorkerIndex worker) {
+  return cell.state == CellState::kHistory && owned<LocationHistory>(cell)->own_reads_of(worker) != nullptr;
+}
+
 bool apply_shared_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
   if (cell.state != CellState::kHistory || access.kind.write) return false;
   auto* history = owned<LocationHistory>(cell);

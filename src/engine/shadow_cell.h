@@ -140,6 +140,8 @@ inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, Confl
 // appends to `worker`'s own existing list of the cell's reads, which no other worker touches while
 // the lock is shared; false, with nothing changed, where the cell itself must change.
 bool apply_shared_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker);
+// Whether `worker` has a list of its own among the cell's reads (apply_shared_read can append).
+bool has_own_reads(const ShadowCell& cell, WorkerIndex worker);
 // The accesses a cell (word or byte) remembers, for a summary that outlives the launch: its last
 // write and, of the reads since, the latest one by thread id. A split word's bytes are merged.
 struct CellAccesses {
