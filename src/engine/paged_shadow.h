@@ -7,7 +7,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 
 #include <tbb/concurrent_unordered_map.h>
 #include <tbb/spin_rw_mutex.h>

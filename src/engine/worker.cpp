@@ -268,9 +268,9 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
       apply_whole_word_access(block.shared_word(address / 4), checker.stamp(), checker, index_);
       return;
     }
-    if (!record.kind.write && cursor.try_shared_read(address / 4, checker.stamp(), checker, index_)) {
-      // Appended to this worker's own list of the word's reads: the cell already owned it.
-    } else {
+    // A read that went to this worker's own list of the word's reads under the shared lock is done.
+    const bool read_shared = !record.kind.write && cursor.try_shared_read(address / 4, checker.stamp(), checker, index_);
+    if (!read_shared) {
       ShadowCell& cell = cursor.cell(address / 4);
       apply_whole_word_access(cell, checker.stamp(), checker, index_);
       cursor.note_owner(cell);
