@@ -102,22 +102,47 @@ __device__ __forceinline__ Queue block_queue(QueueProducerHeader* producers) {
   return queue;
 }
 
-// Leader only: reserves `slots` slots and waits until the host has freed them (back-pressure: the
-// producer never overwrites unread slots and never drops). Only a ring that looks full costs a
-// read over the bus.
-__device__ uint64_t reserve(const Queue& queue, uint32_t slots) {
-  uint64_t position = atomicAdd(reinterpret_cast<unsigned long long*>(&queue.producer->write_head), slots);
-  uint64_t end = position + slots;
-  if (end <= load_acquire_gpu(&queue.producer->read_head_cache) + queue.capacity) return position;
+// The leader's value of a 64-bit word, for every lane of the group.
+__device__ __forceinline__ uint64_t from_leader(const WarpGroup& group, uint64_t value) {
+  return __shfl_sync(group.mask, value, group.leader);
+}
+
+// Every lane of the group: the leader reserves `slots` slots, then the group waits together until
+// the host has freed them (back-pressure: the producer never overwrites unread slots and never
+// drops). Only a ring that looks full costs a read over the bus.
+//
+// The group waits as one, never the leader alone: under independent thread scheduling, lanes
+// waiting at a convergence point for a leader that spins (a loop with __nanosleep) may be let go
+// ahead of it, and ptxas, which compiled the app's `barrier.sync` after our call as a converged warp's
+// BAR.SYNC, then sees the warp arrive at the barrier twice, once per part. Measured on the H100
+// (tests/gpu/barrier/cg_sync_unrolled_loop with 1 MiB queues): half of a block's warps ran one to
+// three barriers ahead of the others, and the engine reported the reordering as races.
+__device__ uint64_t reserve(const WarpGroup& group, const Queue& queue, uint32_t slots) {
+  uint64_t position = 0;
+  uint64_t read_head = 0;
+  if (group.is_leader()) {
+    position = atomicAdd(reinterpret_cast<unsigned long long*>(&queue.producer->write_head), slots);
+    read_head = load_acquire_gpu(&queue.producer->read_head_cache);
+  }
+  position = from_leader(group, position);
+  const uint64_t end = position + slots;
+  if (end <= from_leader(group, read_head) + queue.capacity) return position;
   for (uint32_t sleep_ns = kBackPressureSleepNs;; sleep_ns = min(2 * sleep_ns, kMaxBackPressureSleepNs)) {
-    uint64_t read_head = load_acquire_system(&queue.control->read_head);
+    if (group.is_leader()) read_head = load_acquire_system(&queue.control->read_head);
+    read_head = from_leader(group, read_head);
     if (end <= read_head + queue.capacity) {
-      raise_release_gpu(&queue.producer->read_head_cache, read_head);
+      if (group.is_leader()) raise_release_gpu(&queue.producer->read_head_cache, read_head);
+      // Orders the leader's acquire of the freed slots before the other lanes' payload writes.
+      __syncwarp(group.mask);
       return position;
     }
     __nanosleep(sleep_ns);
     // Another waiter may have seen the host's progress meanwhile: that costs no bus read.
-    if (end <= load_acquire_gpu(&queue.producer->read_head_cache) + queue.capacity) return position;
+    if (group.is_leader()) read_head = load_acquire_gpu(&queue.producer->read_head_cache);
+    if (end <= from_leader(group, read_head) + queue.capacity) {
+      __syncwarp(group.mask);
+      return position;
+    }
   }
 }
 
@@ -134,9 +159,9 @@ __device__ __forceinline__ RecordHeader make_header(const QueueProducerHeader* p
 }
 
 // Under independent thread scheduling the other lanes would otherwise return while the leader still
-// waits in reserve, and the app instruction after the call would then run (and be logged) in
-// pieces. Rejoining the group before returning keeps one warp instruction one record. This adds no
-// ordering the engine sees: the lanes were converged when they entered.
+// publishes, and the app instruction after the call would then run (and be logged) in pieces.
+// Rejoining the group before returning keeps one warp instruction one record. This adds no ordering
+// the engine sees: the lanes were converged when they entered.
 __device__ __forceinline__ void rejoin(const WarpGroup& group) { __syncwarp(group.mask); }
 
 // Leader only: the launch's next sync ticket (record.h, RecordOp::kSyncTicket). acq_rel keeps the
@@ -159,23 +184,26 @@ struct Reservation {
   RecordHeader ticket;
 };
 
-// Leader only: reserves the record's slots, plus one in front for its sync ticket when `ticketed`.
-__device__ Reservation reserve_record(QueueProducerHeader* producers, const Queue& queue, uint32_t slots,
-                                      const RecordHeader& header, bool ticketed) {
+// Every lane of the group: reserves the record's slots, plus one in front for its sync ticket when
+// `ticketed`. `record` is the same in every lane; the ticket is the leader's alone.
+__device__ Reservation reserve_record(QueueProducerHeader* producers, const WarpGroup& group, const Queue& queue,
+                                      uint32_t slots, const RecordHeader& header, bool ticketed) {
   Reservation reservation{};
   if (!ticketed) {
-    reservation.record = reserve(queue, slots);
+    reservation.record = reserve(group, queue, slots);
     return reservation;
   }
   reservation.has_ticket = true;
-  reservation.ticket = header;
-  reservation.ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
-  reservation.ticket.space_sem = 0;
-  reservation.ticket.size_mode = 0;
-  reservation.ticket.flags = 0;
-  reservation.ticket.stride = 0;
-  reservation.ticket.base = take_sync_ticket(producers);
-  reservation.record = reserve(queue, slots + 1) + 1;
+  if (group.is_leader()) {
+    reservation.ticket = header;
+    reservation.ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+    reservation.ticket.space_sem = 0;
+    reservation.ticket.size_mode = 0;
+    reservation.ticket.flags = 0;
+    reservation.ticket.stride = 0;
+    reservation.ticket.base = take_sync_ticket(producers);
+  }
+  reservation.record = reserve(group, queue, slots + 1) + 1;
   return reservation;
 }
 
@@ -206,11 +234,10 @@ __device__ void publish(const Queue& queue, const Reservation& reservation, cons
 
 // Logs a header-only record (everything but memory accesses) from the group's leader.
 __device__ void log_header_only(QueueProducerHeader* producers, const WarpGroup& group, const RecordHeader& header) {
-  if (group.is_leader()) {
-    Queue queue = block_queue(producers);
-    const bool ticketed = takes_sync_ticket(static_cast<RecordOp>(header.op), header.space_sem);
-    publish(queue, reserve_record(producers, queue, 1, header, ticketed), header);
-  }
+  Queue queue = block_queue(producers);
+  const bool ticketed = takes_sync_ticket(static_cast<RecordOp>(header.op), header.space_sem);
+  Reservation reservation = reserve_record(producers, group, queue, 1, header, ticketed);
+  if (group.is_leader()) publish(queue, reservation, header);
   rejoin(group);
 }
 
@@ -328,9 +355,8 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   // kAccessNoSyncTicket: nothing in this launch can make the access synchronise (queue.h).
   const bool ticketed =
       (access_info & kAccessNoSyncTicket) == 0 && takes_sync_ticket(static_cast<RecordOp>(header.op), space_sem);
-  Reservation reservation{};
-  if (group.is_leader()) reservation = reserve_record(producers, queue, slots, header, ticketed);
-  uint64_t position = __shfl_sync(group.mask, reservation.record, group.leader);
+  Reservation reservation = reserve_record(producers, group, queue, slots, header, ticketed);
+  const uint64_t position = reservation.record;
   if (encoding.mode == AddressMode::kDelta32) {
     write_payload<int32_t>(queue, group, position, static_cast<int32_t>(address - encoding.base));
   } else if (encoding.mode == AddressMode::kFull64) {

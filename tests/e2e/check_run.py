@@ -3,7 +3,8 @@
 and exit status are unchanged, the exit code says whether races were found, and the JSON report holds
 the expected races with both source lines.
 
-  check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] -- APP [ARGS...]
+  check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] [--tool-option OPT ...]
+               -- APP [ARGS...]
 
 With --trace-check, the run also records its event trace and PROGRAM TRACE must exit 0.
 
@@ -28,6 +29,8 @@ def main():
     parser.add_argument("--races", type=int, required=True, help="unique races the report must hold")
     parser.add_argument("--line", action="append", default=[], help="FILE:LINE one of the races must name")
     parser.add_argument("--trace-check", help="program run on the recorded event trace; must exit 0")
+    parser.add_argument("--tool-option", action="append", default=[],
+                        help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
     argv = sys.argv[1:]
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
@@ -44,7 +47,7 @@ def main():
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         trace_path = os.path.join(tmp, "events.bctrace")
         record = ["--record", trace_path] if args.trace_check else []
-        checked = subprocess.run([args.barracuda, "run", "--report", report_path, *record, "--"] + app,
+        checked = subprocess.run([args.barracuda, "run", "--report", report_path, *record, *args.tool_option, "--"] + app,
                                  capture_output=True, text=True, env=env)
         sys.stderr.write(checked.stderr)
         failures = []
@@ -67,6 +70,8 @@ def main():
         failures.append(f"analysis incomplete: {summary['kernels_skipped']}")
     if summary["unique_races"] != args.races:
         failures.append(f"{summary['unique_races']} unique races, expected {args.races}")
+    if summary["barrier_divergences"] != 0:
+        failures.append(f"{summary['barrier_divergences']} barrier divergences in programs that have none")
     named = set()
     for race in report["races"]:
         for access in (race["current"], race["previous"]):
