@@ -27,7 +27,7 @@ namespace barracuda::options {
   X(same_value_races, BoolValue, false, "report same-value write-write pairs (a flag many threads set) as races, not warnings") \
   X(warn_redundant_barriers, BoolValue, false, "also warn about barriers that ordered no conflicting accesses") \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
-  X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 1/16 of free host memory, 1M-64M each)") \
+  X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 64 MiB for all at first, grown 4x after a launch that half-fills one, up to 1/16 of free host memory, 1M-64M each)") \
   X(drain_threads, CountValue, 0, "host threads draining the queues into the engine (0: hardware threads - 1)") \
   X(cache_dir, TextValue, "", "cache of instrumented modules (empty: $XDG_CACHE_HOME/barracuda)")           \
   X(record, TextValue, "", "write a binary event trace to this file (for barracuda replay; per process like report)") \

@@ -28,6 +28,7 @@ void merge_into(DrainTotals& into, DrainTotals&& from) {
   into.records += from.records;
   into.slots += from.slots;
   into.sink_time += from.sink_time;
+  into.queue_ran_full |= from.queue_ran_full;
   if (!into.error) into.error = std::move(from.error);
 }
 
@@ -115,6 +116,7 @@ DrainTotals DrainPool::drain_share(uint32_t index, const Job& job, std::vector<Q
       }
       totals.records += drained.records;
       totals.slots += drained.slots;
+      if (drained.slots * 2 >= job.arena->shape().capacity) totals.queue_ran_full = true;
       if (drained.error && !totals.error) totals.error = std::move(drained.error);
       if (scratch.empty()) continue;
       const auto start = std::chrono::steady_clock::now();

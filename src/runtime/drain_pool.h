@@ -30,6 +30,8 @@ struct DrainTotals {
   uint64_t slots = 0;
   std::chrono::nanoseconds sink_time{};  // summed over the threads: time spent inside the sink
   std::optional<std::string> error;      // the first malformed queue or sink exception
+  // A drain found a queue at least half full: the GPU logged faster than the drain kept up.
+  bool queue_ran_full = false;
 };
 
 class DrainPool {

@@ -28,19 +28,21 @@ bool being_captured(const shim::LaunchInfo& launch) { return stream_is_being_cap
 }  // namespace
 
 LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, ModuleInstrumenter& modules,
-                             StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
+                             StreamTracker& streams, std::function<SharedQueues()> queues,
+                             std::function<void()> queues_ran_full, TraceRecorder* recorder,
                              LaunchFilterSettings filter)
     : engine_(engine),
       warp_model_(warp_model),
       modules_(modules),
       streams_(streams),
       queues_(std::move(queues)),
+      queues_ran_full_(std::move(queues_ran_full)),
       recorder_(recorder),
       filter_(std::move(filter)) {}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // The queues first: after a device reset they are recreated here, and the module then reconnects.
-  QueueHost* queues = being_captured(launch) ? nullptr : queues_();
+  SharedQueues queues = being_captured(launch) ? nullptr : queues_();
   // The launch filters count launches in issue order, under the launch mutex; a launch they leave out
   // runs with its module silenced, holding the mutex until it has ended.
   bool filtered_out = false;
@@ -56,7 +58,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     }
     launch_mutex_.unlock();
   }
-  if (queues != nullptr && !launch.graph && !modules_.ready_to_log(launch.module)) queues = nullptr;
+  if (queues != nullptr && !launch.graph && !modules_.ready_to_log(launch.module, *queues)) queues = nullptr;
   if (queues == nullptr) {
     std::lock_guard lock(totals_mutex_);
     ++totals_.launches_unchecked;
@@ -66,6 +68,14 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // that thread's synchronisation in between must not order the two.
   engine::LaunchOrder order = streams_.launch_order(launch);
   launch_mutex_.lock();
+  // The queues may have been replaced by larger ones at the end of the launch this one waited for.
+  queues = queues_();
+  if (queues == nullptr || (!launch.graph && !modules_.ready_to_log(launch.module, *queues))) {
+    launch_mutex_.unlock();
+    std::lock_guard lock(totals_mutex_);
+    ++totals_.launches_unchecked;
+    return;
+  }
   const uint16_t launch_id = next_launch_id_++;
   try {
     queues->begin_launch(launch_id);
@@ -132,7 +142,9 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
   const auto start = std::chrono::steady_clock::now();
   DrainTotals drained;
   try {
-    if (result == CUDA_SUCCESS) drained = drain_until_done(launch, queues_()->arena(), check);
+    const SharedQueues queues = queues_();
+    if (!queues) throw std::runtime_error("the event queues are gone");
+    if (result == CUDA_SUCCESS) drained = drain_until_done(launch, queues->arena(), check);
   } catch (const std::exception& e) {
     drained.error = e.what();
   }
@@ -152,6 +164,8 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
   }
   if (check) ++totals_.launches_checked;
   if (launch.graph && drained.records != 0) ++totals_.unchecked_graph_launches;
+  // No launch is in flight while this one holds the launch mutex: the only time queues can be replaced.
+  if (drained.queue_ran_full && queues_ran_full_) queues_ran_full_();
 }
 
 DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check) {

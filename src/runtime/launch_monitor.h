@@ -51,12 +51,14 @@ struct LaunchTotals {
 class LaunchMonitor final : public shim::LaunchObserver {
  public:
   // `streams` orders each checked launch with the others. `recorder` (may be null) receives every launch
-  // and drained record.
+  // and drained record. `queues_ran_full` is called after a launch whose drain found a queue at least
+  // half full, while no launch is in flight (it may replace the queues with larger ones).
   // `filter` selects the launches checked (runtime/launch_filter.h): the others run with their
   // module's logging off, one at a time like checked launches (a kernel still running must not see
   // logging switched back on for the next checked launch).
   LaunchMonitor(engine::Engine& engine, WarpModel warp_model, ModuleInstrumenter& modules,
-                StreamTracker& streams, std::function<QueueHost*()> queues, TraceRecorder* recorder,
+                StreamTracker& streams, std::function<SharedQueues()> queues, std::function<void()> queues_ran_full,
+                TraceRecorder* recorder,
                 LaunchFilterSettings filter);
 
   void before_launch(const shim::LaunchInfo& launch) override;
@@ -78,7 +80,8 @@ class LaunchMonitor final : public shim::LaunchObserver {
   WarpModel warp_model_;
   ModuleInstrumenter& modules_;
   StreamTracker& streams_;
-  std::function<QueueHost*()> queues_;
+  std::function<SharedQueues()> queues_;
+  std::function<void()> queues_ran_full_;
   TraceRecorder* recorder_;
   LaunchFilter filter_;  // used under launch_mutex_
   // One launch is checked at a time: the engine and the queues' launch id are process-wide.

@@ -54,7 +54,7 @@ std::vector<std::string> kernel_names(const ptx::Module& module) {
 }  // namespace
 
 ModuleInstrumenter::ModuleInstrumenter(InstrumenterConfig config, SiteRegistry& sites,
-                                       std::function<QueueHost*()> queues)
+                                       std::function<SharedQueues()> queues)
     : config_(std::move(config)), sites_(sites), queues_(std::move(queues)) {}
 
 const void* ModuleInstrumenter::transform(const shim::ModuleImage& image) {
@@ -156,7 +156,7 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
                                                        bool logging) {
   const DriverApi& api = driver_api();
   const RelaxedCaptureMode relaxed;
-  QueueHost* queues = nullptr;
+  SharedQueues queues;
   try {
     queues = queues_();
   } catch (const std::exception& e) {
@@ -176,7 +176,7 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
     return std::string("event queues unavailable (") + e.what() + ")";
   }
   std::lock_guard lock(mutex_);
-  logging_[id] = logging;
+  pointed_at_[id] = logging ? queues->id() : 0;
   return std::nullopt;
 }
 
@@ -184,7 +184,7 @@ bool ModuleInstrumenter::silence(shim::ModuleId module) {
   shim::LoadedHandle handle;
   {
     std::lock_guard lock(mutex_);
-    if (const auto state = logging_.find(module); state != logging_.end() && !state->second) return true;
+    if (const auto state = pointed_at_.find(module); state != pointed_at_.end() && state->second == 0) return true;
     const auto loaded = handles_.find(module);
     if (loaded == handles_.end()) return false;
     handle = loaded->second;
@@ -192,11 +192,11 @@ bool ModuleInstrumenter::silence(shim::ModuleId module) {
   return !connect(module, handle, false);
 }
 
-bool ModuleInstrumenter::ready_to_log(shim::ModuleId module) {
+bool ModuleInstrumenter::ready_to_log(shim::ModuleId module, const QueueHost& queues) {
   shim::LoadedHandle handle;
   {
     std::lock_guard lock(mutex_);
-    if (const auto state = logging_.find(module); state != logging_.end() && state->second) return true;
+    if (const auto state = pointed_at_.find(module); state != pointed_at_.end() && state->second == queues.id()) return true;
     const auto loaded = handles_.find(module);
     if (loaded == handles_.end()) return false;
     handle = loaded->second;
@@ -211,7 +211,7 @@ bool ModuleInstrumenter::ready_to_log(shim::ModuleId module) {
 
 void ModuleInstrumenter::queues_released() {
   std::lock_guard lock(mutex_);
-  logging_.clear();
+  pointed_at_.clear();
 }
 
 std::vector<SkippedModule> ModuleInstrumenter::skipped() const {

@@ -52,20 +52,21 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   // `queues` is called after a successful load of an instrumented module and returns the event
   // queues (allocating them on first use); null means no queues: the module's kernels
   // must then not be run instrumented, which the caller learns through is_instrumented().
-  ModuleInstrumenter(InstrumenterConfig config, SiteRegistry& sites, std::function<QueueHost*()> queues);
+  ModuleInstrumenter(InstrumenterConfig config, SiteRegistry& sites, std::function<SharedQueues()> queues);
 
   const void* transform(const shim::ModuleImage& image) override;
   void loaded(const shim::ModuleImage& image, const shim::LoadedHandle& handle) override;
 
-  // Before a launch (a context is current): whether the module's kernels log into the event queues,
-  // pointing them there first if that has not happened in this context yet (the module loaded with no
-  // context current, or the queues were released). False for modules that run uninstrumented.
-  bool ready_to_log(shim::ModuleId module);
+  // Before a launch (a context is current): whether the module's kernels log into `queues` (the
+  // current ones), pointing them there first if they point elsewhere (the module loaded with no context
+  // current, the queues were released or replaced by larger ones). False for modules that run
+  // uninstrumented.
+  bool ready_to_log(shim::ModuleId module, const QueueHost& queues);
   // Before a launch that is not checked (launch filters): the module's kernels log nothing until
   // ready_to_log() points them at the queues again. False when that could not be done.
   bool silence(shim::ModuleId module);
   // The queues were freed with their context (device reset): every module must be pointed at the
-  // next ones.
+  // next ones. (Queues replaced by larger ones need no call: ready_to_log() sees the change.)
   void queues_released();
   std::vector<SkippedModule> skipped() const;
   std::vector<std::string> instrumented_kernels() const;
@@ -80,13 +81,13 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
 
   InstrumenterConfig config_;
   SiteRegistry& sites_;
-  std::function<QueueHost*()> queues_;
+  std::function<SharedQueues()> queues_;
   mutable std::mutex mutex_;
   std::deque<std::vector<char>> images_;  // replacement cubins: the driver may keep pointing into them
   std::map<shim::ModuleId, shim::LoadedHandle> handles_;  // every instrumented module loaded
-  // Where each module's queue pointer points in the current context: true at the queues, false at
-  // null (silence()); absent: not set yet.
-  std::map<shim::ModuleId, bool> logging_;
+  // Where each module's queue pointer points in the current context: at the queues of this id
+  // (QueueHost::id()), or null (0: silence()); absent: not set yet.
+  std::map<shim::ModuleId, uint64_t> pointed_at_;
   std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;

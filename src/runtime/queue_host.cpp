@@ -1,5 +1,6 @@
 #include "runtime/queue_host.h"
 
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -11,6 +12,11 @@ namespace {
 
 void check(CUresult result, const char* what) {
   if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + describe(result));
+}
+
+uint64_t next_queue_id() {
+  static std::atomic<uint64_t> last{0};
+  return ++last;
 }
 
 }  // namespace
@@ -28,7 +34,7 @@ std::byte* QueueHost::allocate_host_arena(const QueueArenaShape& shape) {
   return static_cast<std::byte*>(host);
 }
 
-QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(shape), shape) {
+QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(shape), shape), id_(next_queue_id()) {
   const DriverApi& api = driver_api();
   try {
     check(api.ctx_get_current(&context_), "cuCtxGetCurrent");

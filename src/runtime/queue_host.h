@@ -8,6 +8,7 @@
 // application's streams (a copy on the legacy default stream would join, and so invalidate, a capture
 // of a blocking stream).
 #include <cstdint>
+#include <memory>
 
 #include <cuda.h>
 
@@ -27,6 +28,8 @@ class QueueHost {
   // The producer block: what __barracuda_queues points to.
   CUdeviceptr device_address() const { return producers_; }
   CUcontext context() const { return context_; }  // the context the queues were allocated in
+  // Tells these queues from every other QueueHost of the process (addresses may be reused).
+  uint64_t id() const { return id_; }
   // False once the driver freed the queues with their context (a reset the shim did not see: then
   // nothing may touch them); forget() makes the destructor leave them alone.
   bool alive() const;
@@ -50,6 +53,10 @@ class QueueHost {
   CUstream stream_ = nullptr;
   CUdeviceptr producers_ = 0;
   bool forgotten_ = false;
+  uint64_t id_;
 };
+
+// The session replaces its queues by larger ones between launches; whoever holds them keeps them.
+using SharedQueues = std::shared_ptr<QueueHost>;
 
 }  // namespace barracuda::runtime

@@ -37,8 +37,12 @@ namespace barracuda::runtime {
 namespace {
 
 // The queues are page-locked host memory mapped into the device (no device memory): never more
-// than this for all queues together, and by default 1/16 of the host's free memory, 1-64 MiB a queue.
+// than this for all queues together, and by default at most 1/16 of the host's free memory, 1-64 MiB
+// a queue. By default they start at kInitialQueueArenaBytes in all (a small program pins little) and
+// grow fourfold after each launch that found one at least half full.
 constexpr uint64_t kMaxQueueArenaBytes = uint64_t{2} << 30;
+constexpr uint64_t kInitialQueueArenaBytes = uint64_t{64} << 20;
+constexpr uint64_t kQueueGrowth = 4;
 constexpr uint64_t kFreeMemoryShare = 16;
 constexpr uint64_t kMinAutoQueueBytes = uint64_t{1} << 20;
 constexpr uint64_t kMaxAutoQueueBytes = uint64_t{64} << 20;
@@ -86,6 +90,11 @@ uint64_t floor_power_of_two(uint64_t v) {
   return p;
 }
 
+// Slots per queue for `bytes` per queue: a power of two, room for two of the largest records.
+uint64_t queue_capacity(uint64_t bytes) {
+  return std::max<uint64_t>(floor_power_of_two(bytes / kSlotBytes), kMaxRecordSlots * 2);
+}
+
 // One engine worker per drain thread; the launching thread mostly waits, so it needs no core of its own.
 uint32_t drain_threads(const options::Options& options) {
   if (options.drain_threads > 0) return static_cast<uint32_t>(std::min<uint64_t>(options.drain_threads, 1024));
@@ -128,7 +137,7 @@ class Session final : public shim::SyncObserver {
         engine_(engine::EngineConfig{drain_threads(options_)}),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
         monitor_(engine_, options_.warp_model, instrumenter_, streams_, [this] { return queues(); },
-                 recorder_.get(),
+                 [this] { grow_queues(); }, recorder_.get(),
                  LaunchFilterSettings{
                      options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name)),
                      options_.launch_skip, options_.launch_count, options_.launch_sample}) {
@@ -250,7 +259,7 @@ class Session final : public shim::SyncObserver {
 
   // The queue arena, created in the current context on first need (again after a context teardown);
   // null when that failed.
-  QueueHost* queues() {
+  SharedQueues queues() {
     std::lock_guard lock(queues_mutex_);
     if (queues_ && !queues_->alive()) {
       // cudaDeviceReset through an entry point the shim does not see: the driver freed the queues
@@ -260,30 +269,69 @@ class Session final : public shim::SyncObserver {
       queues_.reset();
       instrumenter_.queues_released();
     }
-    if (queues_ || queues_failed_) return queues_.get();
+    if (queues_ || queues_failed_) return queues_;
     CUcontext context = nullptr;
     // No context current yet (a library loaded on a fresh thread): wait for one, do not give up.
     if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) return nullptr;
+    queues_device_ = current_device();
+    int sms = 0;
+    driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, queues_device_);
+    QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
+    queue_capacity_limit_ = queue_capacity(queue_bytes(options_.queue_bytes, shape.queue_count));
+    shape.capacity = options_.queue_bytes != 0
+                         ? queue_capacity_limit_
+                         : std::min(queue_capacity_limit_, queue_capacity(kInitialQueueArenaBytes / shape.queue_count));
+    queues_ = make_queues(shape, queues_error_);
+    if (!queues_) queues_failed();
+    return queues_;
+  }
+
+  // Under queues_mutex_: queues of `shape`, or null with the reason in `error`.
+  SharedQueues make_queues(const QueueArenaShape& shape, std::string& error) {
+    SharedQueues queues;
     try {
-      queues_device_ = current_device();
-      int sms = 0;
-      driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, queues_device_);
-      QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
-      const uint64_t per_queue = queue_bytes(options_.queue_bytes, shape.queue_count);
-      shape.capacity = std::max<uint64_t>(floor_power_of_two(per_queue / kSlotBytes), kMaxRecordSlots * 2);
-      queues_ = std::make_unique<QueueHost>(shape);
-      queue_memory_.host_bytes = std::max(queue_memory_.host_bytes, arena_bytes(shape.queue_count, shape.capacity));
-      queue_memory_.device_bytes = std::max(queue_memory_.device_bytes, producer_block_bytes(shape.queue_count));
-      if (options_.verbose) {
-        log_stream() << "barracuda: event queues: " << shape.queue_count << " x "
-                     << (shape.capacity * kSlotBytes >> 10) << " KiB of page-locked host memory\n";
-      }
+      queues = std::make_shared<QueueHost>(shape);
     } catch (const std::exception& e) {
-      queues_failed_ = true;
-      queues_error_ = e.what();
-      log_stream() << "barracuda: cannot create the event queues (" << e.what() << "); kernels run unchecked\n";
+      error = e.what();
+      return nullptr;
     }
-    return queues_.get();
+    queue_memory_.host_bytes = std::max(queue_memory_.host_bytes, arena_bytes(shape.queue_count, shape.capacity));
+    queue_memory_.device_bytes = std::max(queue_memory_.device_bytes, producer_block_bytes(shape.queue_count));
+    if (options_.verbose) {
+      log_stream() << "barracuda: event queues: " << shape.queue_count << " x " << (shape.capacity * kSlotBytes >> 10)
+                   << " KiB of page-locked host memory\n";
+    }
+    return queues;
+  }
+
+  void queues_failed() {
+    queues_failed_ = true;
+    log_stream() << "barracuda: cannot create the event queues (" << queues_error_ << "); kernels run unchecked\n";
+  }
+
+  // After a launch that found a queue at least half full (no launch is in flight): larger queues, up to
+  // the limit. The old ones are freed when the last thread holding them lets go (one may have taken
+  // them before waiting for the launch mutex: LaunchMonitor::before_launch takes them again once it
+  // holds it, and modules are pointed at the new ones before their next launch).
+  void grow_queues() {
+    std::lock_guard lock(queues_mutex_);
+    if (!queues_ || queues_->arena().shape().capacity >= queue_capacity_limit_) return;
+    CUcontext context = nullptr;
+    if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context != queues_->context()) return;
+    const QueueArenaShape old_shape = queues_->arena().shape();
+    QueueArenaShape shape = old_shape;
+    shape.capacity = std::min(shape.capacity * kQueueGrowth, queue_capacity_limit_);
+    SharedQueues old = std::move(queues_);
+    // Freed first where nobody else holds them, so the run's peak is not the old and new together.
+    if (old.use_count() == 1) old.reset();
+    std::string error;
+    queues_ = make_queues(shape, error);
+    if (queues_) return;
+    // Checking goes on with queues of the old size; the GPU waits more often on full ones.
+    queue_capacity_limit_ = old_shape.capacity;
+    if (options_.verbose) log_stream() << "barracuda: the event queues cannot grow (" << error << ")\n";
+    queues_ = old ? std::move(old) : make_queues(old_shape, queues_error_);
+    if (!queues_) queues_failed();
   }
 
   report::Report build_report() {
@@ -363,7 +411,8 @@ class Session final : public shim::SyncObserver {
   StreamTracker streams_;
   LaunchMonitor monitor_;
   std::mutex queues_mutex_;
-  std::unique_ptr<QueueHost> queues_;
+  SharedQueues queues_;
+  uint64_t queue_capacity_limit_ = 0;  // slots per queue the queues may grow to
   QueueMemory queue_memory_;
   CUdevice queues_device_ = 0;
   bool queues_failed_ = false;

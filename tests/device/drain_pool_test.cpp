@@ -120,6 +120,30 @@ TEST_F(DrainPoolTest, RecordsPublishedJustBeforeTheLaunchEndsAreNotLost) {
   for (uint32_t q = 0; q < kQueues; ++q) EXPECT_EQ(delivered.slots[q].size(), record_slots(AddressMode::kFull64));
 }
 
+TEST_F(DrainPoolTest, AQueueFoundHalfFullIsReported) {
+  // What makes the session grow its queues: one queue holding at least half its capacity at a drain.
+  DrainPool pool(1);
+  Delivered delivered(1);
+  const auto fill = [this](uint32_t queue, uint32_t records) {
+    SimulatedProducer producer(simulated_, queue);
+    for (uint32_t s = 0; s < records; ++s) {
+      auto record = testing::tagged_record(queue, s, AddressMode::kFull64);
+      producer.log(record.header, record.payload);
+    }
+    testing::count_thread_exit(simulated_);
+  };
+  const uint32_t per_record = record_slots(AddressMode::kFull64);
+  arena_.begin_launch();
+  fill(0, 1);  // a record in each of two queues: far from full
+  fill(1, 1);
+  EXPECT_FALSE(pool.drain_launch(arena_, delivered.sink(), all_exited(2)).queue_ran_full);
+  arena_.begin_launch();
+  fill(2, static_cast<uint32_t>(kCapacity / 2 / per_record + 1));
+  const DrainTotals totals = pool.drain_launch(arena_, delivered.sink(), all_exited(1));
+  EXPECT_TRUE(totals.queue_ran_full);
+  EXPECT_GE(totals.slots * 2, kCapacity);
+}
+
 TEST_F(DrainPoolTest, MalformedQueueIsReportedAndFreedWhileOtherQueuesDrainOn) {
   DrainPool pool(2);
   arena_.begin_launch();

@@ -62,7 +62,7 @@ TEST(RdcInstrument, EveryObjectOfADeviceLinkedModuleIsInstrumentedAndLinked) {
   ASSERT_TRUE(module.read());
   const std::filesystem::path cache = empty_cache("barracuda-rdc-test-cache");
   SiteRegistry sites;
-  ModuleInstrumenter instrumenter(config_with_cache(cache), sites, [] { return static_cast<QueueHost*>(nullptr); });
+  ModuleInstrumenter instrumenter(config_with_cache(cache), sites, [] { return SharedQueues(); });
   const void* cubin = instrumenter.transform(module.image());
   ASSERT_NE(cubin, nullptr) << (instrumenter.skipped().empty() ? "" : instrumenter.skipped()[0].reason);
   EXPECT_EQ(std::memcmp(cubin, "\x7f" "ELF", 4), 0);
@@ -87,7 +87,7 @@ TEST(RdcInstrument, TotalsTellCompiledModulesFromCachedOnes) {
   const std::filesystem::path cache = empty_cache("barracuda-totals-test-cache");
   for (const bool first_run : {true, false}) {
     SiteRegistry sites;
-    ModuleInstrumenter instrumenter(config_with_cache(cache), sites, [] { return static_cast<QueueHost*>(nullptr); });
+    ModuleInstrumenter instrumenter(config_with_cache(cache), sites, [] { return SharedQueues(); });
     ASSERT_NE(instrumenter.transform(module.image()), nullptr);
     const InstrumentationTotals totals = instrumenter.totals();
     EXPECT_EQ(totals.compiled, first_run ? 1u : 0u);
