@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -11,6 +12,7 @@
 #include "ptx/parser.h"
 #include "device/runtime_ptx.h"
 #include "ptx/passes/instrument.h"
+#include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
 
@@ -48,8 +50,14 @@ bool write_file(const std::string& path, const std::string& text) {
 int run_instrument(const InstrumentCommandOptions& options) {
   std::unique_ptr<ptx::Module> module = read_ptx_file(options.input);
   if (!module) return 1;
-  ptx::passes::InstrumentResult result =
-      ptx::passes::instrument_module(*module, {options.first_site, !options.no_branches});
+  std::optional<ptx::passes::InstrumentResult> instrumented;
+  try {
+    instrumented.emplace(ptx::passes::instrument_module(*module, {options.first_site, !options.no_branches}));
+  } catch (const ptx::passes::UnsupportedPtx& error) {
+    std::cerr << options.input << ": cannot instrument: " << error.what() << '\n';
+    return 1;
+  }
+  const ptx::passes::InstrumentResult& result = *instrumented;
   if (options.stats) print_statistics(result.statistics);
   if (!options.sites.empty() && !write_file(options.sites, to_json(result.sites).dump(1) + "\n")) return 1;
   // Declared here: once merged, the module points into the runtime's text until it is printed.

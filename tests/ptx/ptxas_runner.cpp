@@ -59,6 +59,27 @@ std::map<std::string, Section> sections_of(std::string_view image, std::string& 
   return sections;
 }
 
+// compare_cubins, also ignoring the section named `ignored` (when not empty).
+std::string compare_cubins_except(std::string_view expected, std::string_view actual, std::string_view ignored) {
+  std::string error;
+  auto want = sections_of(expected, error);
+  auto got = sections_of(actual, error);
+  if (!error.empty()) return error;
+  if (!ignored.empty()) {
+    want.erase(std::string(ignored));
+    got.erase(std::string(ignored));
+  }
+  for (const auto& [name, section] : want) {
+    auto match = got.find(name);
+    if (match == got.end()) return "section " + name + " is missing";
+    if (match->second.type != section.type || match->second.flags != section.flags)
+      return "section " + name + " has a different type or flags";
+    if (match->second.bytes != section.bytes) return "section " + name + " has different contents";
+  }
+  if (got.size() != want.size()) return "the round-tripped cubin has extra sections";
+  return {};
+}
+
 }  // namespace
 
 PtxasResult run_ptxas(std::string_view ptx, std::string_view arch) {
@@ -87,19 +108,11 @@ std::string target_of(std::string_view ptx) {
 }
 
 std::string compare_cubins(std::string_view expected, std::string_view actual) {
-  std::string error;
-  auto want = sections_of(expected, error);
-  auto got = sections_of(actual, error);
-  if (!error.empty()) return error;
-  for (const auto& [name, section] : want) {
-    auto match = got.find(name);
-    if (match == got.end()) return "section " + name + " is missing";
-    if (match->second.type != section.type || match->second.flags != section.flags)
-      return "section " + name + " has a different type or flags";
-    if (match->second.bytes != section.bytes) return "section " + name + " has different contents";
-  }
-  if (got.size() != want.size()) return "the round-tripped cubin has extra sections";
-  return {};
+  return compare_cubins_except(expected, actual, {});
+}
+
+std::string compare_machine_code(std::string_view expected, std::string_view actual) {
+  return compare_cubins_except(expected, actual, ".note.nv.cuinfo");
 }
 
 }  // namespace barracuda::ptx::testing

@@ -22,4 +22,8 @@ std::string target_of(std::string_view ptx);
 // whenever the PTX is laid out differently; otherwise a description of the first difference.
 std::string compare_cubins(std::string_view expected, std::string_view actual);
 
+// compare_cubins, also ignoring .note.nv.cuinfo, which records the PTX ISA and target the code was
+// compiled from: for PTX rewritten to a newer ISA that must compile to the same code.
+std::string compare_machine_code(std::string_view expected, std::string_view actual);
+
 }  // namespace barracuda::ptx::testing

@@ -1,6 +1,7 @@
 #include "ptx/passes/instrument.h"
 
 #include "ptx/passes/fence_free_functions.h"
+#include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/pass_context.h"
 
 namespace barracuda::ptx::passes {
@@ -17,6 +18,8 @@ StatementIterator unguard(PassContext& context, StatementIterator position) {
 }
 
 InstrumentResult instrument_module(Module& module, const InstrumentOptions& options) {
+  // First: the runtime calls the passes insert need at least the ISA and target it sets.
+  upgrade_legacy_isa(module);
   InstrumentResult result{SiteTable(module, options.first_site_id), {}};
   const FenceFreeFunctions fence_free(module);
   declare_runtime_functions(module);

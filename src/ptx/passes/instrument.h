@@ -33,7 +33,8 @@ struct InstrumentResult {
   InstrumentStatistics statistics;
 };
 
-// Rewrites `module` in place. Functions of the runtime itself (__barracuda_*) are left alone.
+// Rewrites `module` in place. Functions of the runtime itself (__barracuda_*) are left alone. PTX of an
+// old ISA is upgraded first (legacy_isa_upgrade.h); what cannot be throws UnsupportedPtx.
 InstrumentResult instrument_module(Module& module, const InstrumentOptions& options);
 
 }  // namespace barracuda::ptx::passes

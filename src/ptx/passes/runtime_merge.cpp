@@ -1,6 +1,7 @@
 #include "ptx/passes/runtime_merge.h"
 
 #include <algorithm>
+#include <charconv>
 #include <tuple>
 
 namespace barracuda::ptx::passes {
@@ -22,9 +23,36 @@ VersionDirective version_of(const Module& module) {
   return {};
 }
 
+// 20 for "sm_20", 90 for "sm_90a"; 0 for words that are not an architecture (".target sm_20, debug").
+uint32_t architecture_number(std::string_view target) {
+  uint32_t number = 0;
+  if (!target.starts_with("sm_")) return 0;
+  std::from_chars(target.data() + 3, target.data() + target.size(), number);
+  return number;
+}
+
+// Compiled as one program, the runtime's instructions (acquire loads, match, nanosleep) need its target:
+// a module written for an older one (sm_20 after legacy_isa_upgrade.h) takes the runtime's.
+void raise_target(Module& module, const Module& runtime) {
+  std::string_view needed;
+  for (const ModuleItem& item : runtime.items) {
+    if (const auto* target = std::get_if<TargetDirective>(&item); target && !target->targets.empty()) {
+      needed = target->targets.front();
+    }
+  }
+  for (ModuleItem& item : module.items) {
+    auto* target = std::get_if<TargetDirective>(&item);
+    if (target == nullptr) continue;
+    for (std::string_view& word : target->targets) {
+      if (architecture_number(word) != 0 && architecture_number(word) < architecture_number(needed)) word = needed;
+    }
+  }
+}
+
 }  // namespace
 
 void merge_device_runtime(Module& module, const Module& runtime) {
+  raise_target(module, runtime);
   VersionDirective needed = version_of(runtime);
   for (ModuleItem& item : module.items) {
     auto* version = std::get_if<VersionDirective>(&item);

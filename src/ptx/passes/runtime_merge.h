@@ -9,7 +9,7 @@
 namespace barracuda::ptx::passes {
 
 // `runtime` is the parsed device runtime PTX (device_runtime_ptx()); it must outlive `module`,
-// whose new items point into its text. Raises `module`'s .version to the runtime's if lower.
+// whose new items point into its text. Raises `module`'s .version and .target to the runtime's if lower.
 void merge_device_runtime(Module& module, const Module& runtime);
 
 }  // namespace barracuda::ptx::passes
