@@ -33,6 +33,18 @@ const std::string kCacheKeyVersion = "barracuda " + std::string(kToolVersion);
 // Modules this large take nvJitLink long enough that the user deserves a progress line.
 constexpr size_t kLargeModuleBytes = 4u << 20;
 
+// One PTX text to instrument and the ptxas options it came with.
+struct PtxSource {
+  std::string_view text;
+  std::string_view ptxas_options;
+};
+
+// Why a bare cubin may still be checkable: NVRTC's PTX is only at hand for cubins compiled while
+// barracuda watched (a program's own cache of NVRTC output, such as CuPy's, outlives that).
+const std::string kCubinOnlyHint =
+    "; a cubin NVRTC compiled in a run not under barracuda is not recognised (clear the program's kernel "
+    "cache, e.g. CUPY_CACHE_DIR)";
+
 std::string module_name(shim::ModuleId id) { return "module " + std::to_string(static_cast<unsigned>(id)); }
 
 // The entry's ptxas options block as separate arguments ("-O3 -lineinfo" -> {"-O3", "-lineinfo"}).
@@ -80,10 +92,25 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   const unsigned arch = config_.device_arch();
   // One PTX per container: a relocatable-device-code (-rdc) module keeps each object's PTX in its own
   // prelinked container, and only all of them linked together make the module.
-  const std::vector<const fatbin::Entry*> ptx_entries =
-      fatbin::select_ptx_per_container(decoded.containers, fatbin::SmArch{arch});
-  if (ptx_entries.empty()) {
-    skip(image, "no PTX for sm_" + std::to_string(arch) + " in the module (cubin only)");
+  std::vector<PtxSource> sources;
+  for (const fatbin::Entry* entry : fatbin::select_ptx_per_container(decoded.containers, fatbin::SmArch{arch})) {
+    sources.push_back({entry->text(), entry->ptxas_options});
+  }
+  // A cubin compiled at run time (NVRTC, a JIT link) may still have its PTX at hand.
+  std::optional<RuntimeCompiledModule> runtime_compiled;
+  if (sources.empty() && image.kind == shim::ImageKind::Elf && image.size && config_.runtime_compiled) {
+    runtime_compiled = config_.runtime_compiled(image.data, *image.size);
+    if (runtime_compiled && runtime_compiled->ptx.empty()) {
+      skip(image, runtime_compiled->not_checkable);
+      return nullptr;
+    }
+    if (runtime_compiled) {
+      for (const std::string& text : runtime_compiled->ptx) sources.push_back({text, {}});
+    }
+  }
+  if (sources.empty()) {
+    skip(image, "no PTX for sm_" + std::to_string(arch) + " in the module (cubin only)" +
+                    (image.kind == shim::ImageKind::Elf ? kCubinOnlyHint : ""));
     return nullptr;
   }
   std::vector<std::string> texts;
@@ -91,8 +118,8 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::vector<std::string> kernels;
   uint32_t next_site = sites_.next_id();
   std::string link_arch = "sm_" + std::to_string(arch);
-  for (const fatbin::Entry* entry : ptx_entries) {
-    ptx::ParseResult parsed = ptx::parse(std::string(entry->text()));
+  for (const PtxSource& source : sources) {
+    ptx::ParseResult parsed = ptx::parse(std::string(source.text));
     if (!parsed) {
       skip(image, "PTX not understood: " + parsed.error.to_string());
       return nullptr;
@@ -107,7 +134,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   }
 
   const std::string name = module_name(image.id);
-  JitRequest request{{}, link_arch, split_options(ptx_entries.front()->ptxas_options)};
+  JitRequest request{{}, link_arch, split_options(sources.front().ptxas_options)};
   size_t ptx_bytes = 0;
   for (const std::string& text : texts) {
     request.inputs.push_back({name, text});

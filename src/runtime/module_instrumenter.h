@@ -18,6 +18,7 @@
 
 #include "runtime/cubin_cache.h"
 #include "runtime/queue_host.h"
+#include "runtime/runtime_compiled_ptx.h"
 #include "runtime/site_registry.h"
 #include "shim/module_transformer.h"
 
@@ -45,6 +46,9 @@ struct InstrumenterConfig {
   std::function<void(const std::string&)> message;  // progress and warnings
   std::function<void(const trace::ModuleTable&)> instrumented;  // each module's sites, once compiled
   std::function<void()> module_seen;  // before each module is instrumented (or found not instrumentable)
+  // What is known of a cubin without PTX that the application compiled at run time (NVRTC, JIT links:
+  // runtime_compiled_ptx.h).
+  std::function<std::optional<RuntimeCompiledModule>(const void* cubin, size_t size)> runtime_compiled;
 };
 
 class ModuleInstrumenter final : public shim::ModuleTransformer {

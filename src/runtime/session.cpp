@@ -29,6 +29,7 @@
 #include "runtime/launch_monitor.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/report_builder.h"
+#include "runtime/runtime_compiled_ptx.h"
 #include "runtime/termination_flush.h"
 #include "runtime/trace_recorder.h"
 #include "shim/shim_runtime.h"
@@ -127,6 +128,10 @@ report::Statistics run_statistics(const LaunchTotals& launches, const engine::En
 }
 
 
+std::filesystem::path cache_dir(const options::Options& options) {
+  return options.cache_dir.empty() ? default_cache_dir() : std::filesystem::path(options.cache_dir);
+}
+
 class Session final : public shim::SyncObserver {
  public:
   explicit Session(options::Options options)
@@ -135,6 +140,7 @@ class Session final : public shim::SyncObserver {
         top_process_(top_process_id()),
         recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(process_path(options_.record), options_.record_limit)),
         engine_(engine::EngineConfig{drain_threads(options_)}),
+        runtime_compiled_(cache_dir(options_) / "nvrtc"),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
         monitor_(engine_, options_.warp_model, instrumenter_, streams_, [this] { return queues(); },
                  [this] { grow_queues(); }, recorder_.get(),
@@ -142,6 +148,8 @@ class Session final : public shim::SyncObserver {
                      options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name)),
                      options_.launch_skip, options_.launch_count, options_.launch_sample}) {
     shim::install_module_transformer(instrumenter_);
+    shim::add_runtime_compilation_observer(runtime_compiled_);
+    shim::add_module_observer(runtime_compiled_);
     shim::add_launch_observer(monitor_);
     shim::add_sync_observer(streams_);
     shim::add_sync_observer(*this);
@@ -206,7 +214,8 @@ class Session final : public shim::SyncObserver {
   InstrumenterConfig make_instrumenter_config() {
     InstrumenterConfig config;
     config.device_arch = [this] { return device_arch(); };
-    config.cache = CubinCache(options_.cache_dir.empty() ? default_cache_dir() : std::filesystem::path(options_.cache_dir));
+    config.cache = CubinCache(cache_dir(options_));
+    config.runtime_compiled = [this](const void* cubin, size_t size) { return runtime_compiled_.find(cubin, size); };
     config.verbose = options_.verbose;
     config.module_seen = [this] { note_gpu_use(); };
     config.message = [this](const std::string& text) {
@@ -407,6 +416,7 @@ class Session final : public shim::SyncObserver {
   std::unique_ptr<TraceRecorder> recorder_;
   SiteRegistry sites_;
   engine::Engine engine_;
+  RuntimeCompiledPtx runtime_compiled_;  // before instrumenter_, which asks it
   ModuleInstrumenter instrumenter_;
   StreamTracker streams_;
   LaunchMonitor monitor_;
@@ -448,6 +458,10 @@ void start_session_from_environment() {
     // Lives until the process ends: the driver may call into it from any thread until then.
     g_session = new Session(std::move(options));
     std::atexit(finish_session);
+    // Programs that keep NVRTC's cubins in a cache of their own load them in later runs without
+    // compiling, and barracuda never sees their PTX (runtime_compiled_ptx.h): CuPy's cache is kept in
+    // memory for the run (a setting of the user's own wins). Its kernels then compile in every run.
+    setenv("CUPY_CACHE_IN_MEMORY", "1", /*overwrite=*/0);
   } catch (const std::exception& e) {
     std::cerr << "barracuda: cannot start (" << e.what() << "); the application runs unchecked\n";
   }

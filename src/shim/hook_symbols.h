@@ -17,7 +17,12 @@ enum class Hook : std::uint8_t {
   ModuleLoadData,
   ModuleLoadDataEx,
   ModuleLoadFatBinary,
+  ModuleLoad,             // cuModuleLoad: a module from a file path
+  LibraryLoadFromFile,
   LinkAddData,
+  LinkAddFile,
+  LinkComplete,
+  LinkDestroy,
   LaunchKernel,
   LaunchKernelEx,
   LaunchCooperativeKernel,

@@ -21,9 +21,18 @@ CUresult intercept_module_load_data(const DriverEntry& entry, CUmodule* module, 
 CUresult intercept_module_load_data_ex(const DriverEntry& entry, CUmodule* module, const void* image,
                                        unsigned int option_count, CUjit_option* options, void** option_values);
 CUresult intercept_module_load_fat_binary(const DriverEntry& entry, CUmodule* module, const void* fatbin);
+CUresult intercept_module_load(const DriverEntry& entry, CUmodule* module, const char* path);
+CUresult intercept_library_load_from_file(const DriverEntry& entry, CUlibrary* library, const char* path,
+                                          CUjit_option* jit_options, void** jit_option_values,
+                                          unsigned int jit_option_count, CUlibraryOption* library_options,
+                                          void** library_option_values, unsigned int library_option_count);
 CUresult intercept_link_add_data(const DriverEntry& entry, CUlinkState state, CUjitInputType type, void* data,
                                  size_t size, const char* name, unsigned int option_count, CUjit_option* options,
                                  void** option_values);
+CUresult intercept_link_add_file(const DriverEntry& entry, CUlinkState state, CUjitInputType type, const char* path,
+                                 unsigned int option_count, CUjit_option* options, void** option_values);
+CUresult intercept_link_complete(const DriverEntry& entry, CUlinkState state, void** cubin, size_t* size);
+CUresult intercept_link_destroy(const DriverEntry& entry, CUlinkState state);
 
 CUresult intercept_module_get_function(const DriverEntry& entry, CUfunction* function, CUmodule module,
                                        const char* name);

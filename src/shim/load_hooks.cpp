@@ -1,6 +1,12 @@
 // Module loads go through the transformer and are announced to the module observers; the lookups that
 // turn a module into kernel handles feed the kernel registry.
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+
 #include "shim/interceptors.h"
+#include "shim/real_driver.h"
 #include "shim/reentrancy_guard.h"
 #include "shim/shim_runtime.h"
 
@@ -37,6 +43,37 @@ CUresult observe_module_load(HookedSymbol entry, const void* image, Handle* hand
   return result;
 }
 
+// A module file's bytes, NUL-terminated (a PTX file need not end in one); null when it cannot be read,
+// and the driver then reports the failure itself.
+std::optional<std::string> read_module_file(const char* path) {
+  if (path == nullptr) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) return std::nullopt;
+  bytes.push_back('\0');
+  return bytes;
+}
+
+// Modules loaded from a file go through the transformer like any other: the file is read here, and a
+// replacement is loaded from memory with the driver's own load-from-memory entry point (`load_data`);
+// without one, the driver loads the file itself as the application asked.
+template <typename Handle, typename LoadFile, typename LoadData>
+CUresult observe_file_load(HookedSymbol entry, const char* path, Handle* handle, LoadFile&& load_file,
+                           LoadData&& load_data) {
+  std::optional<std::string> bytes = read_module_file(path);
+  if (!bytes) return load_file();
+  return observe_module_load(entry, bytes->data(), handle, [&](const void* image) {
+    return image == bytes->data() ? load_file() : load_data(image);
+  });
+}
+
+void announce_link_input(const LinkInput& input) {
+  ReentrancyGuard guard;
+  if (guard.nested()) return;
+  shim_runtime().module_observers.for_each([&](ModuleObserver& observer) { observer.on_link_input(input); });
+}
+
 }  // namespace
 
 CUresult intercept_library_load_data(const DriverEntry& entry, CUlibrary* library, const void* code,
@@ -68,17 +105,71 @@ CUresult intercept_module_load_fat_binary(const DriverEntry& entry, CUmodule* mo
   return observe_module_load(entry.symbol, fatbin, module, [&](const void* loaded) { return real(module, loaded); });
 }
 
+CUresult intercept_module_load(const DriverEntry& entry, CUmodule* module, const char* path) {
+  auto real = entry.real_as<PFN_cuModuleLoad_v2000>();
+  return observe_file_load(
+      entry.symbol, path, module, [&] { return real(module, path); },
+      [&](const void* image) {
+        static const auto load_data = reinterpret_cast<PFN_cuModuleLoadData_v2000>(libcuda_symbol("cuModuleLoadData"));
+        return load_data != nullptr ? load_data(module, image) : CUDA_ERROR_NOT_INITIALIZED;
+      });
+}
+
+CUresult intercept_library_load_from_file(const DriverEntry& entry, CUlibrary* library, const char* path,
+                                          CUjit_option* jit_options, void** jit_option_values,
+                                          unsigned int jit_option_count, CUlibraryOption* library_options,
+                                          void** library_option_values, unsigned int library_option_count) {
+  auto real = entry.real_as<PFN_cuLibraryLoadFromFile_v12000>();
+  return observe_file_load(
+      entry.symbol, path, library,
+      [&] {
+        return real(library, path, jit_options, jit_option_values, jit_option_count, library_options,
+                    library_option_values, library_option_count);
+      },
+      [&](const void* image) {
+        static const auto load_data = reinterpret_cast<PFN_cuLibraryLoadData_v12000>(libcuda_symbol("cuLibraryLoadData"));
+        return load_data != nullptr ? load_data(library, image, jit_options, jit_option_values, jit_option_count,
+                                                library_options, library_option_values, library_option_count)
+                                    : CUDA_ERROR_NOT_INITIALIZED;
+      });
+}
+
 CUresult intercept_link_add_data(const DriverEntry& entry, CUlinkState state, CUjitInputType type, void* data,
                                  size_t size, const char* name, unsigned int option_count, CUjit_option* options,
                                  void** option_values) {
   auto real = entry.real_as<PFN_cuLinkAddData_v6050>();
   CUresult result = real(state, type, data, size, name, option_count, options, option_values);
+  announce_link_input(LinkInput{state, type, data, size, name, false, result});
+  return result;
+}
+
+CUresult intercept_link_add_file(const DriverEntry& entry, CUlinkState state, CUjitInputType type, const char* path,
+                                 unsigned int option_count, CUjit_option* options, void** option_values) {
+  auto real = entry.real_as<PFN_cuLinkAddFile_v6050>();
+  CUresult result = real(state, type, path, option_count, options, option_values);
+  announce_link_input(LinkInput{state, type, nullptr, 0, path, true, result});
+  return result;
+}
+
+CUresult intercept_link_complete(const DriverEntry& entry, CUlinkState state, void** cubin, size_t* size) {
+  CUresult result = entry.real_as<PFN_cuLinkComplete_v5050>()(state, cubin, size);
   ReentrancyGuard guard;
   if (!guard.nested()) {
-    LinkInput input{type, data, size, name, result};
-    shim_runtime().module_observers.for_each([&](ModuleObserver& observer) { observer.on_link_input(input); });
+    const bool linked = result == CUDA_SUCCESS && cubin != nullptr && size != nullptr;
+    LinkOutput output{state, linked ? *cubin : nullptr, linked ? *size : 0, result};
+    shim_runtime().module_observers.for_each([&](ModuleObserver& observer) { observer.on_link_complete(output); });
   }
   return result;
+}
+
+CUresult intercept_link_destroy(const DriverEntry& entry, CUlinkState state) {
+  {
+    ReentrancyGuard guard;
+    if (!guard.nested()) {
+      shim_runtime().module_observers.for_each([&](ModuleObserver& observer) { observer.on_link_destroy(state); });
+    }
+  }
+  return entry.real_as<PFN_cuLinkDestroy_v5050>()(state);
 }
 
 CUresult intercept_module_get_function(const DriverEntry& entry, CUfunction* function, CUmodule module,

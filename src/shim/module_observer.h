@@ -15,12 +15,22 @@ struct ModuleLoad {
   CUresult result;
 };
 
-// One cuLinkAddData input (recorded, not transformed).
+// One cuLinkAddData or cuLinkAddFile input (recorded, not transformed).
 struct LinkInput {
+  CUlinkState state;
   CUjitInputType type;
-  const void* data;
+  const void* data;  // null for cuLinkAddFile
+  std::size_t size;  // 0 for cuLinkAddFile
+  const char* name;  // cuLinkAddData's name (may be null), or cuLinkAddFile's path
+  bool from_file;
+  CUresult result;
+};
+
+// What cuLinkComplete gave the application: the linked cubin, owned by the link state.
+struct LinkOutput {
+  CUlinkState state;
+  const void* cubin;
   std::size_t size;
-  const char* name;  // may be null
   CUresult result;
 };
 
@@ -29,6 +39,9 @@ class ModuleObserver {
   virtual ~ModuleObserver() = default;
   virtual void on_module_load(const ModuleLoad& load) = 0;
   virtual void on_link_input(const LinkInput& input) = 0;
+  virtual void on_link_complete(const LinkOutput&) {}
+  // cuLinkDestroy: the state's inputs and cubin are gone (the handle may be reused).
+  virtual void on_link_destroy(CUlinkState) {}
 };
 
 }  // namespace barracuda::shim

@@ -10,6 +10,7 @@
 // original cuLinkAddData has the same signature as cuLinkAddData_v2).
 #undef cuGetProcAddress
 #undef cuLinkAddData
+#undef cuLinkAddFile
 
 namespace {
 
@@ -64,6 +65,19 @@ CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
   BARRACUDA_FORWARD(PFN_cuModuleLoadFatBinary_v2000, "cuModuleLoadFatBinary", module, fatbin);
 }
 
+CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* path) {
+  BARRACUDA_FORWARD(PFN_cuModuleLoad_v2000, "cuModuleLoad", module, path);
+}
+
+CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* path, CUjit_option* jit_options,
+                                       void** jit_option_values, unsigned int jit_option_count,
+                                       CUlibraryOption* library_options, void** library_option_values,
+                                       unsigned int library_option_count) {
+  BARRACUDA_FORWARD(PFN_cuLibraryLoadFromFile_v12000, "cuLibraryLoadFromFile", library, path, jit_options,
+                    jit_option_values, jit_option_count, library_options, library_option_values,
+                    library_option_count);
+}
+
 CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void* data, size_t size, const char* name,
                                unsigned int option_count, CUjit_option* options, void** option_values) {
   BARRACUDA_FORWARD(PFN_cuLinkAddData_v6050, "cuLinkAddData", state, type, data, size, name, option_count,
@@ -75,6 +89,25 @@ CUresult CUDAAPI cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void* 
                                   void** option_values) {
   BARRACUDA_FORWARD(PFN_cuLinkAddData_v6050, "cuLinkAddData_v2", state, type, data, size, name, option_count,
                     options, option_values);
+}
+
+CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char* path, unsigned int option_count,
+                               CUjit_option* options, void** option_values) {
+  BARRACUDA_FORWARD(PFN_cuLinkAddFile_v6050, "cuLinkAddFile", state, type, path, option_count, options, option_values);
+}
+
+CUresult CUDAAPI cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char* path, unsigned int option_count,
+                                  CUjit_option* options, void** option_values) {
+  BARRACUDA_FORWARD(PFN_cuLinkAddFile_v6050, "cuLinkAddFile_v2", state, type, path, option_count, options,
+                    option_values);
+}
+
+CUresult CUDAAPI cuLinkComplete(CUlinkState state, void** cubin, size_t* size) {
+  BARRACUDA_FORWARD(PFN_cuLinkComplete_v5050, "cuLinkComplete", state, cubin, size);
+}
+
+CUresult CUDAAPI cuLinkDestroy(CUlinkState state) {
+  BARRACUDA_FORWARD(PFN_cuLinkDestroy_v5050, "cuLinkDestroy", state);
 }
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int grid_x, unsigned int grid_y,

@@ -4,6 +4,7 @@
 
 #include "shim/dlsym_route.h"
 #include "shim/interceptors.h"
+#include "shim/nvrtc_hooks.h"
 #include "shim/real_driver.h"
 #include "shim/reentrancy_guard.h"
 
@@ -60,13 +61,14 @@ CUresult intercept_get_proc_address_v2(const DriverEntry& entry, const char* sym
 void* route_dlsym(void* handle, const char* name) {
   if (handle == RTLD_NEXT || name == nullptr) return nullptr;
   std::optional<HookedSymbol> hooked = hook_for_exported_symbol(name);
-  if (!hooked) return nullptr;
+  const bool nvrtc = !hooked && is_wrapped_nvrtc_symbol(name);
+  if (!hooked && !nvrtc) return nullptr;
   ReentrancyGuard guard;
   DlsymFunction lookup = real_dlsym();
   if (guard.nested() || lookup == nullptr) return nullptr;
   void* real = lookup(handle, name);
   if (real == nullptr || is_shim_address(real)) return nullptr;
-  return wrapper_for(*hooked, real);
+  return nvrtc ? nvrtc_wrapper_for(handle, real) : wrapper_for(*hooked, real);
 }
 
 }  // namespace barracuda::shim

@@ -50,9 +50,13 @@ void ShimLog::on_module_load(const ModuleLoad& load) {
 }
 
 void ShimLog::on_link_input(const LinkInput& input) {
-  write_line("link entry=cuLinkAddData type=%d size=%zu name=%s result=%d", static_cast<int>(input.type),
-             input.size, input.name != nullptr && input.name[0] != '\0' ? input.name : "-",
+  write_line("link entry=%s type=%d size=%zu name=%s result=%d", input.from_file ? "cuLinkAddFile" : "cuLinkAddData",
+             static_cast<int>(input.type), input.size, input.name != nullptr && input.name[0] != '\0' ? input.name : "-",
              static_cast<int>(input.result));
+}
+
+void ShimLog::on_cubin_compiled(const RuntimeCompiledCubin& compiled) {
+  write_line("nvrtc cubin size=%zu ptx=%zu", compiled.cubin_size, compiled.ptx.size());
 }
 
 void ShimLog::before_launch(const LaunchInfo&) {}
@@ -80,6 +84,7 @@ void install_shim_log_from_environment() {
   auto* log = new ShimLog(fd);
   add_module_observer(*log);
   add_launch_observer(*log);
+  add_runtime_compilation_observer(*log);
 }
 
 }  // namespace barracuda::shim

@@ -6,19 +6,22 @@
 // Line formats (fields separated by one space, values never contain spaces):
 //   load id=<n> entry=<cuModuleLoadData|...> kind=<fatbin-wrapper|fatbin|elf|ptx|unknown> size=<bytes|?>
 //        replaced=<yes|no> result=<CUresult>
-//   link entry=cuLinkAddData type=<CUjitInputType> size=<bytes> name=<name|-> result=<CUresult>
+//   link entry=<cuLinkAddData|cuLinkAddFile> type=<CUjitInputType> size=<bytes, 0 for a file> name=<name or path|->
+//        result=<CUresult>
 //   launch entry=<cuLaunchKernel[_ptsz]|...> kernel=<mangled name|?> module=<load id|?> grid=<x,y,z>
 //        block=<x,y,z> shmem=<bytes> stream=<0x...> result=<CUresult>
+//   nvrtc cubin size=<cubin bytes> ptx=<PTX bytes>      (an NVRTC cubin handed to the app, with its PTX)
 #include <string_view>
 
 #include "shim/launch_observer.h"
 #include "shim/module_observer.h"
+#include "shim/runtime_compilation_observer.h"
 
 namespace barracuda::shim {
 
 inline constexpr std::string_view kShimLogVariable = "BARRACUDA_SHIM_LOG";
 
-class ShimLog final : public ModuleObserver, public LaunchObserver {
+class ShimLog final : public ModuleObserver, public LaunchObserver, public RuntimeCompilationObserver {
  public:
   // Takes ownership of a file descriptor opened for appending.
   explicit ShimLog(int fd) : fd_(fd) {}
@@ -28,6 +31,7 @@ class ShimLog final : public ModuleObserver, public LaunchObserver {
 
   void on_module_load(const ModuleLoad& load) override;
   void on_link_input(const LinkInput& input) override;
+  void on_cubin_compiled(const RuntimeCompiledCubin& compiled) override;
   void before_launch(const LaunchInfo& launch) override;
   void after_launch(const LaunchInfo& launch, CUresult result) override;
 

@@ -8,7 +8,8 @@ the expected races with both source lines.
 
 With --trace-check, the run also records its event trace and PROGRAM TRACE must exit 0.
 
-Exits 77 (skipped) where no GPU is usable."""
+Exits 77 (skipped) where no GPU is usable, or where the app itself exits 77 natively (something it
+needs is missing)."""
 import argparse
 import json
 import os
@@ -42,6 +43,9 @@ def main():
         return 77
 
     native = subprocess.run(app, capture_output=True, text=True)
+    if native.returncode == 77:  # the app itself says what it needs is missing (a Python package)
+        print(native.stdout, end="")
+        return 77
     with tempfile.TemporaryDirectory() as tmp:
         report_path = os.path.join(tmp, "report.json")
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))

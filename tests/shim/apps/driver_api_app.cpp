@@ -125,6 +125,15 @@ int main(int argc, char** argv) {
   CHECK(launch(library_marker, 1, 2, 1, 8, 1, 1, 0, nullptr, params, nullptr));
   report("library", out, {1, 2, 8});
 
+  // A module loaded from its file (cuModuleLoad): the shim reads the file and treats it like the others.
+  CUmodule file_module;
+  CHECK(cuModuleLoad(&file_module, argv[1]));
+  CUfunction file_marker;
+  CHECK(cuModuleGetFunction(&file_marker, file_module, "marker"));
+  CHECK(cuLaunchKernel(file_marker, 1, 1, 1, 4, 1, 1, 0, nullptr, params, nullptr));
+  report("file module", out, {1, 1, 4});
+
+  CHECK(cuModuleUnload(file_module));
   CHECK(cuLibraryUnload(library));
   CHECK(cuModuleUnload(cooperative_module));
   CHECK(cuModuleUnload(fatbin_module));

@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -110,6 +112,12 @@ CUresult CUDAAPI cuMemcpyDtoH(void* host, CUdeviceptr device, size_t bytes) {
 CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image) {
   *module = reinterpret_cast<CUmodule>(load(image));
   return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return CUDA_ERROR_FILE_NOT_FOUND;
+  std::string image{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return cuModuleLoadData(module, image.c_str());
 }
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int, CUjit_option*, void**) {
   return cuModuleLoadData(module, image);
