@@ -55,6 +55,22 @@ std::vector<std::string> split_options(std::string_view text) {
   return options;
 }
 
+// Kernels launched from the device (dynamic parallelism) call the device runtime's launch functions.
+// Their grids would log under their parent's launch, which the engine cannot tell apart yet: such
+// modules are declined with that reason rather than checked wrongly.
+bool launches_from_the_device(const ptx::Module& module) {
+  for (const ptx::Function* function : module.functions()) {
+    // CUDA 12+ (CDP2) names them __cudaCDP2LaunchDeviceV2, __cudaCDP2GetParameterBufferV2, ...; older
+    // PTX calls cudaLaunchDevice / cudaGetParameterBuffer.
+    const std::string_view name = function->name;
+    if (!function->is_entry && (name.starts_with("__cudaCDP2") || name.starts_with("cudaLaunchDevice") ||
+                                name.starts_with("cudaGetParameterBuffer"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::vector<std::string> kernel_names(const ptx::Module& module) {
   std::vector<std::string> names;
   for (const ptx::Function* function : module.functions()) {
@@ -122,6 +138,10 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     ptx::ParseResult parsed = ptx::parse(std::string(source.text));
     if (!parsed) {
       skip(image, "PTX not understood: " + parsed.error.to_string());
+      return nullptr;
+    }
+    if (launches_from_the_device(*parsed.module)) {
+      skip(image, "it launches kernels from the device (dynamic parallelism), which barracuda does not check yet");
       return nullptr;
     }
     if (targets_arch_specific(*parsed.module, link_arch)) link_arch += 'a';

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""A CuPy program with a RawKernel (compiled by CuPy through NVRTC into a cubin without PTX) and an
+"""A CuPy program with a RawModule (compiled by CuPy through NVRTC into a cubin without PTX) and an
 ElementwiseKernel. `cupy_kernels.py racy` launches a kernel whose blocks 0 and 1 write and read one
-word unordered (cupy_kernels.cu:4 and :5); `clean` the race-free one. Exits 77 where CuPy or a GPU is
-missing (ctest: skipped)."""
+word unordered (cupy_kernels.cu:3 and :4: `#line 1` names the line after it); `clean` the race-free
+one. Exits 77 where CuPy or a GPU is missing (ctest: skipped)."""
 import sys
 
 try:
