@@ -4,9 +4,13 @@ untimed run that fills a cubin cache of its own), --repetitions times each; prin
 the peak RSS of the process tree and barracuda's overhead over native as a markdown table.
 
     python3 benchmarks/gpu/startup_cost.py --barracuda build/bin/barracuda PROGRAM [PROGRAM...]
+
+A PROGRAM with arguments is one quoted word ("build/bin/e2e_nvrtc_program clean jitlink"): the cost of
+each way code reaches the GPU (NVRTC, JIT links, CuPy) is measured the same way.
 """
 import argparse
 import os
+import shlex
 import statistics
 import sys
 import tempfile
@@ -34,11 +38,13 @@ def main():
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     with tempfile.TemporaryDirectory() as cache:
         for program in args.programs:
-            tool = [args.barracuda, "run", "-q", "--cache-dir", cache, "--", program]
+            command = shlex.split(program)
+            tool = [args.barracuda, "run", "-q", "--cache-dir", cache, "--", *command]
             run_once(tool, args.timeout)  # fills the cache: JIT is measured elsewhere (run_bench.py)
-            native_wall, native_rss = measure([program], args.repetitions, args.timeout)
+            native_wall, native_rss = measure(command, args.repetitions, args.timeout)
             tool_wall, tool_rss = measure(tool, args.repetitions, args.timeout)
-            print(f"| {os.path.basename(program)} | {native_wall:.3f} | {tool_wall:.3f} | {tool_wall - native_wall:.3f} "
+            name = " ".join([os.path.basename(command[0]), *(os.path.basename(word) for word in command[1:])])
+            print(f"| {name} | {native_wall:.3f} | {tool_wall:.3f} | {tool_wall - native_wall:.3f} "
                   f"| {native_rss:.0f} | {tool_rss:.0f} |", flush=True)
 
 

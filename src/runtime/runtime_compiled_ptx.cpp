@@ -106,7 +106,7 @@ void RuntimeCompiledPtx::on_link_input(const shim::LinkInput& input) {
     std::string why;
     std::optional<std::string> ptx = ptx_of_link_input(input, &why);
     std::lock_guard lock(mutex_);
-    RuntimeCompiledModule& link = links_[input.state];
+    RuntimeCompiledModule& link = links_[input.link];
     if (!link.not_checkable.empty()) return;
     if (ptx) {
       link.ptx.push_back(*std::move(ptx));
@@ -123,7 +123,7 @@ void RuntimeCompiledPtx::on_link_complete(const shim::LinkOutput& output) {
     RuntimeCompiledModule link;
     {
       std::lock_guard lock(mutex_);
-      const auto found = links_.find(output.state);
+      const auto found = links_.find(output.link);
       if (found == links_.end()) return;
       link = std::move(found->second);
       links_.erase(found);
@@ -135,9 +135,9 @@ void RuntimeCompiledPtx::on_link_complete(const shim::LinkOutput& output) {
   }
 }
 
-void RuntimeCompiledPtx::on_link_destroy(CUlinkState state) {
+void RuntimeCompiledPtx::on_link_destroy(shim::LinkId link) {
   std::lock_guard lock(mutex_);
-  links_.erase(state);
+  links_.erase(link);
 }
 
 std::optional<RuntimeCompiledModule> RuntimeCompiledPtx::find(const void* cubin, std::size_t size) const {

@@ -3,8 +3,8 @@
 // but its PTX passed through the process on the way:
 //   - NVRTC still holds a program's PTX when the application takes its cubin
 //     (shim/runtime_compilation_observer.h);
-//   - a JIT link (cuLinkAddData / cuLinkAddFile, then cuLinkComplete) was given its PTX inputs
-//     (shim/module_observer.h).
+//   - a JIT link (cuLinkAddData / cuLinkAddFile, then cuLinkComplete; or the application's own nvJitLink)
+//     was given its PTX inputs (shim/module_observer.h).
 // Kept by the cubin's content, because the application may copy the cubin before loading it. NVRTC
 // PTX is also kept on disk beside the cubin cache, because programs keep NVRTC's cubins in caches of
 // their own and load them in later runs without compiling again.
@@ -38,7 +38,7 @@ class RuntimeCompiledPtx final : public shim::RuntimeCompilationObserver, public
   void on_module_load(const shim::ModuleLoad&) override {}
   void on_link_input(const shim::LinkInput& input) override;
   void on_link_complete(const shim::LinkOutput& output) override;
-  void on_link_destroy(CUlinkState state) override;
+  void on_link_destroy(shim::LinkId link) override;
 
   // What is known of the cubin at `cubin` (`size` bytes: its ELF extent, as shim::image_size gives it):
   // compiled by NVRTC or linked by cuLinkComplete in this run, or by NVRTC in an earlier run with the
@@ -52,7 +52,7 @@ class RuntimeCompiledPtx final : public shim::RuntimeCompilationObserver, public
   std::filesystem::path dir_;
   mutable std::mutex mutex_;
   std::map<std::string, RuntimeCompiledModule> modules_;  // by cubin key
-  std::map<CUlinkState, RuntimeCompiledModule> links_;    // the inputs of each link in progress
+  std::map<shim::LinkId, RuntimeCompiledModule> links_;  // the inputs of each link in progress
 };
 
 }  // namespace barracuda::runtime

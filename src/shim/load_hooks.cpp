@@ -139,7 +139,7 @@ CUresult intercept_link_add_data(const DriverEntry& entry, CUlinkState state, CU
                                  void** option_values) {
   auto real = entry.real_as<PFN_cuLinkAddData_v6050>();
   CUresult result = real(state, type, data, size, name, option_count, options, option_values);
-  announce_link_input(LinkInput{state, type, data, size, name, false, result});
+  announce_link_input(LinkInput{{Linker::kDriver, state}, type, data, size, name, false, result});
   return result;
 }
 
@@ -147,7 +147,7 @@ CUresult intercept_link_add_file(const DriverEntry& entry, CUlinkState state, CU
                                  unsigned int option_count, CUjit_option* options, void** option_values) {
   auto real = entry.real_as<PFN_cuLinkAddFile_v6050>();
   CUresult result = real(state, type, path, option_count, options, option_values);
-  announce_link_input(LinkInput{state, type, nullptr, 0, path, true, result});
+  announce_link_input(LinkInput{{Linker::kDriver, state}, type, nullptr, 0, path, true, result});
   return result;
 }
 
@@ -156,7 +156,7 @@ CUresult intercept_link_complete(const DriverEntry& entry, CUlinkState state, vo
   ReentrancyGuard guard;
   if (!guard.nested()) {
     const bool linked = result == CUDA_SUCCESS && cubin != nullptr && size != nullptr;
-    LinkOutput output{state, linked ? *cubin : nullptr, linked ? *size : 0, result};
+    LinkOutput output{{Linker::kDriver, state}, linked ? *cubin : nullptr, linked ? *size : 0, result};
     shim_runtime().module_observers.for_each([&](ModuleObserver& observer) { observer.on_link_complete(output); });
   }
   return result;
@@ -166,7 +166,7 @@ CUresult intercept_link_destroy(const DriverEntry& entry, CUlinkState state) {
   {
     ReentrancyGuard guard;
     if (!guard.nested()) {
-      shim_runtime().module_observers.for_each([&](ModuleObserver& observer) { observer.on_link_destroy(state); });
+      shim_runtime().module_observers.for_each([&](ModuleObserver& observer) { observer.on_link_destroy({Linker::kDriver, state}); });
     }
   }
   return entry.real_as<PFN_cuLinkDestroy_v5050>()(state);

@@ -4,6 +4,7 @@
 
 #include "shim/dlsym_route.h"
 #include "shim/interceptors.h"
+#include "shim/nvjitlink_hooks.h"
 #include "shim/nvrtc_hooks.h"
 #include "shim/real_driver.h"
 #include "shim/reentrancy_guard.h"
@@ -62,13 +63,16 @@ void* route_dlsym(void* handle, const char* name) {
   if (handle == RTLD_NEXT || name == nullptr) return nullptr;
   std::optional<HookedSymbol> hooked = hook_for_exported_symbol(name);
   const bool nvrtc = !hooked && is_wrapped_nvrtc_symbol(name);
-  if (!hooked && !nvrtc) return nullptr;
+  const bool nvjitlink = !hooked && !nvrtc && is_wrapped_nvjitlink_symbol(name);
+  if (!hooked && !nvrtc && !nvjitlink) return nullptr;
   ReentrancyGuard guard;
   DlsymFunction lookup = real_dlsym();
   if (guard.nested() || lookup == nullptr) return nullptr;
   void* real = lookup(handle, name);
   if (real == nullptr || is_shim_address(real)) return nullptr;
-  return nvrtc ? nvrtc_wrapper_for(handle, real) : wrapper_for(*hooked, real);
+  if (nvrtc) return nvrtc_wrapper_for(handle, real);
+  if (nvjitlink) return nvjitlink_wrapper_for(name, handle, real);
+  return wrapper_for(*hooked, real);
 }
 
 }  // namespace barracuda::shim

@@ -50,7 +50,9 @@ void ShimLog::on_module_load(const ModuleLoad& load) {
 }
 
 void ShimLog::on_link_input(const LinkInput& input) {
-  write_line("link entry=%s type=%d size=%zu name=%s result=%d", input.from_file ? "cuLinkAddFile" : "cuLinkAddData",
+  const bool driver = input.link.linker == Linker::kDriver;
+  const char* entry = input.from_file ? (driver ? "cuLinkAddFile" : "nvJitLinkAddFile") : (driver ? "cuLinkAddData" : "nvJitLinkAddData");
+  write_line("link entry=%s type=%d size=%zu name=%s result=%d", entry,
              static_cast<int>(input.type), input.size, input.name != nullptr && input.name[0] != '\0' ? input.name : "-",
              static_cast<int>(input.result));
 }

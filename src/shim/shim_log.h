@@ -6,7 +6,7 @@
 // Line formats (fields separated by one space, values never contain spaces):
 //   load id=<n> entry=<cuModuleLoadData|...> kind=<fatbin-wrapper|fatbin|elf|ptx|unknown> size=<bytes|?>
 //        replaced=<yes|no> result=<CUresult>
-//   link entry=<cuLinkAddData|cuLinkAddFile> type=<CUjitInputType> size=<bytes, 0 for a file> name=<name or path|->
+//   link entry=<cuLinkAddData|cuLinkAddFile|nvJitLinkAddData|nvJitLinkAddFile> type=<CUjitInputType> size=<bytes, 0 for a file> name=<name or path|->
 //        result=<CUresult>
 //   launch entry=<cuLaunchKernel[_ptsz]|...> kernel=<mangled name|?> module=<load id|?> grid=<x,y,z>
 //        block=<x,y,z> shmem=<bytes> stream=<0x...> result=<CUresult>

@@ -4,10 +4,12 @@
 //   dlopen   the same with NVRTC opened with dlopen and looked up with dlsym (as Python's ctypes, CuPy
 //            and cuda-python do);
 //   jitlink  compiled to PTX (compute_90), linked by the driver (cuLinkAddData, cuLinkComplete);
-//   linkfile the same PTX written to a file and added with cuLinkAddFile.
-//   nvrtc_program racy|clean linked|dlopen|jitlink|linkfile
+//   linkfile the same PTX written to a file and added with cuLinkAddFile;
+//   nvjitlink the same PTX linked by the program's own nvJitLink.
+//   nvrtc_program racy|clean linked|dlopen|jitlink|linkfile|nvjitlink
 #include <cuda.h>
 #include <dlfcn.h>
+#include <nvJitLink.h>
 #include <nvrtc.h>
 #include <unistd.h>
 
@@ -118,6 +120,25 @@ bool jit_link(const std::vector<char>& ptx, bool from_file, std::vector<char>* c
   return ok(cuLinkDestroy(state), "cuLinkDestroy");
 }
 
+// Links `ptx` with nvJitLink for sm_90; the cubin copied out before the handle is destroyed.
+bool nvjitlink(const std::vector<char>& ptx, std::vector<char>* cubin) {
+  nvJitLinkHandle link;
+  const char* options[] = {"-arch=sm_90"};
+  if (nvJitLinkCreate(&link, 1, options) != NVJITLINK_SUCCESS) return false;
+  size_t size = 0;
+  const bool linked = nvJitLinkAddData(link, NVJITLINK_INPUT_PTX, ptx.data(), std::strlen(ptx.data()),
+                                       "nvrtc_kernels.ptx") == NVJITLINK_SUCCESS &&
+                      nvJitLinkComplete(link) == NVJITLINK_SUCCESS &&
+                      nvJitLinkGetLinkedCubinSize(link, &size) == NVJITLINK_SUCCESS;
+  if (linked) {
+    cubin->resize(size);
+    if (nvJitLinkGetLinkedCubin(link, cubin->data()) != NVJITLINK_SUCCESS) cubin->clear();
+  }
+  nvJitLinkDestroy(&link);
+  if (cubin->empty()) std::fprintf(stderr, "nvJitLink failed\n");
+  return !cubin->empty();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,7 +146,8 @@ int main(int argc, char** argv) {
   const char* mode = argc > 2 ? argv[2] : "linked";
   const bool opened = std::strcmp(mode, "dlopen") == 0;
   const bool link_file = std::strcmp(mode, "linkfile") == 0;
-  const bool jit = link_file || std::strcmp(mode, "jitlink") == 0;
+  const bool own_linker = std::strcmp(mode, "nvjitlink") == 0;
+  const bool jit = link_file || own_linker || std::strcmp(mode, "jitlink") == 0;
   Nvrtc nvrtc = linked_nvrtc();
   if (opened && !opened_nvrtc(&nvrtc)) return 1;
   std::vector<char> code;
@@ -134,7 +156,8 @@ int main(int argc, char** argv) {
   CUdevice device;
   if (!e2e::use_primary_context(&device)) return 1;
   std::vector<char> cubin;
-  if (jit ? !jit_link(code, link_file, &cubin) : (cubin = code, false)) return 1;
+  const bool linked = !jit ? (cubin = code, true) : own_linker ? nvjitlink(code, &cubin) : jit_link(code, link_file, &cubin);
+  if (!linked) return 1;
   CUmodule module;
   const std::string label = std::string("nvrtc_program ") + (racy ? "racy " : "clean ") + mode;
   if (!e2e::ok(cuModuleLoadData(&module, cubin.data()), "cuModuleLoadData") ||

@@ -145,9 +145,9 @@ TEST(RuntimeCompiledPtx, AnUnknownCubinIsNamedAsNotInstrumented) {
 }
 
 // A JIT link (cuLinkAddData with PTX, cuLinkComplete): the linked cubin is instrumented from its inputs.
-CUlinkState link_state(uintptr_t id) { return reinterpret_cast<CUlinkState>(id); }
+shim::LinkId link_state(uintptr_t id) { return {shim::Linker::kDriver, reinterpret_cast<const void*>(id)}; }
 
-shim::LinkInput ptx_input(CUlinkState state, const std::string& ptx) {
+shim::LinkInput ptx_input(shim::LinkId state, const std::string& ptx) {
   return {state, CU_JIT_INPUT_PTX, ptx.c_str(), ptx.size() + 1, "kernels.ptx", false, CUDA_SUCCESS};
 }
 

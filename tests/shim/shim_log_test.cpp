@@ -61,13 +61,13 @@ TEST_F(ShimLogTest, LaunchLineIsWrittenAfterTheLaunch) {
 }
 
 TEST_F(ShimLogTest, LinkInputLine) {
-  log_->on_link_input({nullptr, CU_JIT_INPUT_PTX, "x", 1234, "kernels.ptx", false, CUDA_SUCCESS});
-  log_->on_link_input({nullptr, CU_JIT_INPUT_CUBIN, "x", 10, nullptr, false, CUDA_SUCCESS});
-  log_->on_link_input({nullptr, CU_JIT_INPUT_PTX, nullptr, 0, "/tmp/k.ptx", true, CUDA_ERROR_FILE_NOT_FOUND});
+  log_->on_link_input({{Linker::kDriver, nullptr}, CU_JIT_INPUT_PTX, "x", 1234, "kernels.ptx", false, CUDA_SUCCESS});
+  log_->on_link_input({{Linker::kDriver, nullptr}, CU_JIT_INPUT_CUBIN, "x", 10, nullptr, false, CUDA_SUCCESS});
+  log_->on_link_input({{Linker::kNvJitLink, nullptr}, CU_JIT_INPUT_PTX, nullptr, 0, "/tmp/k.ptx", true, CUDA_ERROR_FILE_NOT_FOUND});
   EXPECT_EQ(contents(),
             "link entry=cuLinkAddData type=1 size=1234 name=kernels.ptx result=0\n"
             "link entry=cuLinkAddData type=0 size=10 name=- result=0\n"
-            "link entry=cuLinkAddFile type=1 size=0 name=/tmp/k.ptx result=301\n");
+            "link entry=nvJitLinkAddFile type=1 size=0 name=/tmp/k.ptx result=301\n");
 }
 
 TEST_F(ShimLogTest, NvrtcCubinLine) {
