@@ -1,6 +1,6 @@
 // `barracuda instrument FILE.ptx -o OUT.ptx [--sites SITES.json] [--first-site N] [--no-branches]
-// [--with-runtime] [--stats]`: instruments a PTX module for the device logging runtime (link OUT.ptx with
-// it, or include it with --with-runtime).
+// [--log-read-only] [--with-runtime] [--stats]`: instruments a PTX module for the device logging
+// runtime (link OUT.ptx with it, or include it with --with-runtime).
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -25,6 +25,7 @@ struct InstrumentCommandOptions {
   std::string sites;
   uint32_t first_site = 0;
   bool no_branches = false;
+  bool log_read_only = false;
   bool with_runtime = false;
   bool stats = false;
 };
@@ -36,6 +37,7 @@ void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
             << "\nbranches logged: " << statistics.branches << " (reconvergence points: " << statistics.reconvergences
             << ")\nkernel exits logged: " << statistics.kernel_exits
             << "\nmemory accesses not logged (local/param/const or unsupported form): " << statistics.skipped_memory
+            << "\nread-only loads not logged (ld.global.nc, ldu): " << statistics.read_only_loads
             << "\ninstrumented fraction: " << statistics.instrumented_fraction() << '\n';
 }
 
@@ -52,7 +54,9 @@ int run_instrument(const InstrumentCommandOptions& options) {
   if (!module) return 1;
   std::optional<ptx::passes::InstrumentResult> instrumented;
   try {
-    instrumented.emplace(ptx::passes::instrument_module(*module, {options.first_site, !options.no_branches}));
+    instrumented.emplace(ptx::passes::instrument_module(*module, {.first_site_id = options.first_site,
+                                                                  .log_branches = !options.no_branches,
+                                                                  .log_read_only = options.log_read_only}));
   } catch (const ptx::passes::UnsupportedPtx& error) {
     std::cerr << options.input << ": cannot instrument: " << error.what() << '\n';
     return 1;
@@ -87,6 +91,8 @@ void add_instrument_command(CLI::App& app, CommandResult& result) {
   command->add_option("--sites", options->sites, "Write the site table (JSON) here");
   command->add_option("--first-site", options->first_site, "First site id of this module");
   command->add_flag("--no-branches", options->no_branches, "Do not log branches (independent-thread warp model only)");
+  command->add_flag("--log-read-only", options->log_read_only,
+                    "Also log loads through the read-only path (ld.global.nc, ldu), which are not logged by default");
   command->add_flag("--with-runtime", options->with_runtime,
                     "Include the device runtime's definitions: a self-contained module ptxas or the driver compiles "
                     "as one program");

@@ -26,6 +26,7 @@ namespace barracuda::options {
   X(verbose, BoolValue, false, "print progress (JIT of large modules) and statistics")                      \
   X(same_value_races, BoolValue, false, "report same-value write-write pairs (a flag many threads set) as races, not warnings") \
   X(warn_redundant_barriers, BoolValue, false, "also warn about barriers that ordered no conflicting accesses") \
+  X(log_read_only, BoolValue, false, "also log loads through the read-only path (ld.global.nc: __ldg, const __restrict__; ldu), which cannot race in a correct program") \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
   X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 64 MiB for all at first, grown 4x after a launch that half-fills one, up to 1/16 of free host memory, 1M-64M each)") \
   X(drain_threads, CountValue, 0, "host threads draining the queues into the engine (0: hardware threads - 1)") \

@@ -145,7 +145,9 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
       return nullptr;
     }
     if (targets_arch_specific(*parsed.module, link_arch)) link_arch += 'a';
-    ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, {.first_site_id = next_site});
+    ptx::passes::InstrumentOptions pass_options = config_.passes;
+    pass_options.first_site_id = next_site;
+    ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, pass_options);
     next_site += static_cast<uint32_t>(result.sites.sites().size());
     std::vector<std::string> object_kernels = kernel_names(*parsed.module);
     kernels.insert(kernels.end(), object_kernels.begin(), object_kernels.end());

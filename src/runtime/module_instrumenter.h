@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "ptx/passes/instrument.h"
 #include "runtime/cubin_cache.h"
 #include "runtime/queue_host.h"
 #include "runtime/runtime_compiled_ptx.h"
@@ -41,6 +42,7 @@ struct InstrumentationTotals {
 
 struct InstrumenterConfig {
   std::function<unsigned()> device_arch;  // compute capability major * 10 + minor of the current device
+  ptx::passes::InstrumentOptions passes;  // what the passes log; first_site_id is set per module
   CubinCache cache{default_cache_dir()};
   bool verbose = false;
   std::function<void(const std::string&)> message;  // progress and warnings

@@ -191,6 +191,68 @@ TEST(InstrumentPass, LocalParamAndConstAccessesAreNotLogged) {
   for (const std::string& line : out.lines) EXPECT_EQ(line.find("__barracuda_log_access,"), std::string::npos);
 }
 
+// Loads through the read-only path (__ldg, const __restrict__, ldu) cannot race in a correct program
+// (memory_access_pass.cpp, read_only_load): not logged unless log_read_only asks for them.
+constexpr std::string_view kReadOnlyLoads =
+    "ld.param.u64 %rd1, [k_param_0];\n"
+    "ld.global.nc.u32 %r1, [%rd1];\n"
+    "ld.global.nc.L1::no_allocate.v4.f32 {%f0, %f1, %f2, %f3}, [%rd1+16];\n"
+    "ld.global.nc.L2::128B.u64 %rd2, [%rd1+32];\n"
+    "ld.global.cg.nc.u32 %r2, [%rd1+40];\n"
+    "ldu.global.u32 %r3, [%rd1+44];\n"
+    "ldu.u64 %rd3, [%rd1+48];\n"
+    "ld.global.u32 %r4, [%rd1+56];\n"
+    "ret;";
+
+TEST(InstrumentPass, ReadOnlyLoadsAreNotLoggedByDefault) {
+  auto out = instrument(kReadOnlyLoads);
+  EXPECT_EQ(out.result.statistics.memory_accesses, 1u);
+  EXPECT_EQ(out.result.statistics.read_only_loads, 6u);
+  size_t calls = 0;
+  for (const std::string& line : out.lines) calls += line.find("__barracuda_log_access,") != std::string::npos;
+  EXPECT_EQ(calls, 1u);
+  // The one logged load is the coherent one.
+  EXPECT_EQ(call_before(out, "ld.global.u32 %r4, [%rd1+56];").arguments[2],
+            info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta, 2));
+  EXPECT_EQ(call_before(out, "ld.global.u32 %r4, [%rd1+56];").callee, "__barracuda_log_access");
+  EXPECT_NE(call_before(out, "ld.global.nc.u32 %r1, [%rd1];").callee, "__barracuda_log_access");
+}
+
+TEST(InstrumentPass, ReadOnlyLoadsAreLoggedAsPlainLoadsWhenAsked) {
+  auto out = instrument(kReadOnlyLoads, {.log_read_only = true});
+  EXPECT_EQ(out.result.statistics.memory_accesses, 7u);
+  EXPECT_EQ(out.result.statistics.read_only_loads, 0u);
+  auto load = [](uint32_t size_log2, uint32_t extra = 0) {
+    return info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta, size_log2, extra);
+  };
+  EXPECT_EQ(call_before(out, "ld.global.nc.u32 %r1, [%rd1];").arguments[2], load(2));
+  EXPECT_EQ(call_before(out, "ld.global.nc.L1::no_allocate.v4.f32 {%f0, %f1, %f2, %f3}, [%rd1+16];").arguments[2],
+            load(4));
+  EXPECT_EQ(call_before(out, "ld.global.nc.L2::128B.u64 %rd2, [%rd1+32];").arguments[2], load(3));
+  EXPECT_EQ(call_before(out, "ld.global.cg.nc.u32 %r2, [%rd1+40];").arguments[2], load(2));
+  EXPECT_EQ(call_before(out, "ldu.global.u32 %r3, [%rd1+44];").arguments[2], load(2));
+  EXPECT_EQ(call_before(out, "ldu.u64 %rd3, [%rd1+48];").arguments[2], load(3, kAccessGeneric));
+}
+
+// Texture and surface instructions are not memory accesses the pass logs (tex/tld4 read through the
+// texture path, outside the memory model like ld.global.nc; suld/sust are not logged either).
+TEST(InstrumentPass, TextureAndSurfaceInstructionsAreNotLogged) {
+  for (bool log_read_only : {false, true}) {
+    auto out = instrument(
+        "ld.param.u64 %rd1, [k_param_0];\n"
+        "tex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%r1}];\n"
+        "tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f0, %f1}];\n"
+        "tld4.g.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f0, %f1}];\n"
+        "suld.b.2d.b32.trap {%r2}, [%rd1, {%r3, %r4}];\n"
+        "sust.b.2d.b32.trap [%rd1, {%r3, %r4}], {%r2};\n"
+        "ret;",
+        {.log_read_only = log_read_only});
+    EXPECT_EQ(out.result.statistics.memory_accesses, 0u);
+    EXPECT_EQ(out.result.statistics.read_only_loads, 0u);
+    for (const std::string& line : out.lines) EXPECT_EQ(line.find("__barracuda_log_access,"), std::string::npos);
+  }
+}
+
 TEST(InstrumentPass, GuardedAccessIsLoggedOnlyWhereItsGuardHolds) {
   auto out = instrument("setp.eq.u32 %p1, %r1, 0;\n@%p1 atom.global.exch.b32 %r2, [%rd1], %r3;\nret;");
   size_t atom = line_of(out.lines, "atom.global.exch.b32 %r2, [%rd1], %r3;");

@@ -29,6 +29,7 @@ TEST(Options, DefaultsFollowTheBrief) {
   EXPECT_EQ(options.queue_bytes, 0u);  // sized from free memory
   EXPECT_TRUE(options.report.empty());
   EXPECT_FALSE(options.quiet);
+  EXPECT_FALSE(options.log_read_only);  // read-only loads are not logged unless asked
   EXPECT_EQ(parsed(""), Options{});
 }
 
@@ -104,7 +105,7 @@ TEST(Options, FormatsOnlyNonDefaultsAndRoundTrips) {
 TEST(Options, HelpListsEveryKeyWithItsDefault) {
   const std::string help = options_help();
   for (const char* key : {"report", "sarif", "error_exitcode", "print_limit", "kernel_name", "suppressions", "baseline",
-                          "quiet", "verbose", "warp_model", "queue_bytes", "cache_dir", "record", "log_path", "help"}) {
+                          "quiet", "verbose", "log_read_only", "warp_model", "queue_bytes", "cache_dir", "record", "log_path", "help"}) {
     EXPECT_NE(help.find(std::string{"\n  "} + key + ' '), std::string::npos) << key;
   }
   EXPECT_NE(help.find("(default: \"66\")"), std::string::npos);

@@ -32,7 +32,8 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     result.statistics.instructions += instructions.size();
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
-    PassContext context{*function, editor, calls, result.sites, result.statistics, fence_free.contains(*function)};
+    PassContext context{*function, editor, calls, result.sites, result.statistics, fence_free.contains(*function),
+                        options};
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
     // are split into new branches.
     log_kernel_entry(context, instructions);

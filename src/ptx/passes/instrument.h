@@ -13,6 +13,10 @@ namespace barracuda::ptx::passes {
 struct InstrumentOptions {
   uint32_t first_site_id = 0;  // site ids of this module start here
   bool log_branches = true;    // branch/reconvergence records for the lockstep warp model
+  // Also log loads through the non-coherent read-only path (ld.global.nc, ldu): off, they are not
+  // logged, since a kernel may only read that way memory no one writes during its life
+  // (memory_access_pass.cpp says why). On: for debugging and for differential runs.
+  bool log_read_only = false;
 };
 
 struct InstrumentStatistics {
@@ -24,6 +28,7 @@ struct InstrumentStatistics {
   uint64_t kernel_exits = 0;     // ret/exit instructions of kernels logged
   uint64_t kernels = 0;
   uint64_t skipped_memory = 0;   // local/param/const accesses (cannot race) and forms not logged
+  uint64_t read_only_loads = 0;  // ld.global.nc and ldu not logged (InstrumentOptions::log_read_only)
   // Fraction of the original instructions that now log an event.
   double instrumented_fraction() const;
 };

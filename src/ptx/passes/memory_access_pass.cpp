@@ -1,5 +1,7 @@
 // Logs every load, store, atomic, reduction and cp.async that can touch global or shared memory.
-// Local, param and const accesses are private or read-only: they cannot race and are not logged.
+// Local, param and const accesses are private or read-only: they cannot race and are not logged;
+// nor, unless InstrumentOptions::log_read_only, are loads through the read-only path (read_only_load).
+// Texture and surface instructions (tex, tld4, txq, suld, sust, sured) are not logged either.
 #include <bit>
 #include <optional>
 
@@ -24,6 +26,29 @@ std::optional<AccessShape> access_shape(const Instruction& instruction) {
     case Opcode::Red: return AccessShape{RecordOp::kReduction, 0, std::nullopt};
     default: return std::nullopt;
   }
+}
+
+// ld.global.nc (what __ldg() and loads through `const T* __restrict__` compile to, with any cache
+// qualifier: .L1::no_allocate, .L2::..., .ca/.cg/.cs) and ldu (a warp-uniform load, global or generic).
+// Why they cannot race within the launch, so that not logging them loses no race of a correct program:
+// * The PTX ISA names both read-only: ld.global.nc may "cache in non-coherent read-only cache", ldu
+//   loads "read-only data"; and its memory model "does not apply to texture (including ld.global.nc)
+//   and surface accesses" (section 8.1, "Scope and applicability of the model"): no fence, barrier or
+//   release orders a write before an .nc read, so a write to the location during the launch leaves
+//   the read undefined whatever the synchronisation.
+// * The CUDA programming guide ("Global Memory", compute capability 5.x and later) reserves the path
+//   for "data that is read-only for the entire lifetime of the kernel"; nvcc emits .nc itself only
+//   where it proved that, or where `const __restrict__` promised it.
+// So no thread of this launch, or of a launch running beside it, writes the location, and a conflict
+// needs a write. What is lost: a program that breaks that contract (a `const __restrict__` pointer
+// aliasing one written in the kernel, __ldg() of data the kernel or a concurrent launch on another
+// stream writes) is no longer reported when the write is unordered (log_read_only=1 restores that; a
+// write ordered before the .nc read by a barrier is equally wrong and was never reported).
+// The fence-adjacency inference (a read then a fence acquires) now pairs a fence with the last logged
+// read, past any .nc reads in between: those could acquire nothing (no release writes read-only
+// data), and hid the read before them from the inference.
+bool read_only_load(const Instruction& instruction) {
+  return instruction.opcode == Opcode::Ldu || (instruction.opcode == Opcode::Ld && instruction.has_modifier("nc"));
 }
 
 // nullopt: a space whose accesses cannot race (local, param, const) or that is not memory.
@@ -86,6 +111,10 @@ class AccessLogger {
     }
     std::optional<AccessShape> shape = access_shape(instruction);
     if (!shape) return;
+    if (!context_.options.log_read_only && read_only_load(instruction)) {
+      ++context_.statistics.read_only_loads;
+      return;
+    }
     std::optional<MemorySpace> space = record_space(instruction.space);
     if (!space) {
       ++context_.statistics.skipped_memory;

@@ -16,6 +16,7 @@ struct PassContext {
   // Every launch that can run this function executes no fence (fence_free_functions.h): its relaxed,
   // volatile and legacy strong accesses need no sync ticket.
   bool runs_without_fences;
+  const InstrumentOptions& options;
 };
 
 // Each takes the function's original instructions (iterators stay valid across insertions).
