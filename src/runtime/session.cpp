@@ -217,6 +217,7 @@ class Session final : public shim::SyncObserver {
     config.cache = CubinCache(cache_dir(options_));
     config.runtime_compiled = [this](const void* cubin, size_t size) { return runtime_compiled_.find(cubin, size); };
     config.verbose = options_.verbose;
+    config.passes.log_read_only = options_.log_read_only;
     config.module_seen = [this] { note_gpu_use(); };
     config.message = [this](const std::string& text) {
       if (!options_.quiet) log_stream() << "barracuda: " << text << std::endl;

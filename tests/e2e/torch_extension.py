@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A PyTorch C++/CUDA extension built with torch.utils.cpp_extension.load_inline. PyTorch builds
 extensions for the GPU's own architecture only (SASS, nothing barracuda can instrument) unless told to
-embed PTX: TORCH_CUDA_ARCH_LIST="9.0+PTX" (set here unless already set) makes the extension checkable.
+embed PTX: TORCH_CUDA_ARCH_LIST="9.0+PTX" (set here, over any value the environment has) makes the
+extension checkable.
 `torch_extension.py racy` launches a kernel whose blocks 0 and 1 write and read one word unordered
 (torch_kernels.cu:3 and :4: `#line 1` names the line after it); `clean` the race-free one. No PyTorch
 kernel runs (tensors are made with torch.empty and read back with .cpu()): PyTorch's own kernels are
@@ -10,7 +11,7 @@ import os
 import sys
 import tempfile
 
-os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0+PTX")
+os.environ["TORCH_CUDA_ARCH_LIST"] = "9.0+PTX"
 try:
     import torch
     from torch.utils.cpp_extension import load_inline
