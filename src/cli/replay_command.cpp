@@ -32,6 +32,7 @@ struct ReplayArguments {
   bool dump = false;
   bool warn_redundant_barriers = false;
   bool same_value_races = false;
+  bool unfenced_acquire_races = false;
 };
 
 void write_file(const std::string& path, const std::string& contents) {
@@ -90,7 +91,8 @@ int replay(const ReplayArguments& arguments) {
   runtime::add_findings(report, engine, sites, [&](const std::string& kernel) -> std::optional<runtime::LaunchRecord> {
     auto found = launches.find(kernel);
     return found == launches.end() ? std::nullopt : std::optional(found->second);
-  }, runtime::FindingOptions{arguments.warn_redundant_barriers, arguments.same_value_races});
+  }, runtime::FindingOptions{arguments.warn_redundant_barriers, arguments.same_value_races,
+                                                arguments.unfenced_acquire_races});
   write_file(arguments.report_path, report::render_json(report));
   write_file(arguments.sarif_path, report::render_sarif(report));
   report::render_text(report, report::TextOptions{.print_limit = arguments.print_limit}, std::cout);
@@ -111,6 +113,8 @@ void add_replay_command(CLI::App& app, CommandResult& result) {
                     "Also report barriers that ordered no conflicting accesses (warnings)");
   command->add_flag("--same-value-races", arguments->same_value_races,
                     "Report same-value write-write pairs as races, not warnings");
+  command->add_flag("--unfenced-acquire-races", arguments->unfenced_acquire_races,
+                    "Report hand-offs through a spin on an atomic with no acquire fence after it as races, not warnings");
   command->add_flag("--dump", arguments->dump, "Print the site tables and every record decoded instead of checking");
   command->callback([arguments, &result] {
     try {

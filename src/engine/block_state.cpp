@@ -167,6 +167,11 @@ void BlockState::arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, u
     append_own_ranges(local, barrier.wide);
     if (t.knowledge.strict) barrier.strict.insert(barrier.strict.end(), t.knowledge.strict->ranges().begin(), t.knowledge.strict->ranges().end());
     if (t.knowledge.wide) barrier.wide.insert(barrier.wide.end(), t.knowledge.wide->ranges().begin(), t.knowledge.wide->ranges().end());
+    if (t.knowledge.unfenced) {
+      barrier.unfenced.insert(barrier.unfenced.end(), t.knowledge.unfenced->ranges().begin(),
+                              t.knowledge.unfenced->ranges().end());
+    }
+    if (t.knowledge.origin.valid) barrier.origin = t.knowledge.origin;
     if (arrival == Arrival::kPass) t.clock = next(t.clock);
   }
   if (barrier.arrived >= barrier.expected) complete_partial(barrier);
@@ -199,8 +204,14 @@ uint32_t BlockState::waiting_lanes(uint32_t warp) const {
 }
 
 void BlockState::complete_partial(PartialBarrier& barrier) {
+  SharedClock unfenced;
+  if (!barrier.unfenced.empty()) {
+    // Every thread's unfenced view contains its strict one: the strict ranges plus the extra ones.
+    barrier.unfenced.insert(barrier.unfenced.end(), barrier.strict.begin(), barrier.strict.end());
+    unfenced = std::make_shared<const RangeClock>(std::move(barrier.unfenced));
+  }
   barrier.completed = {std::make_shared<const RangeClock>(std::move(barrier.strict)),
-                        std::make_shared<const RangeClock>(std::move(barrier.wide))};
+                       std::make_shared<const RangeClock>(std::move(barrier.wide)), std::move(unfenced), barrier.origin};
   const Knowledge& joined = barrier.completed;
   for (uint32_t w = 0; w < warps_.size(); ++w) {
     for (uint32_t m = barrier.waiting[w]; m; m &= m - 1) {
@@ -213,6 +224,8 @@ void BlockState::complete_partial(PartialBarrier& barrier) {
   barrier.latest = Clock{};
   barrier.strict.clear();
   barrier.wide.clear();
+  barrier.unfenced.clear();
+  barrier.origin = {};
   std::fill(barrier.waiting.begin(), barrier.waiting.end(), 0u);
   std::fill(barrier.arrivals.begin(), barrier.arrivals.end(), 0u);
   partial_waiting_ &= ~(1u << static_cast<uint32_t>(&barrier - partial_.data()));
@@ -243,30 +256,57 @@ void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, Sy
   ThreadState& t = threads_[local];
   const SharedClock strict = snapshot(local, t.knowledge.strict);
   const SharedClock wide = t.knowledge.wide == t.knowledge.strict ? strict : snapshot(local, t.knowledge.wide);
-  SharedClock& cta = cta_sync_[address];
-  cta = join(cta, strict);
-  if (scope_reaches(scope, MemoryScope::kCluster)) sync.release(cluster_, address, strict);
-  if (scope_reaches(scope, MemoryScope::kGpu)) sync.release(SyncMap::kGpuDomain, address, strict);
+  const Knowledge released{strict, nullptr, t.knowledge.unfenced ? snapshot(local, t.knowledge.unfenced) : nullptr,
+                           t.knowledge.origin};
+  Knowledge& cta = cta_sync_[address];
+  cta = join(cta, released);
+  if (scope_reaches(scope, MemoryScope::kCluster)) sync.release(cluster_, address, released);
+  if (scope_reaches(scope, MemoryScope::kGpu)) sync.release(SyncMap::kGpuDomain, address, released);
   sync.release_wide(address, wide);
   // Later events of this thread must not look released.
   t.clock = next(t.clock);
 }
 
+namespace {
+
+// What a location's levels reachable at `scope` released (strict, unfenced and origin; no wide).
+Knowledge released_to(const std::unordered_map<uint64_t, Knowledge>& cta_sync, uint32_t cluster, uint64_t address,
+                      MemoryScope scope, const SyncMap& sync) {
+  Knowledge gained;
+  if (auto it = cta_sync.find(address); it != cta_sync.end()) gained = it->second;
+  if (scope_reaches(scope, MemoryScope::kCluster)) gained = join(gained, sync.acquire(cluster, address));
+  if (scope_reaches(scope, MemoryScope::kGpu)) gained = join(gained, sync.acquire(SyncMap::kGpuDomain, address));
+  gained.wide = nullptr;
+  return gained;
+}
+
+}  // namespace
+
 void BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {
   ThreadState& t = threads_[local];
-  Knowledge gained;
-  if (auto it = cta_sync_.find(address); it != cta_sync_.end()) gained.strict = it->second;
-  if (scope_reaches(scope, MemoryScope::kCluster)) gained.strict = join(gained.strict, sync.acquire(cluster_, address).strict);
-  const Knowledge gpu = sync.acquire(SyncMap::kGpuDomain, address);
-  if (scope_reaches(scope, MemoryScope::kGpu)) gained.strict = join(gained.strict, gpu.strict);
-  gained.wide = gpu.wide;
+  Knowledge gained = released_to(cta_sync_, cluster_, address, scope, sync);
+  gained.wide = sync.acquire(SyncMap::kGpuDomain, address).wide;
   t.knowledge = join(t.knowledge, gained);
+}
+
+bool BlockState::acquire_unfenced(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {
+  ThreadState& t = threads_[local];
+  const Knowledge gained = released_to(cta_sync_, cluster_, address, scope, sync);
+  const SharedClock& found = gained.assumed();
+  if (!found) return false;
+  const SharedClock before = t.knowledge.assumed();
+  const SharedClock after = join(before, found);
+  if (after == before) return false;
+  t.knowledge.unfenced = after;
+  return true;
 }
 
 void BlockState::release_in_block(uint32_t local, uint64_t offset) {
   ThreadState& t = threads_[local];
-  SharedClock& location = cta_sync_[offset];
-  location = join(location, snapshot(local, t.knowledge.strict));
+  Knowledge& location = cta_sync_[offset];
+  location = join(location, Knowledge{snapshot(local, t.knowledge.strict), nullptr,
+                                      t.knowledge.unfenced ? snapshot(local, t.knowledge.unfenced) : nullptr,
+                                      t.knowledge.origin});
   t.clock = next(t.clock);
 }
 
@@ -275,7 +315,9 @@ void BlockState::acquire_in_block(uint32_t local, uint64_t offset) {
   if (it == cta_sync_.end()) return;
   // Block scope covers both threads: the scope-agnostic view gains exactly the same.
   ThreadState& t = threads_[local];
-  t.knowledge = join(t.knowledge, Knowledge{it->second, it->second});
+  Knowledge gained = it->second;
+  gained.wide = gained.strict;
+  t.knowledge = join(t.knowledge, gained);
 }
 
 void BlockState::grow_shared(uint64_t word) {

@@ -33,6 +33,10 @@ struct ThreadState {
   // ...and a fence waiting for the next write, which releases at the fence's scope.
   bool release_pending = false;
   MemoryScope release_scope = MemoryScope::kSystem;
+  // The last read was a spin on a legacy atomic that acquired in the unfenced view only (its site is
+  // the origin); an acquire fence of its scope after it makes the origin the one before it again.
+  bool last_read_spin = false;
+  UnfencedOrigin origin_before_spin;
 };
 
 struct WarpState {
@@ -55,7 +59,9 @@ struct PartialBarrier {
   std::vector<uint32_t> waiting;  // per warp: lanes in bar.sync
   std::vector<uint32_t> arrivals;  // per warp: lanes counted (waiting or passed by with bar.arrive)
   // What the arrived threads knew and did when they arrived (RangeClock input, merged at completion).
-  std::vector<ClockRange> strict, wide;
+  std::vector<ClockRange> strict, wide, unfenced;
+  bool any_unfenced = false;  // an arrived thread had unfenced knowledge: `unfenced` is filled
+  UnfencedOrigin origin;
   Clock latest{};
   Knowledge completed;  // what the last completion published (barrier.cluster.wait after completion)
 };
@@ -105,6 +111,12 @@ class BlockState {
   }
   // The same question under the scope-agnostic view (Knowledge::wide).
   bool knows_ignoring_scopes(uint32_t local, ThreadId other, Clock clock) const;
+  // The same question had every spin on a legacy atomic been followed by its acquire fence
+  // (Knowledge::unfenced); only asked after knows() said no.
+  bool knows_assuming_spins(uint32_t local, ThreadId other, Clock clock) const {
+    const SharedClock& unfenced = threads_[local].knowledge.unfenced;
+    return unfenced && clock <= unfenced->at(other);
+  }
 
   // Joins the lanes of `mask` of a warp: each learns what the others know and did.
   void warp_sync(uint32_t warp, uint32_t mask);
@@ -129,6 +141,9 @@ class BlockState {
 
   void release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync);
   void acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);
+  // A read of a legacy atomic with no acquire of its own: only the unfenced view acquires, at the
+  // atomic's scope. True when it learnt something the thread did not know strictly.
+  bool acquire_unfenced(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);
   // Synchronisation through a location in the block's own shared memory (an mbarrier): other
   // blocks have their own location at the same offset, so nothing reaches the shared SyncMap.
   void release_in_block(uint32_t local, uint64_t offset);
@@ -173,7 +188,8 @@ class BlockState {
   SiteId pending_site_{};
   std::array<PartialBarrier, kClusterBarrierSlot + 1> partial_;
   uint32_t partial_waiting_ = 0;  // bit i: partial barrier i has threads waiting (checked per record)
-  std::unordered_map<uint64_t, SharedClock> cta_sync_;  // block-scope synchronisation locations
+  // Block-scope synchronisation locations (strict, unfenced and origin; wide is kept by SyncMap).
+  std::unordered_map<uint64_t, Knowledge> cta_sync_;
   std::vector<ShadowCell> shared_;
 };
 

@@ -46,6 +46,7 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   if ((record_.flags & kFlagSameValue) && earlier.kind.write && current.kind.write && same_instruction(earlier)) return;
   if (block_.knows(local_, earlier.thread, earlier.clock)) return;
   bool scoped;
+  bool unfenced = false;
   if (earlier.kind.strong && current.kind.strong) {
     // Morally strong: each access's scope includes the other thread. Such pairs never race.
     if (covers(earlier.kind.memory_scope(), earlier.thread, current.thread) &&
@@ -55,6 +56,7 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
     scoped = true;
   } else {
     scoped = block_.knows_ignoring_scopes(local_, earlier.thread, earlier.clock);
+    unfenced = block_.knows_assuming_spins(local_, earlier.thread, earlier.clock);
   }
   Race race;
   race.race_class = scoped ? RaceClass::kScoped : classify(earlier);
@@ -67,6 +69,8 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   race.second_thread = {block_.id(), local_};
   race.address = word_address_ + byte;
   race.size = record_.size;
+  race.unfenced_acquire = unfenced;
+  if (unfenced) race.unfenced = block_.thread(local_).knowledge.origin;
   races_.add(race);
 }
 

@@ -31,6 +31,18 @@ struct ThreadCoord {
   friend bool operator==(const ThreadCoord&, const ThreadCoord&) = default;
 };
 
+// The spin that the unfenced view (Knowledge::unfenced) relies on: a read of a legacy atomic (no
+// .sem) that found a release on its location and was followed by no acquire fence, or by one of too
+// narrow a scope. Reported with an "unfenced acquire" warning.
+struct UnfencedOrigin {
+  SiteId flag_site{};
+  MemoryScope needed = MemoryScope::kGpu;  // the atomic's scope: the fence the spin lacks
+  bool narrow_fence = false;               // a fence followed, of scope `fence` (narrower than needed)
+  MemoryScope fence = MemoryScope::kCta;
+  bool valid = false;
+  friend bool operator==(const UnfencedOrigin&, const UnfencedOrigin&) = default;
+};
+
 struct Race {
   std::string kernel;
   // Set when the earlier access belongs to another, concurrent launch (a cross-launch race): that
@@ -49,6 +61,12 @@ struct Race {
   // Write-write between two stores that, in every launch it occurred in, only ever stored one and the
   // same value (store_values.h): the class "same-value write-write".
   bool same_value = false;
+  // The pair would be ordered had a spin on a legacy atomic (`while (atomicExch(&flag, 0) == 0);`)
+  // been followed by an acquire fence of the flag's scope (there was none, or a narrower one): the
+  // warning class "unfenced acquire". `unfenced` names that spin. Kept only while every occurrence
+  // of the entry says so.
+  bool unfenced_acquire = false;
+  UnfencedOrigin unfenced;
 };
 
 enum class DiagnosticKind : uint8_t {

@@ -21,6 +21,7 @@ void RaceLog::add(const Race& race) {
   ++dynamic_;
   auto [it, inserted] = entries_.try_emplace(key_of(race), race);
   it->second.count = inserted ? 1 : it->second.count + 1;
+  if (!inserted) it->second.unfenced_acquire = it->second.unfenced_acquire && race.unfenced_acquire;
 }
 
 void RaceLog::merge(RaceLog&& other, const std::string& kernel, const StoreValues& launch_values) {
@@ -33,6 +34,7 @@ void RaceLog::merge(RaceLog&& other, const std::string& kernel, const StoreValue
     if (!inserted) {
       it->second.count += race.count;
       it->second.same_value = it->second.same_value && race.same_value;
+      it->second.unfenced_acquire = it->second.unfenced_acquire && race.unfenced_acquire;
     }
   }
   dynamic_ += other.dynamic_;

@@ -2,10 +2,11 @@
 
 namespace barracuda::engine {
 
-void SyncMap::release(uint32_t domain, uint64_t address, const SharedClock& strict) {
+void SyncMap::release(uint32_t domain, uint64_t address, const Knowledge& released) {
   Map::accessor entry;
   map_.insert(entry, Key{address, domain});
-  entry->second.strict = join(entry->second.strict, strict);
+  Knowledge& location = entry->second;
+  location = join(location, Knowledge{released.strict, location.wide, released.unfenced, released.origin});
 }
 
 void SyncMap::release_wide(uint64_t address, const SharedClock& wide) {

@@ -14,8 +14,9 @@ class SyncMap {
   // Domain of gpu/system-scope releases; cluster-scope releases use the cluster index.
   static constexpr uint32_t kGpuDomain = ~0u;
 
-  // Joins a release's clock into the location of `domain`.
-  void release(uint32_t domain, uint64_t address, const SharedClock& strict);
+  // Joins a release's clocks (`strict`, `unfenced` and its origin; `wide` is ignored) into the
+  // location of `domain`.
+  void release(uint32_t domain, uint64_t address, const Knowledge& released);
   // Joins a release's scope-agnostic clock (Knowledge::wide): every release, whatever its scope.
   void release_wide(uint64_t address, const SharedClock& wide);
   // The clocks released to the location of `domain` (`wide` is kept in the gpu domain only).

@@ -247,9 +247,22 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
       thread.has_last_read = true;
       thread.last_read_address = address;
       thread.last_read_scope = record.kind.strong ? scope : MemoryScope::kSystem;
+      thread.last_read_spin = false;
       // A legacy RMW after a fence also acquires: the "last block" idiom of the CUDA programming
       // guide (__threadfence(); atomicInc(); __syncthreads(); read every block's result) needs it.
-      if (acquire_sem || (completes_fence && legacy_rmw)) block.acquire(local, address, scope, shared_.sync);
+      if (acquire_sem || (completes_fence && legacy_rmw)) {
+        block.acquire(local, address, scope, shared_.sync);
+      } else if (legacy_rmw) {
+        // A spin on a legacy atomic (while (atomicExch(&flag, 0) == 0);): no acquire in the PTX
+        // model unless a fence follows, but GPUs honour the control dependency. The unfenced view
+        // acquires now; an acquire fence of the atomic's scope right after it takes the blame back.
+        const UnfencedOrigin before = thread.knowledge.origin;
+        if (block.acquire_unfenced(local, address, scope, shared_.sync)) {
+          thread.last_read_spin = true;
+          thread.origin_before_spin = before;
+          thread.knowledge.origin = UnfencedOrigin{record.site, scope, false, MemoryScope::kCta, true};
+        }
+      }
     }
   }
 }
@@ -304,8 +317,20 @@ void Worker::apply_fence(const RecordHeader& h, BlockState& block) {
     ThreadState& thread = block.thread(local);
     // Acquire pattern: a read, then this fence.
     if (sem != MemorySemantics::kRelease && thread.has_last_read) {
+      // After a spin on a legacy atomic, this is its acquire fence: enough when its scope reaches the
+      // atomic's (the spin is no longer to blame), else too narrow (the spin stays the origin).
+      const bool spin = thread.last_read_spin;
+      const bool enough = scope >= thread.last_read_scope;
+      const UnfencedOrigin spin_origin = thread.knowledge.origin;
+      if (spin && enough) thread.knowledge.origin = thread.origin_before_spin;
       block.acquire(local, thread.last_read_address, narrower(scope, thread.last_read_scope), shared_.sync);
+      if (spin && !enough) {
+        thread.knowledge.origin = spin_origin;
+        thread.knowledge.origin.narrow_fence = true;
+        thread.knowledge.origin.fence = scope;
+      }
       thread.has_last_read = false;
+      thread.last_read_spin = false;
     }
     // Release pattern: this fence, then a write.
     if (sem != MemorySemantics::kAcquire) {

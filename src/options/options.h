@@ -25,6 +25,7 @@ namespace barracuda::options {
   X(quiet, BoolValue, false, "print only the final summary line")                                            \
   X(verbose, BoolValue, false, "print progress (JIT of large modules) and statistics")                      \
   X(same_value_races, BoolValue, false, "report same-value write-write pairs (a flag many threads set) as races, not warnings") \
+  X(unfenced_acquire_races, BoolValue, false, "report hand-offs through a spin on an atomic with no acquire fence after it as races, not warnings") \
   X(warn_redundant_barriers, BoolValue, false, "also warn about barriers that ordered no conflicting accesses") \
   X(log_read_only, BoolValue, false, "also log loads through the read-only path (ld.global.nc: __ldg, const __restrict__; ldu), which cannot race in a correct program") \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \

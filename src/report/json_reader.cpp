@@ -144,6 +144,10 @@ Race read_race(const Node& node) {
   race.previous = read_access(node.field("previous"));
   if (node.has("pid")) race.pid = node.field("pid").u32();
   if (node.has("same_value")) race.same_value = node.field("same_value").boolean();
+  if (node.has("unfenced_acquire")) {
+    const Node unfenced = node.field("unfenced_acquire");
+    race.unfenced_acquire = UnfencedAcquire{read_site(unfenced.field("flag")), unfenced.field("missing_fence").string()};
+  }
   return race;
 }
 

@@ -13,7 +13,8 @@
 //                   address ("0x..." string: 64-bit values do not survive JavaScript numbers),
 //                   size, kernel, launch_index, dynamic_count, known, current, previous,
 //                   pid (merged reports only), same_value (optional, true: the warning class
-//                   "same-value write-write", not counted as a race) }],
+//                   "same-value write-write", not counted as a race), unfenced_acquire (optional,
+//                   { flag: site, missing_fence }: the warning class "unfenced acquire") }],
 //     "diagnostics": [{ kind, kernel, launch_index, site, thread, detail, pid (merged reports only) }],
 //     "statistics": { slots, queue_host_bytes, queue_device_bytes, drain_threads, drain_wait_seconds,
 //                     engine_seconds, engine_thread_accesses, engine_peak_resident_blocks,

@@ -52,6 +52,10 @@ Json race_json(const Race& race) {
               {"previous", access_json(race.previous)}};
   if (race.pid != 0) json["pid"] = race.pid;
   if (race.same_value) json["same_value"] = true;
+  if (race.unfenced_acquire) {
+    json["unfenced_acquire"] = Json{{"flag", site_json(race.unfenced_acquire->flag)},
+                                    {"missing_fence", race.unfenced_acquire->missing_fence}};
+  }
   return json;
 }
 

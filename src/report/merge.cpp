@@ -73,6 +73,7 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
         Race& kept = merged.races[it->second];
         kept.dynamic_count += race.dynamic_count;
         kept.same_value = kept.same_value && race.same_value;  // a race in any process is a race
+        if (!race.unfenced_acquire) kept.unfenced_acquire.reset();
       }
     }
     for (const Diagnostic& diagnostic : report.diagnostics) {

@@ -65,6 +65,14 @@ struct Access {
   friend bool operator==(const Access&, const Access&) = default;
 };
 
+// A race that a spin on an atomic would have ordered, had an acquire fence followed it (the warning
+// class "unfenced acquire"): the spin's atomic and the fence it lacks.
+struct UnfencedAcquire {
+  Site flag;                  // the atomic the thread spun on (while (atomicExch(&flag, 0) == 0);)
+  std::string missing_fence;  // e.g. "__threadfence() after the spin (there is none)"
+  friend bool operator==(const UnfencedAcquire&, const UnfencedAcquire&) = default;
+};
+
 enum class RaceClass {
   kIntraWarp,       // two lanes of one warp, unordered under the chosen warp model
   kInterWarp,       // two warps of one block
@@ -93,6 +101,10 @@ struct Race {
   // Write-write between two stores that only ever wrote the same value (a flag many threads set): the
   // class "same-value write-write", a warning, not counted as a race (option same_value_races).
   bool same_value = false;
+  // Set: the pair would be ordered had the spin it names been followed by an acquire fence (GPUs
+  // honour the spin's control dependency): the class "unfenced acquire", a warning, not counted as
+  // a race (option unfenced_acquire_races).
+  std::optional<UnfencedAcquire> unfenced_acquire;
   friend bool operator==(const Race&, const Race&) = default;
 };
 

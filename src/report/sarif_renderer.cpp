@@ -52,16 +52,25 @@ std::string access_phrase(const Access& access) {
 }
 
 Json race_result(const Race& race) {
-  const std::string message = "Data race (" + std::string{name_of(kRaceClassNames, race.race_class)} + ", " +
+  const std::string message = std::string(race.unfenced_acquire ? "Unfenced acquire (" : "Data race (") +
+                              std::string{name_of(kRaceClassNames, race.race_class)} + ", " +
                               std::string{name_of(kMemorySpaceNames, race.space)} + ", " +
                               std::string{name_of(kHazardNames, race.hazard)} + ") in kernel " + race.kernel +
                               ": " + access_phrase(race.current) + " conflicts with the previous " +
                               access_phrase(race.previous) + "; " + std::to_string(race.size) + " bytes at " +
                               address_text(race.address) + ", seen " + std::to_string(race.dynamic_count) +
-                              " times.";
+                              " times." +
+                              (race.unfenced_acquire ? " Missing: " + race.unfenced_acquire->missing_fence + "." : "");
   Json related = location_json(race.previous.site);
   related["id"] = 1;
   related["message"] = Json{{"text", "Previous " + access_phrase(race.previous)}};
+  Json related_locations = Json::array({related});
+  if (race.unfenced_acquire) {
+    Json flag = location_json(race.unfenced_acquire->flag);
+    flag["id"] = 2;
+    flag["message"] = Json{{"text", "Spin on the flag, with no acquire fence after it"}};
+    related_locations.push_back(std::move(flag));
+  }
   const size_t rule = sarif_rule_index(race);
   Json properties{{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}};
   if (race.pid != 0) properties["pid"] = race.pid;
@@ -70,7 +79,7 @@ Json race_result(const Race& race) {
               {"level", sarif_rules()[rule].level},
               {"message", {{"text", message}}},
               {"locations", Json::array({location_json(race.current.site)})},
-              {"relatedLocations", Json::array({related})},
+              {"relatedLocations", std::move(related_locations)},
               {"partialFingerprints", {{kSarifFingerprintKey, race_fingerprint(race)}}},
               {"baselineState", race.known ? "unchanged" : "new"},
               {"properties", properties}};

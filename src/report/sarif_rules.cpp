@@ -8,7 +8,7 @@ namespace barracuda::report {
 namespace {
 
 // Order: the RaceClass enumerators, then the DiagnosticKind enumerators.
-constexpr std::array<SarifRule, 8> kRules{{
+constexpr std::array<SarifRule, 9> kRules{{
     {"race/intra-warp", "IntraWarpRace", "Data race between two lanes of one warp",
      "Two threads of the same warp accessed the same memory, at least one wrote, and nothing ordered the "
      "accesses. Since Volta the lanes of a warp are scheduled independently: without __syncwarp() (or a "
@@ -46,9 +46,18 @@ constexpr std::array<SarifRule, 8> kRules{{
      "value (many threads setting a flag) and no read observed the location between them: benign on GPUs in "
      "practice, yet a data race in the C++ model. Reported as a race with same_value_races=1.",
      "warning"},
+    {"unfenced-acquire", "UnfencedAcquire", "Hand-off through a spin on an atomic with no acquire fence after it",
+     "The earlier access was published with a release (a fence before the flag's atomic or store), and the "
+     "later thread waited for the flag by spinning on an atomic, but no acquire fence of the flag's scope "
+     "followed the spin (none, or only __threadfence_block() for a flag set by another block). The PTX memory "
+     "model gives no ordering there; GPUs honour the spin's control dependency in practice and legacy code "
+     "relies on it. Add the missing __threadfence() after the spin. Reported as a race with "
+     "unfenced_acquire_races=1.",
+     "warning"},
 }};
 
-constexpr size_t kSameValueRule = kRules.size() - 1;
+constexpr size_t kSameValueRule = kRules.size() - 2;
+constexpr size_t kUnfencedAcquireRule = kRules.size() - 1;
 
 constexpr size_t kFirstDiagnosticRule = kRaceClassNames.size();
 
@@ -73,7 +82,8 @@ size_t sarif_rule_index(RaceClass race_class) { return static_cast<size_t>(race_
 size_t sarif_rule_index(DiagnosticKind kind) { return kFirstDiagnosticRule + static_cast<size_t>(kind); }
 
 size_t sarif_rule_index(const Race& race) {
-  return race.same_value ? kSameValueRule : sarif_rule_index(race.race_class);
+  if (race.same_value) return kSameValueRule;
+  return race.unfenced_acquire ? kUnfencedAcquireRule : sarif_rule_index(race.race_class);
 }
 
 }  // namespace barracuda::report

@@ -18,7 +18,7 @@ struct SarifRule {
 
 std::span<const SarifRule> sarif_rules();
 size_t sarif_rule_index(RaceClass race_class);
-size_t sarif_rule_index(const Race& race);  // its class's rule, or same-value-write-write
+size_t sarif_rule_index(const Race& race);  // its class's rule, same-value-write-write or unfenced-acquire
 size_t sarif_rule_index(DiagnosticKind kind);
 
 }  // namespace barracuda::report

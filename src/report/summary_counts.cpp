@@ -5,7 +5,7 @@ namespace barracuda::report {
 SummaryCounts count_summary(const Report& report) {
   SummaryCounts counts;
   for (const Race& race : report.races) {
-    if (race.same_value) {
+    if (race.same_value || race.unfenced_acquire) {
       ++counts.warnings;
       continue;
     }

@@ -11,7 +11,7 @@ struct SummaryCounts {
   uint64_t new_races = 0;  // unique races not in the baseline
   uint64_t dynamic_races = 0;
   uint64_t barrier_divergences = 0;
-  uint64_t warnings = 0;  // same-value write-write pairs and redundant barriers
+  uint64_t warnings = 0;  // same-value write-write pairs, unfenced acquires and redundant barriers
 };
 
 SummaryCounts count_summary(const Report& report);

@@ -69,6 +69,11 @@ void print_race(const Report& report, const Race& race, std::ostream& out) {
     out << kSeparator << "WARNING: barracuda: same-value write-write (" << name_of(kRaceClassNames, race.race_class)
         << ", " << name_of(kMemorySpaceNames, race.space) << ") in kernel " << race.kernel
         << ": both stores only ever wrote the same value and nothing read the location between them\n";
+  } else if (race.unfenced_acquire) {
+    out << kSeparator << "WARNING: barracuda: unfenced acquire (" << name_of(kRaceClassNames, race.race_class) << ", "
+        << name_of(kMemorySpaceNames, race.space) << ", " << name_of(kHazardNames, race.hazard) << ") in kernel "
+        << race.kernel << ": ordered only by the control dependency of a spin on an atomic; missing: "
+        << race.unfenced_acquire->missing_fence << '\n';
   } else {
     out << kSeparator << "WARNING: barracuda: data race (" << name_of(kRaceClassNames, race.race_class) << ", "
         << name_of(kMemorySpaceNames, race.space) << ", " << name_of(kHazardNames, race.hazard) << ") in kernel "
@@ -81,11 +86,16 @@ void print_race(const Report& report, const Race& race, std::ostream& out) {
   out << "  Previous " << access_description(race.previous) << where << thread_text(race.previous.thread)
       << ":\n";
   print_stack(race.previous.site, out);
+  if (race.unfenced_acquire) {
+    out << "  Spin on the flag (no acquire fence after it):\n";
+    print_stack(race.unfenced_acquire->flag, out);
+  }
   out << "  Launch " << race.launch_index << ", seen " << race.dynamic_count
       << (race.dynamic_count == 1 ? " time" : " times") << ", fingerprint " << race_fingerprint(race)
       << (race.known ? " (known: in the baseline)" : "") << '\n';
   print_process(report, race.pid, out);
-  out << "SUMMARY: barracuda: " << (race.same_value ? "same-value write-write " : "data race ")
+  out << "SUMMARY: barracuda: "
+      << (race.same_value ? "same-value write-write " : race.unfenced_acquire ? "unfenced acquire " : "data race ")
       << site_position_text(race.current.site) << " in "
       << race.current.site.function << '\n';
 }

@@ -67,6 +67,27 @@ std::pair<report::AccessKind, report::AccessKind> access_kinds(engine::Hazard h)
 
 }  // namespace
 
+report::UnfencedAcquire unfenced_acquire(const engine::UnfencedOrigin& origin, const SiteRegistry& sites) {
+  auto fence_name = [](MemoryScope scope) -> std::string {
+    switch (scope) {
+      case MemoryScope::kCta: return "__threadfence_block()";
+      case MemoryScope::kCluster: return "fence.acq_rel.cluster";
+      case MemoryScope::kGpu: return "__threadfence()";
+      case MemoryScope::kSystem: return "__threadfence_system()";
+    }
+    return "a fence";
+  };
+  report::UnfencedAcquire out;
+  if (!origin.valid) {
+    out.missing_fence = "an acquire fence after a spin on an atomic";
+    return out;
+  }
+  out.flag = to_report_site(origin.flag_site, sites);
+  out.missing_fence = fence_name(origin.needed) + " after the spin on the flag" +
+                      (origin.narrow_fence ? " (" + fence_name(origin.fence) + " is too narrow)" : " (there is none)");
+  return out;
+}
+
 report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches) {
   std::optional<LaunchRecord> launch = launches(race.kernel);
   // A cross-launch race's earlier thread is in the other launch's grid.
@@ -105,6 +126,9 @@ void add_findings(report::Report& report, const engine::Engine& engine, const Si
   for (const engine::Race& race : engine.races()) {
     report.races.push_back(to_report(race, sites, launches));
     report.races.back().same_value = race.same_value && !options.same_value_races;
+    if (race.unfenced_acquire && !options.unfenced_acquire_races && !report.races.back().same_value) {
+      report.races.back().unfenced_acquire = unfenced_acquire(race.unfenced, sites);
+    }
   }
   for (const engine::Diagnostic& d : engine.diagnostics()) {
     if (d.kind == engine::DiagnosticKind::kRedundantBarrier && !options.redundant_barriers) continue;

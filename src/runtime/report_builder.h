@@ -25,6 +25,9 @@ struct FindingOptions {
   // A write-write race between two sites that only ever stored the same value is the warning class
   // "same-value write-write" unless same_value_races makes it a race like any other.
   bool same_value_races = false;
+  // A race that a spin on an atomic would have ordered, had an acquire fence followed it, is the
+  // warning class "unfenced acquire" unless unfenced_acquire_races makes it a race like any other.
+  bool unfenced_acquire_races = false;
 };
 
 // Appends the engine's races and diagnostics to `report`.

@@ -387,7 +387,8 @@ class Session final : public shim::SyncObserver {
       report.statistics = run_statistics(totals, engine_.stats(), instrumenter_.totals(), queue_memory_);
     }
     add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); },
-                 FindingOptions{options_.warn_redundant_barriers, options_.same_value_races});
+                 FindingOptions{options_.warn_redundant_barriers, options_.same_value_races,
+                                options_.unfenced_acquire_races});
     return report;
   }
 

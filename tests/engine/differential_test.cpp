@@ -48,7 +48,7 @@ Verdicts run_engine(const RandomTrace& trace, uint32_t workers, std::vector<Reco
   Verdicts v;
   for (const Race& r : engine.races()) {
     v.races.insert({std::min(raw(r.first_site), raw(r.second_site)), std::max(raw(r.first_site), raw(r.second_site)),
-                    r.race_class, r.hazard});
+                    r.race_class, r.hazard, r.unfenced_acquire});
   }
   for (const Diagnostic& d : engine.diagnostics()) {
     if (d.kind == DiagnosticKind::kBarrierDivergence) v.divergent.insert(raw(d.site));
@@ -67,7 +67,9 @@ Verdicts run_reference(const RandomTrace& trace, const std::vector<RecordHeader>
 
 std::string describe(const std::set<RaceKey>& races) {
   std::ostringstream out;
-  for (const auto& [a, b, c, h] : races) out << " (" << a << "," << b << " class " << int(c) << " hazard " << int(h) << ")";
+  for (const auto& [a, b, c, h, u] : races) {
+    out << " (" << a << "," << b << " class " << int(c) << " hazard " << int(h) << (u ? " unfenced" : "") << ")";
+  }
   return out.str();
 }
 

@@ -17,7 +17,8 @@ ReferenceDetector::ReferenceDetector(const LaunchInfo& launch)
   for (uint32_t t = 0; t < total; ++t) {
     threads_[t].strict.assign(total, 0);
     threads_[t].wide.assign(total, 0);
-    threads_[t].strict[t] = threads_[t].wide[t] = 1;
+    threads_[t].assumed.assign(total, 0);
+    threads_[t].strict[t] = threads_[t].wide[t] = threads_[t].assumed[t] = 1;
   }
   blocks_.resize(launch.block_count());
   for (Block& b : blocks_) {
@@ -37,16 +38,19 @@ void ReferenceDetector::join_into(Clocks& into, const Clocks& from) {
 
 void ReferenceDetector::sync_threads(const std::vector<uint32_t>& members) {
   if (members.empty()) return;
-  Clocks strict(threads_.size(), 0), wide(threads_.size(), 0);
+  Clocks strict(threads_.size(), 0), wide(threads_.size(), 0), assumed(threads_.size(), 0);
   for (uint32_t t : members) {
     join_into(strict, threads_[t].strict);
     join_into(wide, threads_[t].wide);
+    join_into(assumed, threads_[t].assumed);
   }
   for (uint32_t t : members) {
     threads_[t].strict = strict;
     threads_[t].wide = wide;
+    threads_[t].assumed = assumed;
     ++threads_[t].strict[t];
     ++threads_[t].wide[t];
+    ++threads_[t].assumed[t];
   }
 }
 
@@ -77,11 +81,19 @@ void ReferenceDetector::release(uint32_t t, uint64_t address, MemoryScope scope)
     join_into(location, clocks);
   };
   join_sync(blocks_[b].cta_sync[address], thread.strict);
-  if (reaches(scope, MemoryScope::kCluster)) join_sync(cluster_sync_[{launch_.cluster_of(BlockId{b}), address}], thread.strict);
-  if (reaches(scope, MemoryScope::kGpu)) join_sync(gpu_sync_[address], thread.strict);
+  join_sync(blocks_[b].cta_assumed[address], thread.assumed);
+  if (reaches(scope, MemoryScope::kCluster)) {
+    join_sync(cluster_sync_[{launch_.cluster_of(BlockId{b}), address}], thread.strict);
+    join_sync(cluster_assumed_[{launch_.cluster_of(BlockId{b}), address}], thread.assumed);
+  }
+  if (reaches(scope, MemoryScope::kGpu)) {
+    join_sync(gpu_sync_[address], thread.strict);
+    join_sync(gpu_assumed_[address], thread.assumed);
+  }
   join_sync(wide_sync_[address], thread.wide);
   ++thread.strict[t];
   ++thread.wide[t];
+  ++thread.assumed[t];
 }
 
 void ReferenceDetector::acquire(uint32_t t, uint64_t address, MemoryScope scope) {
@@ -99,6 +111,23 @@ void ReferenceDetector::acquire(uint32_t t, uint64_t address, MemoryScope scope)
     if (auto* c = find(gpu_sync_, address)) join_into(thread.strict, *c);
   }
   if (auto* c = find(wide_sync_, address)) join_into(thread.wide, *c);
+  acquire_assumed(t, address, scope);
+}
+
+void ReferenceDetector::acquire_assumed(uint32_t t, uint64_t address, MemoryScope scope) {
+  const uint32_t b = block_of(t);
+  Thread& thread = threads_[t];
+  auto find = [](const auto& map, const auto& key) -> const Clocks* {
+    auto it = map.find(key);
+    return it == map.end() ? nullptr : &it->second;
+  };
+  if (auto* c = find(blocks_[b].cta_assumed, address)) join_into(thread.assumed, *c);
+  if (reaches(scope, MemoryScope::kCluster)) {
+    if (auto* c = find(cluster_assumed_, std::pair{launch_.cluster_of(BlockId{b}), address})) join_into(thread.assumed, *c);
+  }
+  if (reaches(scope, MemoryScope::kGpu)) {
+    if (auto* c = find(gpu_assumed_, address)) join_into(thread.assumed, *c);
+  }
 }
 
 bool ReferenceDetector::covers(MemoryScope scope, uint32_t a, uint32_t b) const {
@@ -121,11 +150,13 @@ void ReferenceDetector::check(const Access& earlier, const Access& current, cons
   }
   if (earlier.clock <= me.strict[earlier.thread]) return;
   bool scoped;
+  bool unfenced = false;
   if (earlier.strong && current.strong) {
     if (covers(earlier.scope, earlier.thread, current.thread) && covers(current.scope, current.thread, earlier.thread)) return;
     scoped = true;
   } else {
     scoped = earlier.clock <= me.wide[earlier.thread];
+    unfenced = earlier.clock <= me.assumed[earlier.thread];
   }
   RaceClass race_class;
   if (scoped) {
@@ -147,7 +178,18 @@ void ReferenceDetector::check(const Access& earlier, const Access& current, cons
   } else {
     hazard = earlier.write ? Hazard::kReadAfterWrite : Hazard::kWriteAfterRead;
   }
-  races_.insert({std::min(earlier.site, current.site), std::max(earlier.site, current.site), race_class, hazard});
+  auto [it, inserted] = races_.try_emplace({std::min(earlier.site, current.site), std::max(earlier.site, current.site),
+                                            race_class, hazard}, unfenced);
+  if (!inserted) it->second = it->second && unfenced;
+}
+
+std::set<RaceKey> ReferenceDetector::races() const {
+  std::set<RaceKey> out;
+  for (const auto& [key, unfenced] : races_) {
+    const auto& [a, b, c, h] = key;
+    out.insert({a, b, c, h, unfenced});
+  }
+  return out;
 }
 
 void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t address) {
@@ -199,7 +241,11 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   }
   if (cur.read) {
     thread.last_read = std::pair{address, cur.strong ? cur.scope : MemoryScope::kSystem};
-    if (acquiring || (completes_fence && legacy_rmw)) acquire(t, address, cur.scope);
+    if (acquiring || (completes_fence && legacy_rmw)) {
+      acquire(t, address, cur.scope);
+    } else if (legacy_rmw) {
+      acquire_assumed(t, address, cur.scope);  // a spin on a legacy atomic: control dependency only
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // A deliberately naive race detector, the engine's oracle in the differential test: one full
-// vector clock per thread (two: strict and scope-agnostic), one history per byte, no epochs, no
+// vector clock per thread (three: strict, scope-agnostic, and assuming spins acquire), one history per byte, no epochs, no
 // compression, no barrier or warp tricks. It decodes the same records (affine addresses only) and
 // implements the same documented rules (see src/engine/shadow_cell.h, conflict_checker.cpp,
 // worker.cpp) in the most direct way.
@@ -16,8 +16,9 @@
 
 namespace barracuda::engine::test {
 
-// A race as the differential test compares it: sorted site pair, class, hazard.
-using RaceKey = std::tuple<uint32_t, uint32_t, RaceClass, Hazard>;
+// A race as the differential test compares it: sorted site pair, class, hazard, and whether it is an
+// unfenced acquire (in every occurrence).
+using RaceKey = std::tuple<uint32_t, uint32_t, RaceClass, Hazard, bool>;
 
 class ReferenceDetector {
  public:
@@ -25,7 +26,7 @@ class ReferenceDetector {
   void apply(const RecordHeader& h);
   void finish();
 
-  const std::set<RaceKey>& races() const { return races_; }
+  std::set<RaceKey> races() const;
   const std::set<uint32_t>& divergent_barriers() const { return divergent_; }
   std::set<uint32_t> redundant_barriers() const;
 
@@ -41,7 +42,7 @@ class ReferenceDetector {
     std::map<uint32_t, Access> reads;  // by thread
   };
   struct Thread {
-    Clocks strict, wide;
+    Clocks strict, wide, assumed;  // assumed: strict + what spins on legacy atomics acquire
     std::optional<std::pair<uint64_t, MemoryScope>> last_read;
     std::optional<MemoryScope> pending_release;
   };
@@ -54,7 +55,7 @@ class ReferenceDetector {
     bool pending = false;
     uint32_t pending_site = 0;
     std::vector<uint32_t> barrier_sites;  // completed barriers in order: index = generation
-    std::map<uint64_t, Clocks> cta_sync;
+    std::map<uint64_t, Clocks> cta_sync, cta_assumed;
     std::map<uint64_t, ByteHistory> shared;
   };
 
@@ -66,6 +67,7 @@ class ReferenceDetector {
   void settle(uint32_t block, uint32_t warp, uint32_t lanes);
   void release(uint32_t thread, uint64_t address, MemoryScope scope);
   void acquire(uint32_t thread, uint64_t address, MemoryScope scope);
+  void acquire_assumed(uint32_t thread, uint64_t address, MemoryScope scope);
   void access(const RecordHeader& h, uint32_t lane, uint64_t address);
   void check(const Access& earlier, const Access& current, const RecordHeader& h);
   bool covers(MemoryScope scope, uint32_t a, uint32_t b) const;
@@ -76,9 +78,9 @@ class ReferenceDetector {
   std::vector<Thread> threads_;
   std::vector<Block> blocks_;
   std::map<uint64_t, ByteHistory> global_;
-  std::map<std::pair<uint32_t, uint64_t>, Clocks> cluster_sync_;
-  std::map<uint64_t, Clocks> gpu_sync_, wide_sync_;
-  std::set<RaceKey> races_;
+  std::map<std::pair<uint32_t, uint64_t>, Clocks> cluster_sync_, cluster_assumed_;
+  std::map<uint64_t, Clocks> gpu_sync_, wide_sync_, gpu_assumed_;
+  std::map<std::tuple<uint32_t, uint32_t, RaceClass, Hazard>, bool> races_;  // -> unfenced in every occurrence
   std::set<uint32_t> divergent_, executed_, useful_;
 };
 

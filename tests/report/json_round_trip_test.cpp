@@ -21,6 +21,7 @@ TEST(JsonReport, RoundTripsAMergedReportsProcesses) {
   merged.races[1].pid = 12;
   merged.diagnostics[0].pid = 12;
   merged.races[2].same_value = true;
+  merged.races[1].unfenced_acquire = UnfencedAcquire{merged.races[1].previous.site, "__threadfence() after the spin"};
   EXPECT_EQ(parse_json_report(render_json(merged)), merged);
 }
 

@@ -116,6 +116,34 @@ TEST(SameValueWriteWrite, IsAWarningInTheTextAndTheCountsNotARace) {
   EXPECT_EQ(exit_code_for(report, 0, {}), 0);
 }
 
+TEST(UnfencedAcquire, IsAWarningInTheTextAndTheCountsNotARace) {
+  Race handed = sample_race(source_site("k", "g.cu", 5, 1), source_site("k", "g.cu", 9, 1));
+  handed.unfenced_acquire = UnfencedAcquire{source_site("k", "g.cu", 8, 1),
+                                            "__threadfence() after the spin on the flag (there is none)"};
+  const Report report = process_report(61, {handed});
+  std::ostringstream text;
+  render_text(report, TextOptions{}, text);
+  EXPECT_NE(text.str().find("WARNING: barracuda: unfenced acquire (inter-block, global, "), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("missing: __threadfence() after the spin on the flag (there is none)"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("Spin on the flag (no acquire fence after it):"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("g.cu:8"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("SUMMARY: barracuda: unfenced acquire g.cu:9"), std::string::npos) << text.str();
+  EXPECT_EQ(count_summary(report).unique_races, 0u);
+  EXPECT_EQ(count_summary(report).warnings, 1u);
+  EXPECT_EQ(exit_code_for(report, 0, {}), 0);
+}
+
+TEST(MergeProcessReports, AnUnfencedAcquireInOneProcessAndARaceInAnotherIsARace) {
+  Race race = sample_race(source_site("k", "g.cu", 5, 1), source_site("k", "g.cu", 9, 1));
+  Race warned = race;
+  warned.unfenced_acquire = UnfencedAcquire{source_site("k", "g.cu", 8, 1), "__threadfence() after the spin"};
+  const Report merged = merge_process_reports({process_report(1, {warned}), process_report(2, {race})}, {"x"});
+  ASSERT_EQ(merged.races.size(), 1u);
+  EXPECT_FALSE(merged.races[0].unfenced_acquire);
+}
+
 TEST(MergeProcessReports, NoProcessesIsAnEmptyCleanRun) {
   const Report merged = merge_process_reports({}, {"true"});
   EXPECT_TRUE(merged.races.empty());

@@ -108,6 +108,19 @@ TEST(Sarif, SameValueWriteWriteHasItsOwnWarningRule) {
   EXPECT_EQ(results[1]["ruleId"], "race/intra-warp");
 }
 
+TEST(Sarif, UnfencedAcquireHasItsOwnWarningRuleAndNamesTheSpin) {
+  Report report = testing::sample_report();
+  report.races[0].unfenced_acquire = UnfencedAcquire{report.races[0].previous.site, "__threadfence() after the spin"};
+  const Json results = report_to_sarif(report)["runs"][0]["results"];
+  EXPECT_EQ(results[0]["ruleId"], "unfenced-acquire");
+  EXPECT_EQ(results[0]["level"], "warning");
+  EXPECT_EQ(results[0]["relatedLocations"].size(), 2u);
+  EXPECT_EQ(results[0]["relatedLocations"][1]["id"], 2);
+  EXPECT_NE(results[0]["message"]["text"].get<std::string>().find("Missing: __threadfence() after the spin."),
+            std::string::npos);
+  EXPECT_EQ(results[1]["ruleId"], "race/intra-warp");
+}
+
 TEST(Sarif, RaceWithoutLineInfoHasOnlyALogicalLocation) {
   const Json sarif = Json::parse(render_sarif(testing::sample_report()));
   const Json& location = sarif["runs"][0]["results"][1]["locations"][0];  // the intra-warp race

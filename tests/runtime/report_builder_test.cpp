@@ -115,5 +115,35 @@ TEST(StoreValues, ASiteIsConstantOnlyWhileEveryRecordStoredTheSameValue) {
   EXPECT_FALSE(varying.constant(site));
 }
 
+// Block 0 publishes data with __threadfence() + atomicExch(flag); block 1 spins on atomicExch(flag)
+// and reads the data with no fence after the spin: the warning class "unfenced acquire", naming the
+// spin and the missing fence, unless unfenced_acquire_races makes it a race.
+report::Report unfenced_hand_off(FindingOptions options = {}) {
+  constexpr uint64_t kData = 0x20000, kFlag = 0x30000;
+  const engine::test::AccessOptions legacy{.sem = MemorySemantics::kLegacy, .scope = MemoryScope::kGpu};
+  Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+  s.warp(0, 0).store(lane(0), kData);
+  s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+  s.warp(0, 0).atomic(lane(0), kFlag, 4, legacy);
+  s.warp(1, 0).atomic(lane(0), kFlag, 4, legacy);
+  s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  report::Report report;
+  add_findings(report, s.engine(), SiteRegistry{}, [](const std::string&) { return std::optional<LaunchRecord>(); },
+               options);
+  return report;
+}
+
+TEST(AddFindings, AnUnfencedAcquireIsItsOwnWarningClass) {
+  const report::Report warned = unfenced_hand_off();
+  ASSERT_EQ(warned.races.size(), 1u);
+  ASSERT_TRUE(warned.races[0].unfenced_acquire);
+  EXPECT_EQ(warned.races[0].unfenced_acquire->missing_fence, "__threadfence() after the spin on the flag (there is none)");
+  EXPECT_EQ(warned.races[0].race_class, report::RaceClass::kInterBlock);
+  const report::Report raced = unfenced_hand_off({.unfenced_acquire_races = true});
+  ASSERT_EQ(raced.races.size(), 1u);
+  EXPECT_FALSE(raced.races[0].unfenced_acquire) << "the option makes it a race";
+}
+
 }  // namespace
 }  // namespace barracuda::runtime

@@ -82,10 +82,11 @@ def findings_from_barracuda_report(report: dict) -> list[Finding]:
                   "current": {"site": {"file": "/abs/a.cu", "line": 12, ...}, ...},
                   "previous": {"site": {...}, ...}, ...}],
        "diagnostics": [{"kind": "barrier-divergence", "site": {"file": ..., "line": ...}, ...}]}
-    Races marked "same_value" are the warning class "same-value write-write", not races."""
+    Races marked "same_value" are the warning class "same-value write-write", and races with an
+    "unfenced_acquire" object the warning class "unfenced acquire": warnings, not races."""
     findings = []
     for race in report.get("races", []):
-        if race.get("same_value"):
+        if race.get("same_value") or race.get("unfenced_acquire"):
             continue
         sites = frozenset(_site(race[side]["site"]) for side in ("current", "previous"))
         hazard = _REPORT_HAZARDS.get(race.get("hazard", ""), race.get("hazard", ""))

@@ -77,6 +77,12 @@ class BarracudaReportTest(unittest.TestCase):
         report["races"][0]["same_value"] = True
         self.assertEqual(findings_from_barracuda_report(report), [])
 
+    def test_unfenced_acquire_is_a_warning_not_a_race(self):
+        report = self.report()
+        report["races"][0]["unfenced_acquire"] = {"flag": {"file": "/abs/g/p.cu", "line": 3},
+                                                  "missing_fence": "__threadfence() after the spin on the flag"}
+        self.assertEqual(findings_from_barracuda_report(report), [])
+
     def test_barrier_divergence_and_redundant_barrier_diagnostics(self):
         report = {"races": [], "diagnostics": [
             {"kind": "barrier-divergence", "site": {"file": "/abs/g/p.cu", "line": 7}},
