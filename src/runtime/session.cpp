@@ -128,7 +128,7 @@ report::Statistics run_statistics(const LaunchTotals& launches, const engine::En
 }
 
 
-std::filesystem::path cache_dir(const options::Options& options) {
+std::filesystem::path tool_cache_dir(const options::Options& options) {
   return options.cache_dir.empty() ? default_cache_dir() : std::filesystem::path(options.cache_dir);
 }
 
@@ -140,7 +140,7 @@ class Session final : public shim::SyncObserver {
         top_process_(top_process_id()),
         recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(process_path(options_.record), options_.record_limit)),
         engine_(engine::EngineConfig{drain_threads(options_)}),
-        runtime_compiled_(cache_dir(options_) / "nvrtc"),
+        runtime_compiled_(tool_cache_dir(options_) / "nvrtc"),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
         monitor_(engine_, options_.warp_model, instrumenter_, streams_, [this] { return queues(); },
                  [this] { grow_queues(); }, recorder_.get(),
@@ -154,6 +154,8 @@ class Session final : public shim::SyncObserver {
     shim::add_sync_observer(streams_);
     shim::add_sync_observer(*this);
   }
+
+  std::filesystem::path cache_dir() const { return tool_cache_dir(options_); }
 
   // cudaDeviceReset or cuCtxDestroy of the context holding the queues: free them while the context
   // still exists (every checked launch was drained when its launch call returned); the next module
@@ -214,7 +216,7 @@ class Session final : public shim::SyncObserver {
   InstrumenterConfig make_instrumenter_config() {
     InstrumenterConfig config;
     config.device_arch = [this] { return device_arch(); };
-    config.cache = CubinCache(cache_dir(options_));
+    config.cache = CubinCache(tool_cache_dir(options_));
     config.runtime_compiled = [this](const void* cubin, size_t size) { return runtime_compiled_.find(cubin, size); };
     config.verbose = options_.verbose;
     config.passes.log_read_only = options_.log_read_only;
@@ -461,9 +463,10 @@ void start_session_from_environment() {
     g_session = new Session(std::move(options));
     std::atexit(finish_session);
     // Programs that keep NVRTC's cubins in a cache of their own load them in later runs without
-    // compiling, and barracuda never sees their PTX (runtime_compiled_ptx.h): CuPy's cache is kept in
-    // memory for the run (a setting of the user's own wins). Its kernels then compile in every run.
-    setenv("CUPY_CACHE_IN_MEMORY", "1", /*overwrite=*/0);
+    // compiling; barracuda knows the PTX only of cubins NVRTC compiled under it (runtime_compiled_ptx.h
+    // keeps that PTX on disk for later runs). CuPy's cache is therefore one of barracuda's own, filled
+    // only by runs under barracuda (a CUPY_CACHE_DIR of the user's own wins).
+    setenv("CUPY_CACHE_DIR", (g_session->cache_dir() / "cupy").c_str(), /*overwrite=*/0);
   } catch (const std::exception& e) {
     std::cerr << "barracuda: cannot start (" << e.what() << "); the application runs unchecked\n";
   }
