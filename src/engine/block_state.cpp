@@ -290,6 +290,8 @@ void BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, co
 }
 
 bool BlockState::acquire_unfenced(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {
+  // Every legacy atomic comes here: most find no release (and no block-scope one) to learn from.
+  if (!sync.may_hold(address) && (cta_sync_.empty() || !cta_sync_.contains(address))) return false;
   ThreadState& t = threads_[local];
   const Knowledge gained = released_to(cta_sync_, cluster_, address, scope, sync);
   const SharedClock& found = gained.assumed();

@@ -1,6 +1,8 @@
 #pragma once
 // Synchronisation locations at cluster and gpu scope: the clock released to each address, shared by
 // all workers. Block-scope locations live in each BlockState (one worker owns a block).
+#include <array>
+#include <atomic>
 #include <cstdint>
 
 #include <tbb/concurrent_hash_map.h>
@@ -21,7 +23,18 @@ class SyncMap {
   void release_wide(uint64_t address, const SharedClock& wide);
   // The clocks released to the location of `domain` (`wide` is kept in the gpu domain only).
   Knowledge acquire(uint32_t domain, uint64_t address) const;
-  void clear() { map_.clear(); }
+  // False when no release was ever made to `address` in any domain: most atomics (a histogram's
+  // atomicAdd, every spin of a lock nobody released yet) then skip the map and its locks. A release
+  // sets the bit before its clocks enter the map, so a reader that is ordered after the release (its
+  // sync ticket) sees both.
+  bool may_hold(uint64_t address) const {
+    const uint64_t slot = filter_slot(address);
+    return (filter_[slot / 64].load(std::memory_order_relaxed) >> (slot % 64)) & 1;
+  }
+  void clear() {
+    map_.clear();
+    for (std::atomic<uint64_t>& word : filter_) word.store(0, std::memory_order_relaxed);
+  }
 
  private:
   struct Key {
@@ -34,7 +47,16 @@ class SyncMap {
     bool equal(const Key& a, const Key& b) const { return a == b; }
   };
   using Map = tbb::concurrent_hash_map<Key, Knowledge, KeyHash>;
+  // One-hash Bloom filter over released addresses: 64 Ki bits.
+  static constexpr uint64_t kFilterBits = uint64_t{1} << 16;
+  static uint64_t filter_slot(uint64_t address) { return (address * 0x9E3779B97F4A7C15ull) >> (64 - 16); }
+  void note_release(uint64_t address) {
+    const uint64_t slot = filter_slot(address);
+    filter_[slot / 64].fetch_or(uint64_t{1} << (slot % 64), std::memory_order_relaxed);
+  }
+
   Map map_;
+  std::array<std::atomic<uint64_t>, kFilterBits / 64> filter_{};
 };
 
 }  // namespace barracuda::engine
