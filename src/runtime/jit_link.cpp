@@ -72,6 +72,25 @@ std::vector<char> link_once(const JitRequest& request, uint32_t register_cap) {
 
 }  // namespace
 
+std::string lto_ir_to_ptx(const std::vector<std::string>& lto_ir, std::string_view arch) {
+  if (lto_ir.empty()) throw JitError("nvJitLink: nothing to link");
+  const std::string arch_option = "-arch=" + std::string(arch);
+  const char* argv[] = {arch_option.c_str(), "-lto", "-ptx"};
+  nvJitLinkHandle raw = nullptr;
+  check(nvJitLinkCreate(&raw, 3, argv), nullptr, "create (" + arch_option + " -lto -ptx)");
+  Handle handle(raw);
+  for (const std::string& input : lto_ir) {
+    check(nvJitLinkAddData(raw, NVJITLINK_INPUT_LTOIR, input.data(), input.size(), "LTO-IR"), raw, "add LTO-IR");
+  }
+  check(nvJitLinkComplete(raw), raw, "link");
+  size_t size = 0;
+  check(nvJitLinkGetLinkedPtxSize(raw, &size), raw, "PTX size");
+  std::string ptx(size, '\0');
+  check(nvJitLinkGetLinkedPtx(raw, ptx.data()), raw, "PTX");
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  return ptx;
+}
+
 LinkInput device_runtime_input(std::string_view arch) {
   if (arch == "sm_90" || arch == "sm_90a") {
     return {"barracuda device runtime (sm_90 object)", device_runtime_sm90_object(), LinkInputKind::kObject,

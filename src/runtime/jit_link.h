@@ -49,6 +49,11 @@ LinkInput device_runtime_input(std::string_view arch);
 // option forwarded with -Xptxas (nvJitLink rejects ptxas spellings such as --generate-line-info).
 std::vector<std::string> jit_options(const JitRequest& request, uint32_t register_cap = 0);
 
+// Link-time-optimisation IR (NVRTC's or nvcc's -dlto output) linked and optimised into one PTX module
+// for `arch` (nvJitLink -lto -ptx): a JIT link of LTO-IR carries no PTX to instrument until then.
+// Throws JitError with nvJitLink's log when it fails.
+std::string lto_ir_to_ptx(const std::vector<std::string>& lto_ir, std::string_view arch);
+
 // Links and compiles; when a kernel's register limit is below a callee's, relinks once with that cap
 // (objects replaced by their PTX fallback, which is then compiled under it). Throws JitError carrying
 // nvJitLink's error log when it fails.

@@ -116,9 +116,13 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::optional<RuntimeCompiledModule> runtime_compiled;
   if (sources.empty() && image.kind == shim::ImageKind::Elf && image.size && config_.runtime_compiled) {
     runtime_compiled = config_.runtime_compiled(image.data, *image.size);
-    if (runtime_compiled && runtime_compiled->ptx.empty()) {
+    if (runtime_compiled && !runtime_compiled->not_checkable.empty()) {
       skip(image, runtime_compiled->not_checkable);
       return nullptr;
+    }
+    if (runtime_compiled && !runtime_compiled->lto_ir.empty()) {
+      // LTO-IR becomes PTX the way the application's link optimised it (nvJitLink -lto).
+      runtime_compiled->ptx.push_back(lto_ir_to_ptx(runtime_compiled->lto_ir, "sm_" + std::to_string(arch)));
     }
     if (runtime_compiled) {
       for (const std::string& text : runtime_compiled->ptx) sources.push_back({text, {}});

@@ -59,9 +59,9 @@ void store_text(const std::filesystem::path& dir, const std::string& key, const 
   if (error) std::filesystem::remove(temporary, error);
 }
 
-// The PTX a link input carries (PTX text or a PTX file). Null with `why` set for inputs barracuda does
-// not instrument yet (fat binaries, cubins, objects, libraries, LTO-IR).
-std::optional<std::string> ptx_of_link_input(const shim::LinkInput& input, std::string* why) {
+// The code a link input carries, when it is PTX text or LTO-IR (in memory or in a file). Null with `why`
+// set for inputs barracuda does not instrument yet (fat binaries, cubins, objects, libraries).
+std::optional<std::string> code_of_link_input(const shim::LinkInput& input, std::string* why) {
   const std::string name = input.name != nullptr && input.name[0] != '\0' ? input.name : "an input";
   std::optional<std::string> bytes;
   if (input.from_file) {
@@ -74,7 +74,7 @@ std::optional<std::string> ptx_of_link_input(const shim::LinkInput& input, std::
     const char* text = static_cast<const char*>(input.data);
     bytes = input.type == CU_JIT_INPUT_PTX ? std::string(text, strnlen(text, input.size)) : std::string(text, input.size);
   }
-  if (bytes && input.type == CU_JIT_INPUT_PTX) return bytes;
+  if (bytes && (input.type == CU_JIT_INPUT_PTX || input.type == CU_JIT_INPUT_NVVM)) return bytes;
   *why = "the JIT link had an input without PTX (" + name + ", input type " + std::to_string(input.type) + ")";
   return std::nullopt;
 }
@@ -93,7 +93,7 @@ void RuntimeCompiledPtx::on_cubin_compiled(const shim::RuntimeCompiledCubin& com
     const std::string key = cubin_key(compiled.cubin, elf_extent(compiled.cubin, compiled.cubin_size));
     {
       std::lock_guard lock(mutex_);
-      if (!modules_.emplace(key, RuntimeCompiledModule{{std::string(compiled.ptx)}, {}}).second) return;
+      if (!modules_.emplace(key, RuntimeCompiledModule{{std::string(compiled.ptx)}, {}, {}}).second) return;
     }
     if (!dir_.empty()) store_text(dir_, key, entry_path(key), compiled.ptx);
   } catch (...) {
@@ -104,15 +104,16 @@ void RuntimeCompiledPtx::on_link_input(const shim::LinkInput& input) {
   if (input.result != CUDA_SUCCESS) return;
   try {
     std::string why;
-    std::optional<std::string> ptx = ptx_of_link_input(input, &why);
+    std::optional<std::string> code = code_of_link_input(input, &why);
     std::lock_guard lock(mutex_);
     RuntimeCompiledModule& link = links_[input.link];
     if (!link.not_checkable.empty()) return;
-    if (ptx) {
-      link.ptx.push_back(*std::move(ptx));
+    if (!code) {
+      link = RuntimeCompiledModule{{}, {}, why};
+    } else if (input.type == CU_JIT_INPUT_NVVM) {
+      link.lto_ir.push_back(*std::move(code));
     } else {
-      link.not_checkable = why;
-      link.ptx.clear();
+      link.ptx.push_back(*std::move(code));
     }
   } catch (...) {
   }
@@ -129,7 +130,9 @@ void RuntimeCompiledPtx::on_link_complete(const shim::LinkOutput& output) {
       links_.erase(found);
     }
     if (output.result != CUDA_SUCCESS || output.cubin == nullptr) return;
-    if (link.ptx.empty() && link.not_checkable.empty()) link.not_checkable = "the JIT link had no PTX input";
+    if (link.ptx.empty() && link.lto_ir.empty() && link.not_checkable.empty()) {
+      link.not_checkable = "the JIT link had no PTX or LTO-IR input";
+    }
     remember(output.cubin, output.size, std::move(link));
   } catch (...) {
   }
@@ -149,7 +152,7 @@ std::optional<RuntimeCompiledModule> RuntimeCompiledPtx::find(const void* cubin,
   if (dir_.empty()) return std::nullopt;
   std::optional<std::string> text = read_text(entry_path(key));
   if (!text || !looks_like_ptx(*text)) return std::nullopt;
-  return RuntimeCompiledModule{{*std::move(text)}, {}};
+  return RuntimeCompiledModule{{*std::move(text)}, {}, {}};
 }
 
 }  // namespace barracuda::runtime

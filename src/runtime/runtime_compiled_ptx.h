@@ -25,8 +25,11 @@ namespace barracuda::runtime {
 
 // What is known of a cubin compiled at run time.
 struct RuntimeCompiledModule {
-  std::vector<std::string> ptx;  // linked together they make the cubin's code; empty if not checkable
-  std::string not_checkable;     // why not, when `ptx` is empty
+  // Linked together, the PTX modules and the LTO-IR (once turned into PTX: jit_link.h) make the
+  // cubin's code; both empty if not checkable.
+  std::vector<std::string> ptx;
+  std::vector<std::string> lto_ir;
+  std::string not_checkable;  // why not
 };
 
 class RuntimeCompiledPtx final : public shim::RuntimeCompilationObserver, public shim::ModuleObserver {

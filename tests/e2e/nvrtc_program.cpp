@@ -5,8 +5,9 @@
 //            and cuda-python do);
 //   jitlink  compiled to PTX (compute_90), linked by the driver (cuLinkAddData, cuLinkComplete);
 //   linkfile the same PTX written to a file and added with cuLinkAddFile;
-//   nvjitlink the same PTX linked by the program's own nvJitLink.
-//   nvrtc_program racy|clean linked|dlopen|jitlink|linkfile|nvjitlink
+//   nvjitlink the same PTX linked by the program's own nvJitLink;
+//   lto      NVRTC's LTO-IR (-dlto) linked by the program's own nvJitLink with -lto.
+//   nvrtc_program racy|clean linked|dlopen|jitlink|linkfile|nvjitlink|lto
 #include <cuda.h>
 #include <dlfcn.h>
 #include <nvJitLink.h>
@@ -41,14 +42,17 @@ struct Nvrtc {
   decltype(&nvrtcGetCUBIN) cubin = nullptr;
   decltype(&nvrtcGetPTXSize) ptx_size = nullptr;
   decltype(&nvrtcGetPTX) ptx = nullptr;
+  decltype(&nvrtcGetLTOIRSize) lto_ir_size = nullptr;
+  decltype(&nvrtcGetLTOIR) lto_ir = nullptr;
   decltype(&nvrtcGetProgramLogSize) log_size = nullptr;
   decltype(&nvrtcGetProgramLog) log = nullptr;
   decltype(&nvrtcDestroyProgram) destroy = nullptr;
 };
 
 Nvrtc linked_nvrtc() {
-  return {&nvrtcCreateProgram, &nvrtcCompileProgram, &nvrtcGetCUBINSize, &nvrtcGetCUBIN, &nvrtcGetPTXSize,
-          &nvrtcGetPTX, &nvrtcGetProgramLogSize, &nvrtcGetProgramLog, &nvrtcDestroyProgram};
+  return {&nvrtcCreateProgram, &nvrtcCompileProgram, &nvrtcGetCUBINSize, &nvrtcGetCUBIN,       &nvrtcGetPTXSize,
+          &nvrtcGetPTX,        &nvrtcGetLTOIRSize,   &nvrtcGetLTOIR,     &nvrtcGetProgramLogSize, &nvrtcGetProgramLog,
+          &nvrtcDestroyProgram};
 }
 
 template <typename Function>
@@ -70,13 +74,17 @@ bool opened_nvrtc(Nvrtc* nvrtc) {
          find(library, "nvrtcDestroyProgram", &nvrtc->destroy);
 }
 
-// The cubin (or with `to_ptx`, the PTX), in a buffer of the program's own (NVRTC's program is destroyed
-// before the load).
-bool compile(const Nvrtc& nvrtc, bool to_ptx, std::vector<char>* code) {
+enum class Output { kCubin, kPtx, kLtoIr };
+
+// The cubin, PTX or LTO-IR, in a buffer of the program's own (NVRTC's program is destroyed before the
+// load).
+bool compile(const Nvrtc& nvrtc, Output output, std::vector<char>* code) {
+  const bool to_ptx = output == Output::kPtx;
   nvrtcProgram program;
   if (nvrtc.create(&program, kSource, "nvrtc_kernels.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS) return false;
-  const char* options[] = {to_ptx ? "--gpu-architecture=compute_90" : "--gpu-architecture=sm_90", "-lineinfo"};
-  if (nvrtc.compile(program, 2, options) != NVRTC_SUCCESS) {
+  const char* options[] = {output == Output::kCubin ? "--gpu-architecture=sm_90" : "--gpu-architecture=compute_90",
+                           "-lineinfo", "-dlto"};
+  if (nvrtc.compile(program, output == Output::kLtoIr ? 3 : 2, options) != NVRTC_SUCCESS) {
     size_t size = 0;
     nvrtc.log_size(program, &size);
     std::vector<char> log(size + 1);
@@ -85,9 +93,11 @@ bool compile(const Nvrtc& nvrtc, bool to_ptx, std::vector<char>* code) {
     return false;
   }
   size_t size = 0;
-  if ((to_ptx ? nvrtc.ptx_size : nvrtc.cubin_size)(program, &size) != NVRTC_SUCCESS || size == 0) return false;
+  const auto size_of = output == Output::kLtoIr ? nvrtc.lto_ir_size : to_ptx ? nvrtc.ptx_size : nvrtc.cubin_size;
+  const auto get = output == Output::kLtoIr ? nvrtc.lto_ir : to_ptx ? nvrtc.ptx : nvrtc.cubin;
+  if (size_of(program, &size) != NVRTC_SUCCESS || size == 0) return false;
   std::vector<char> nvrtc_buffer(size);
-  if ((to_ptx ? nvrtc.ptx : nvrtc.cubin)(program, nvrtc_buffer.data()) != NVRTC_SUCCESS) return false;
+  if (get(program, nvrtc_buffer.data()) != NVRTC_SUCCESS) return false;
   nvrtc.destroy(&program);
   *code = nvrtc_buffer;  // a copy: the tool must recognise the bytes, not the address
   return true;
@@ -120,14 +130,16 @@ bool jit_link(const std::vector<char>& ptx, bool from_file, std::vector<char>* c
   return ok(cuLinkDestroy(state), "cuLinkDestroy");
 }
 
-// Links `ptx` with nvJitLink for sm_90; the cubin copied out before the handle is destroyed.
-bool nvjitlink(const std::vector<char>& ptx, std::vector<char>* cubin) {
+// Links PTX (or with `lto`, LTO-IR) with nvJitLink for sm_90; the cubin copied out before the handle is
+// destroyed.
+bool nvjitlink(const std::vector<char>& code, bool lto, std::vector<char>* cubin) {
   nvJitLinkHandle link;
-  const char* options[] = {"-arch=sm_90"};
-  if (nvJitLinkCreate(&link, 1, options) != NVJITLINK_SUCCESS) return false;
+  const char* options[] = {"-arch=sm_90", "-lto"};
+  if (nvJitLinkCreate(&link, lto ? 2 : 1, options) != NVJITLINK_SUCCESS) return false;
   size_t size = 0;
-  const bool linked = nvJitLinkAddData(link, NVJITLINK_INPUT_PTX, ptx.data(), std::strlen(ptx.data()),
-                                       "nvrtc_kernels.ptx") == NVJITLINK_SUCCESS &&
+  const bool linked = (lto ? nvJitLinkAddData(link, NVJITLINK_INPUT_LTOIR, code.data(), code.size(), "nvrtc_kernels.ltoir")
+                           : nvJitLinkAddData(link, NVJITLINK_INPUT_PTX, code.data(), std::strlen(code.data()),
+                                              "nvrtc_kernels.ptx")) == NVJITLINK_SUCCESS &&
                       nvJitLinkComplete(link) == NVJITLINK_SUCCESS &&
                       nvJitLinkGetLinkedCubinSize(link, &size) == NVJITLINK_SUCCESS;
   if (linked) {
@@ -146,17 +158,18 @@ int main(int argc, char** argv) {
   const char* mode = argc > 2 ? argv[2] : "linked";
   const bool opened = std::strcmp(mode, "dlopen") == 0;
   const bool link_file = std::strcmp(mode, "linkfile") == 0;
-  const bool own_linker = std::strcmp(mode, "nvjitlink") == 0;
+  const bool lto = std::strcmp(mode, "lto") == 0;
+  const bool own_linker = lto || std::strcmp(mode, "nvjitlink") == 0;
   const bool jit = link_file || own_linker || std::strcmp(mode, "jitlink") == 0;
   Nvrtc nvrtc = linked_nvrtc();
   if (opened && !opened_nvrtc(&nvrtc)) return 1;
   std::vector<char> code;
-  if (!compile(nvrtc, jit, &code)) return 1;
+  if (!compile(nvrtc, lto ? Output::kLtoIr : jit ? Output::kPtx : Output::kCubin, &code)) return 1;
 
   CUdevice device;
   if (!e2e::use_primary_context(&device)) return 1;
   std::vector<char> cubin;
-  const bool linked = !jit ? (cubin = code, true) : own_linker ? nvjitlink(code, &cubin) : jit_link(code, link_file, &cubin);
+  const bool linked = !jit ? (cubin = code, true) : own_linker ? nvjitlink(code, lto, &cubin) : jit_link(code, link_file, &cubin);
   if (!linked) return 1;
   CUmodule module;
   const std::string label = std::string("nvrtc_program ") + (racy ? "racy " : "clean ") + mode;

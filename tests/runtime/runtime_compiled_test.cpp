@@ -2,6 +2,7 @@
 // (runtime_compiled_ptx.h) and instruments the cubin from it when the application loads it. NVRTC and
 // nvJitLink need no GPU: these tests compile real cubins.
 #include <gtest/gtest.h>
+#include <nvJitLink.h>
 #include <nvrtc.h>
 
 #include <algorithm>
@@ -188,6 +189,43 @@ TEST(RuntimeCompiledPtx, ALinkWithAnInputWithoutPtxIsNamedWithItsReason) {
   EXPECT_EQ(instrumenter.transform(cubin_image(cubin)), nullptr);
   ASSERT_EQ(instrumenter.skipped().size(), 1u);
   EXPECT_NE(instrumenter.skipped()[0].reason.find("other.cubin"), std::string::npos) << instrumenter.skipped()[0].reason;
+  std::filesystem::remove_all(cache);
+}
+
+// NVRTC's LTO-IR (-dlto) linked by the application's nvJitLink with -lto: turned into PTX by nvJitLink
+// (-lto -ptx) when the cubin loads, then instrumented like any PTX.
+TEST(RuntimeCompiledPtx, AnLtoLinkIsInstrumentedFromItsOptimisedPtx) {
+  nvrtcProgram program;
+  ASSERT_EQ(nvrtcCreateProgram(&program, kSource, "runtime_kernels.cu", 0, nullptr, nullptr), NVRTC_SUCCESS);
+  const char* options[] = {"--gpu-architecture=compute_90", "-dlto"};
+  ASSERT_EQ(nvrtcCompileProgram(program, 2, options), NVRTC_SUCCESS);
+  size_t size = 0;
+  ASSERT_EQ(nvrtcGetLTOIRSize(program, &size), NVRTC_SUCCESS);
+  std::string lto_ir(size, '\0');
+  ASSERT_EQ(nvrtcGetLTOIR(program, lto_ir.data()), NVRTC_SUCCESS);
+  nvrtcDestroyProgram(&program);
+
+  nvJitLinkHandle link;
+  const char* link_options[] = {"-arch=sm_90", "-lto"};
+  ASSERT_EQ(nvJitLinkCreate(&link, 2, link_options), NVJITLINK_SUCCESS);
+  ASSERT_EQ(nvJitLinkAddData(link, NVJITLINK_INPUT_LTOIR, lto_ir.data(), lto_ir.size(), "kernels.ltoir"), NVJITLINK_SUCCESS);
+  ASSERT_EQ(nvJitLinkComplete(link), NVJITLINK_SUCCESS);
+  ASSERT_EQ(nvJitLinkGetLinkedCubinSize(link, &size), NVJITLINK_SUCCESS);
+  std::vector<char> cubin(size);
+  ASSERT_EQ(nvJitLinkGetLinkedCubin(link, cubin.data()), NVJITLINK_SUCCESS);
+  nvJitLinkDestroy(&link);
+
+  RuntimeCompiledPtx known{std::filesystem::path()};
+  const shim::LinkId id{shim::Linker::kNvJitLink, &known};
+  known.on_link_input({id, CU_JIT_INPUT_NVVM, lto_ir.data(), lto_ir.size(), "kernels.ltoir", false, CUDA_SUCCESS});
+  known.on_link_complete({id, cubin.data(), cubin.size(), CUDA_SUCCESS});
+  const std::filesystem::path cache = empty_dir("barracuda-lto-cubin-cache");
+  SiteRegistry sites;
+  ModuleInstrumenter instrumenter(config(cache, &known), sites, [] { return SharedQueues(); });
+  ASSERT_NE(instrumenter.transform(cubin_image(cubin)), nullptr)
+      << (instrumenter.skipped().empty() ? "" : instrumenter.skipped()[0].reason);
+  const std::vector<std::string> kernels = instrumenter.instrumented_kernels();
+  EXPECT_NE(std::find(kernels.begin(), kernels.end(), "publish"), kernels.end());
   std::filesystem::remove_all(cache);
 }
 
