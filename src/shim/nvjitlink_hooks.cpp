@@ -28,15 +28,20 @@ struct WrappedName {
   std::string_view cubin_size;  // the size query of the same family, for kGetLinkedCubin
 };
 
-// nvJitLink.h's inline functions call the versioned names; bindings may look up either.
+// nvJitLink.h's inline functions call the versioned names (_12_0 from a CUDA 12 toolkit's header, whose
+// signatures are the same); bindings may look up the plain ones.
 constexpr std::array kWrapped{
     WrappedName{"__nvJitLinkAddData_13_0", Call::kAddData, {}},
+    WrappedName{"__nvJitLinkAddData_12_0", Call::kAddData, {}},
     WrappedName{"nvJitLinkAddData", Call::kAddData, {}},
     WrappedName{"__nvJitLinkAddFile_13_0", Call::kAddFile, {}},
+    WrappedName{"__nvJitLinkAddFile_12_0", Call::kAddFile, {}},
     WrappedName{"nvJitLinkAddFile", Call::kAddFile, {}},
     WrappedName{"__nvJitLinkGetLinkedCubin_13_0", Call::kGetLinkedCubin, "__nvJitLinkGetLinkedCubinSize_13_0"},
+    WrappedName{"__nvJitLinkGetLinkedCubin_12_0", Call::kGetLinkedCubin, "__nvJitLinkGetLinkedCubinSize_12_0"},
     WrappedName{"nvJitLinkGetLinkedCubin", Call::kGetLinkedCubin, "nvJitLinkGetLinkedCubinSize"},
     WrappedName{"__nvJitLinkDestroy_13_0", Call::kDestroy, {}},
+    WrappedName{"__nvJitLinkDestroy_12_0", Call::kDestroy, {}},
     WrappedName{"nvJitLinkDestroy", Call::kDestroy, {}},
 };
 

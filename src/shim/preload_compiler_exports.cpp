@@ -27,3 +27,5 @@ extern "C" nvrtcResult nvrtcGetCUBIN(nvrtcProgram program, char* cubin) {
   }
 BARRACUDA_NVJITLINK_EXPORTS(__nvJitLinkAddData_13_0, __nvJitLinkAddFile_13_0, __nvJitLinkGetLinkedCubin_13_0,
                             __nvJitLinkDestroy_13_0)
+BARRACUDA_NVJITLINK_EXPORTS(__nvJitLinkAddData_12_0, __nvJitLinkAddFile_12_0, __nvJitLinkGetLinkedCubin_12_0,
+                            __nvJitLinkDestroy_12_0)
