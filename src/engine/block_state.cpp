@@ -282,11 +282,12 @@ Knowledge released_to(const std::unordered_map<uint64_t, Knowledge>& cta_sync, u
 
 }  // namespace
 
-void BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {
+bool BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {
   ThreadState& t = threads_[local];
   Knowledge gained = released_to(cta_sync_, cluster_, address, scope, sync);
   gained.wide = sync.acquire(SyncMap::kGpuDomain, address).wide;
   t.knowledge = join(t.knowledge, gained);
+  return !gained.unfenced;
 }
 
 bool BlockState::acquire_unfenced(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {

@@ -37,6 +37,7 @@ struct ThreadState {
   // the origin); an acquire fence of its scope after it makes the origin the one before it again.
   bool last_read_spin = false;
   UnfencedOrigin origin_before_spin;
+  bool no_unfenced_before_spin = false;  // the unfenced view equalled `strict` before that spin
 };
 
 struct WarpState {
@@ -140,7 +141,8 @@ class BlockState {
   uint32_t waiting_lanes(uint32_t warp) const;
 
   void release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync);
-  void acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);
+  // Returns whether what it acquired had no unfenced part (the location's releases were all fenced).
+  bool acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);
   // A read of a legacy atomic with no acquire of its own: only the unfenced view acquires, at the
   // atomic's scope. True when it learnt something the thread did not know strictly.
   bool acquire_unfenced(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync);

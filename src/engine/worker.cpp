@@ -257,9 +257,11 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
         // model unless a fence follows, but GPUs honour the control dependency. The unfenced view
         // acquires now; an acquire fence of the atomic's scope right after it takes the blame back.
         const UnfencedOrigin before = thread.knowledge.origin;
+        const bool no_unfenced_before = !thread.knowledge.unfenced;
         if (block.acquire_unfenced(local, address, scope, shared_.sync)) {
           thread.last_read_spin = true;
           thread.origin_before_spin = before;
+          thread.no_unfenced_before_spin = no_unfenced_before;
           thread.knowledge.origin = UnfencedOrigin{record.site, scope, false, MemoryScope::kCta, true};
         }
       }
@@ -323,7 +325,12 @@ void Worker::apply_fence(const RecordHeader& h, BlockState& block) {
       const bool enough = scope >= thread.last_read_scope;
       const UnfencedOrigin spin_origin = thread.knowledge.origin;
       if (spin && enough) thread.knowledge.origin = thread.origin_before_spin;
-      block.acquire(local, thread.last_read_address, narrower(scope, thread.last_read_scope), shared_.sync);
+      const bool fenced_releases_only =
+          block.acquire(local, thread.last_read_address, narrower(scope, thread.last_read_scope), shared_.sync);
+      // The fence acquired, at the spin's scope and from the same location, everything the spin had
+      // taken into the unfenced view (locations only grow): when that view held nothing else, it equals
+      // `strict` again, and later joins and releases need not carry it.
+      if (spin && enough && thread.no_unfenced_before_spin && fenced_releases_only) thread.knowledge.unfenced = nullptr;
       if (spin && !enough) {
         thread.knowledge.origin = spin_origin;
         thread.knowledge.origin.narrow_fence = true;
