@@ -145,6 +145,18 @@ TEST(RuntimeCompiledPtx, AnUnknownCubinIsNamedAsNotInstrumented) {
   std::filesystem::remove_all(cache);
 }
 
+// Whether the instrumenter, knowing what `known` knows, instruments `cubin` and finds its kernel.
+bool instruments_publish(const RuntimeCompiledPtx& known, const std::vector<char>& cubin, const char* cache_name) {
+  const std::filesystem::path cache = empty_dir(cache_name);
+  SiteRegistry sites;
+  ModuleInstrumenter instrumenter(config(cache, &known), sites, [] { return SharedQueues(); });
+  const bool instrumented = instrumenter.transform(cubin_image(cubin)) != nullptr;
+  if (!instrumented && !instrumenter.skipped().empty()) ADD_FAILURE() << instrumenter.skipped()[0].reason;
+  const std::vector<std::string> kernels = instrumenter.instrumented_kernels();
+  std::filesystem::remove_all(cache);
+  return instrumented && std::find(kernels.begin(), kernels.end(), "publish") != kernels.end();
+}
+
 // A JIT link (cuLinkAddData with PTX, cuLinkComplete): the linked cubin is instrumented from its inputs.
 shim::LinkId link_state(uintptr_t id) { return {shim::Linker::kDriver, reinterpret_cast<const void*>(id)}; }
 
@@ -165,14 +177,7 @@ TEST(RuntimeCompiledPtx, ALinkedCubinIsKnownByItsPtxInputs) {
   known.on_link_complete({link_state(1), cubin.data(), cubin.size(), CUDA_SUCCESS});
   EXPECT_EQ(ptx_of(known, cubin), std::vector{compiled.ptx});
 
-  const std::filesystem::path cache = empty_dir("barracuda-link-cubin-cache");
-  SiteRegistry sites;
-  ModuleInstrumenter instrumenter(config(cache, &known), sites, [] { return SharedQueues(); });
-  ASSERT_NE(instrumenter.transform(cubin_image(cubin)), nullptr)
-      << (instrumenter.skipped().empty() ? "" : instrumenter.skipped()[0].reason);
-  const std::vector<std::string> kernels = instrumenter.instrumented_kernels();
-  EXPECT_NE(std::find(kernels.begin(), kernels.end(), "publish"), kernels.end());
-  std::filesystem::remove_all(cache);
+  EXPECT_TRUE(instruments_publish(known, cubin, "barracuda-link-cubin-cache"));
 }
 
 TEST(RuntimeCompiledPtx, ALinkWithAnInputWithoutPtxIsNamedWithItsReason) {
@@ -219,14 +224,7 @@ TEST(RuntimeCompiledPtx, AnLtoLinkIsInstrumentedFromItsOptimisedPtx) {
   const shim::LinkId id{shim::Linker::kNvJitLink, &known};
   known.on_link_input({id, CU_JIT_INPUT_NVVM, lto_ir.data(), lto_ir.size(), "kernels.ltoir", false, CUDA_SUCCESS});
   known.on_link_complete({id, cubin.data(), cubin.size(), CUDA_SUCCESS});
-  const std::filesystem::path cache = empty_dir("barracuda-lto-cubin-cache");
-  SiteRegistry sites;
-  ModuleInstrumenter instrumenter(config(cache, &known), sites, [] { return SharedQueues(); });
-  ASSERT_NE(instrumenter.transform(cubin_image(cubin)), nullptr)
-      << (instrumenter.skipped().empty() ? "" : instrumenter.skipped()[0].reason);
-  const std::vector<std::string> kernels = instrumenter.instrumented_kernels();
-  EXPECT_NE(std::find(kernels.begin(), kernels.end(), "publish"), kernels.end());
-  std::filesystem::remove_all(cache);
+  EXPECT_TRUE(instruments_publish(known, cubin, "barracuda-lto-cubin-cache"));
 }
 
 // A destroyed link's inputs do not leak into a later link that reuses the handle.
