@@ -23,8 +23,14 @@ DriverApi resolve_all() {
   resolve(api.pointer_get_attribute, "cuPointerGetAttribute", api.missing);
   resolve(api.module_get_global, "cuModuleGetGlobal_v2", api.missing);
   resolve(api.library_get_global, "cuLibraryGetGlobal", api.missing);
-  resolve(api.mem_alloc, "cuMemAlloc_v2", api.missing);
-  resolve(api.mem_free, "cuMemFree_v2", api.missing);
+  resolve(api.mem_get_allocation_granularity, "cuMemGetAllocationGranularity", api.missing);
+  resolve(api.mem_address_reserve, "cuMemAddressReserve", api.missing);
+  resolve(api.mem_address_free, "cuMemAddressFree", api.missing);
+  resolve(api.mem_create, "cuMemCreate", api.missing);
+  resolve(api.mem_release, "cuMemRelease", api.missing);
+  resolve(api.mem_map, "cuMemMap", api.missing);
+  resolve(api.mem_unmap, "cuMemUnmap", api.missing);
+  resolve(api.mem_set_access, "cuMemSetAccess", api.missing);
   resolve(api.memcpy_htod_async, "cuMemcpyHtoDAsync_v2", api.missing);
   resolve(api.stream_create, "cuStreamCreate", api.missing);
   resolve(api.stream_destroy, "cuStreamDestroy_v2", api.missing);

@@ -42,10 +42,10 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(
     check(api.mem_host_get_device_pointer(&host_arena, arena_.memory(), 0), "cuMemHostGetDevicePointer");
     check(api.stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate for the event queues");
     std::vector<std::byte> producers = make_producer_block(shape, host_arena);
-    check(api.mem_alloc(&producers_, producers.size()), "cuMemAlloc of the queue producer block");
-    copy_to_device(producers_, producers.data(), producers.size(), "upload of the queue producer block");
+    producers_ = std::make_unique<ToolDeviceMemory>(producers.size());
+    copy_to_device(producers_->address(), producers.data(), producers.size(), "upload of the queue producer block");
   } catch (...) {
-    if (producers_ != 0) api.mem_free(producers_);
+    producers_.reset();
     if (stream_ != nullptr) api.stream_destroy(stream_);
     api.mem_free_host(arena_.memory());
     throw;
@@ -53,9 +53,12 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(
 }
 
 QueueHost::~QueueHost() {
-  if (forgotten_) return;  // the driver released all of it with the context
+  if (forgotten_) {  // the driver released all of it with the context
+    producers_->forget();
+    return;
+  }
   const DriverApi& api = driver_api();
-  api.mem_free(producers_);
+  producers_.reset();
   api.stream_destroy(stream_);
   api.mem_free_host(arena_.memory());
 }
@@ -69,11 +72,11 @@ bool QueueHost::alive() const {
 void QueueHost::begin_launch(uint16_t launch_id) {
   arena_.begin_launch();
   const QueueLaunchFields fields{launch_id, 0, 0};
-  copy_to_device(producers_ + kQueueLaunchFieldsOffset, &fields, sizeof(fields), "setting the launch id");
+  copy_to_device(producers_->address() + kQueueLaunchFieldsOffset, &fields, sizeof(fields), "setting the launch id");
 }
 
 void QueueHost::point_module_at_queues(CUdeviceptr module_global, bool logging) {
-  const CUdeviceptr producers = logging ? producers_ : 0;
+  const CUdeviceptr producers = logging ? producers_->address() : 0;
   copy_to_device(module_global, &producers, sizeof(producers), "setting a module's queue pointer");
 }
 

@@ -2,7 +2,8 @@
 // The event queues (barracuda/queue.h) as the host holds them: the rings and read heads in
 // page-locked host memory mapped into the device, so the GPU logs straight into memory the drain
 // reads in place; the producer block (write heads, constants, launch id) in device memory, so the
-// GPU's per-record atomics and reads stay on the GPU. The instrumented module reaches the producer
+// GPU's per-record atomics and reads stay on the GPU (in an address range of its own, away from the
+// application's buffers: runtime/tool_device_memory.h). The instrumented module reaches the producer
 // block through its `__barracuda_queues` global, which point_module_at_queues() fills after each load.
 // Host-to-device copies go through a private non-blocking stream: they never serialise with the
 // application's streams (a copy on the legacy default stream would join, and so invalidate, a capture
@@ -13,6 +14,7 @@
 #include <cuda.h>
 
 #include "runtime/live_arena.h"
+#include "runtime/tool_device_memory.h"
 
 namespace barracuda::runtime {
 
@@ -26,7 +28,7 @@ class QueueHost {
   QueueHost& operator=(const QueueHost&) = delete;
 
   // The producer block: what __barracuda_queues points to.
-  CUdeviceptr device_address() const { return producers_; }
+  CUdeviceptr device_address() const { return producers_->address(); }
   CUcontext context() const { return context_; }  // the context the queues were allocated in
   // Tells these queues from every other QueueHost of the process (addresses may be reused).
   uint64_t id() const { return id_; }
@@ -51,7 +53,7 @@ class QueueHost {
   LiveArena arena_;
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
-  CUdeviceptr producers_ = 0;
+  std::unique_ptr<ToolDeviceMemory> producers_;
   bool forgotten_ = false;
   uint64_t id_;
 };
