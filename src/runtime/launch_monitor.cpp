@@ -145,6 +145,15 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
     const SharedQueues queues = queues_();
     if (!queues) throw std::runtime_error("the event queues are gone");
     if (result == CUDA_SUCCESS) drained = drain_until_done(launch, queues->arena(), check);
+    // The tool's memory lives apart from the app's (tool_device_memory.h), but a wild store can still
+    // reach it: then say so rather than trust it, and put it back for the next launch.
+    if (result == CUDA_SUCCESS && !drained.error) {
+      if (auto damage = queues->damage()) {
+        queues->restore();
+        drained.error = "barracuda's own memory was overwritten while the kernel ran (" + *damage +
+                        "; an out-of-bounds store?): what it logged may be incomplete";
+      }
+    }
   } catch (const std::exception& e) {
     drained.error = e.what();
   }

@@ -24,6 +24,18 @@ uint64_t LiveArena::threads_exited() const {
   return std::atomic_ref<uint64_t>(header().threads_exited).load(std::memory_order_acquire);
 }
 
+uint64_t LiveArena::read_head(uint32_t queue) const {
+  return std::atomic_ref<uint64_t>(control(queue).read_head).load(std::memory_order_acquire);
+}
+
+std::optional<std::string> LiveArena::header_damage() const { return arena_header_damage(header(), shape_); }
+
+void LiveArena::restore_header() {
+  QueueArenaHeader fresh = make_arena_header(shape_);
+  fresh.threads_exited = threads_exited();
+  header() = fresh;
+}
+
 QueueDrain LiveArena::drain(uint32_t queue, std::vector<QueueSlot>& scratch) {
   scratch.clear();
   std::atomic_ref<uint64_t> read_head(control(queue).read_head);

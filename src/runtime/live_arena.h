@@ -35,6 +35,11 @@ class LiveArena {
   // producer block in device memory: QueueHost::begin_launch.)
   void begin_launch();
   uint64_t threads_exited() const;
+  // Slots of `queue` consumed so far.
+  uint64_t read_head(uint32_t queue) const;
+  // arena_header_damage() of the live header; restore_header() writes its constant fields back.
+  std::optional<std::string> header_damage() const;
+  void restore_header();
 
   // Replaces `scratch` with every record published to `queue` so far, in order, each contiguous,
   // and frees (zeroes) their slots for the producers.

@@ -35,9 +35,11 @@ Header shaped_header(const QueueArenaShape& shape) {
 
 }  // namespace
 
+QueueArenaHeader make_arena_header(const QueueArenaShape& shape) { return shaped_header<QueueArenaHeader>(shape); }
+
 void write_arena_image(std::span<std::byte> memory, const QueueArenaShape& shape) {
   std::memset(memory.data(), 0, memory.size());
-  const auto header = shaped_header<QueueArenaHeader>(shape);
+  const QueueArenaHeader header = make_arena_header(shape);
   std::memcpy(memory.data(), &header, sizeof(header));
 }
 
@@ -47,12 +49,46 @@ std::vector<std::byte> make_arena_image(const QueueArenaShape& shape) {
   return image;
 }
 
-std::vector<std::byte> make_producer_block(const QueueArenaShape& shape, uint64_t host_arena) {
+std::vector<std::byte> make_producer_block(const QueueArenaShape& shape, uint64_t host_arena,
+                                           std::span<const uint64_t> positions) {
   std::vector<std::byte> block(producer_block_bytes(shape.queue_count));
   auto header = shaped_header<QueueProducerHeader>(shape);
   header.host_arena = host_arena;
   std::memcpy(block.data(), &header, sizeof(header));
+  for (uint32_t queue = 0; queue < positions.size() && queue < shape.queue_count; ++queue) {
+    QueueProducerLine line{};
+    line.write_head = line.read_head_cache = positions[queue];
+    std::memcpy(block.data() + producer_line_offset(queue), &line, sizeof(line));
+  }
   return block;
+}
+
+namespace {
+
+template <typename Header>
+std::optional<std::string> shape_damage(const Header& seen, const QueueArenaShape& shape, const std::string& part) {
+  const auto expected = shaped_header<Header>(shape);
+  if (seen.magic != expected.magic || seen.version != expected.version) {
+    return part + " lost its magic number and format version";
+  }
+  if (seen.queue_count != expected.queue_count || seen.queues_per_sm != expected.queues_per_sm ||
+      seen.capacity != expected.capacity) {
+    return part + " describes queues of another shape";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> producer_header_damage(const QueueProducerHeader& seen, const QueueArenaShape& shape,
+                                                  uint64_t host_arena) {
+  if (auto damage = shape_damage(seen, shape, "the queues' producer header (device memory)")) return damage;
+  if (seen.host_arena != host_arena) return "the queues' producer header (device memory) points elsewhere";
+  return std::nullopt;
+}
+
+std::optional<std::string> arena_header_damage(const QueueArenaHeader& seen, const QueueArenaShape& shape) {
+  return shape_damage(seen, shape, "the queue arena's header (host memory)");
 }
 
 std::optional<QueueArenaView> QueueArenaView::open(std::span<const std::byte> image, std::string& error) {

@@ -22,15 +22,27 @@ struct QueueArenaShape {
 // Why `shape` cannot describe an arena, or nullopt.
 std::optional<std::string> validate_arena_shape(const QueueArenaShape& shape);
 
+// The arena header of `shape`: format and shape, no thread exited.
+QueueArenaHeader make_arena_header(const QueueArenaShape& shape);
 // Makes `memory` (arena_bytes() bytes) a zeroed arena with its header filled in (launch 0, nothing
 // logged). `shape` must be valid.
 void write_arena_image(std::span<std::byte> memory, const QueueArenaShape& shape);
 // The same in a new buffer.
 std::vector<std::byte> make_arena_image(const QueueArenaShape& shape);
 
-// The initial producer block (device memory, barracuda/queue.h) of an arena of `shape` whose host
-// part the device reaches at `host_arena`: launch 0, nothing reserved. `shape` must be valid.
-std::vector<std::byte> make_producer_block(const QueueArenaShape& shape, uint64_t host_arena);
+// The producer block (device memory, barracuda/queue.h) of an arena of `shape` whose host part the
+// device reaches at `host_arena`, at launch 0: nothing reserved, or (`positions`, one per queue) every
+// slot up to positions[q] reserved and consumed. `shape` must be valid.
+std::vector<std::byte> make_producer_block(const QueueArenaShape& shape, uint64_t host_arena,
+                                           std::span<const uint64_t> positions = {});
+
+// What a stray write changed in the fields the host set once and the GPU only reads (format, shape,
+// where the host arena is), in a producer header read back from the device or in the host arena's
+// header; nullopt when they are as the host wrote them. The drain trusts them: a kernel that wrote
+// over them (an out-of-bounds store) leaves its launch's records unreliable.
+std::optional<std::string> producer_header_damage(const QueueProducerHeader& seen, const QueueArenaShape& shape,
+                                                  uint64_t host_arena);
+std::optional<std::string> arena_header_damage(const QueueArenaHeader& seen, const QueueArenaShape& shape);
 
 // Read-only view of an arena image in host memory (e.g. copied from the device).
 class QueueArenaView {

@@ -38,10 +38,9 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(
   const DriverApi& api = driver_api();
   try {
     check(api.ctx_get_current(&context_), "cuCtxGetCurrent");
-    CUdeviceptr host_arena = 0;
-    check(api.mem_host_get_device_pointer(&host_arena, arena_.memory(), 0), "cuMemHostGetDevicePointer");
+    check(api.mem_host_get_device_pointer(&host_arena_, arena_.memory(), 0), "cuMemHostGetDevicePointer");
     check(api.stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate for the event queues");
-    std::vector<std::byte> producers = make_producer_block(shape, host_arena);
+    std::vector<std::byte> producers = make_producer_block(shape, host_arena_);
     producers_ = std::make_unique<ToolDeviceMemory>(producers.size());
     copy_to_device(producers_->address(), producers.data(), producers.size(), "upload of the queue producer block");
   } catch (...) {
@@ -73,6 +72,25 @@ void QueueHost::begin_launch(uint16_t launch_id) {
   arena_.begin_launch();
   const QueueLaunchFields fields{launch_id, 0, 0};
   copy_to_device(producers_->address() + kQueueLaunchFieldsOffset, &fields, sizeof(fields), "setting the launch id");
+}
+
+std::optional<std::string> QueueHost::damage() {
+  if (auto damage = arena_.header_damage()) return damage;
+  QueueProducerHeader seen{};
+  const DriverApi& api = driver_api();
+  RelaxedCaptureMode relaxed;
+  check(api.memcpy_dtoh_async(&seen, producers_->address(), sizeof(seen), stream_), "reading back the producer header");
+  check(api.stream_synchronize(stream_), "reading back the producer header");
+  return producer_header_damage(seen, arena_.shape(), host_arena_);
+}
+
+void QueueHost::restore() {
+  arena_.restore_header();
+  const QueueArenaShape& shape = arena_.shape();
+  std::vector<uint64_t> positions(shape.queue_count);
+  for (uint32_t queue = 0; queue < shape.queue_count; ++queue) positions[queue] = arena_.read_head(queue);
+  const std::vector<std::byte> producers = make_producer_block(shape, host_arena_, positions);
+  copy_to_device(producers_->address(), producers.data(), producers.size(), "restoring the queue producer block");
 }
 
 void QueueHost::point_module_at_queues(CUdeviceptr module_global, bool logging) {

@@ -10,6 +10,8 @@
 // of a blocking stream).
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include <cuda.h>
 
@@ -41,6 +43,11 @@ class QueueHost {
   // Before a launch (no kernel logging): the id its records carry, a fresh sync-ticket counter and
   // exit count. Throws std::runtime_error when the copy to the device fails.
   void begin_launch(uint16_t launch_id);
+  // After a launch (no kernel logging): what a stray write of the application changed in the queues'
+  // constant fields (queue_arena.h), or nullopt. Throws std::runtime_error when the read-back fails.
+  std::optional<std::string> damage();
+  // Writes the constant fields back and restarts each queue at the host's position (no kernel logging).
+  void restore();
   // Writes device_address() (`logging`) or null into a module's `__barracuda_queues` global (its
   // device address): with null its kernels log nothing. Throws std::runtime_error when the copy fails.
   void point_module_at_queues(CUdeviceptr module_global, bool logging = true);
@@ -53,6 +60,7 @@ class QueueHost {
   LiveArena arena_;
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
+  CUdeviceptr host_arena_ = 0;  // the host arena's device address
   std::unique_ptr<ToolDeviceMemory> producers_;
   bool forgotten_ = false;
   uint64_t id_;

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/live_arena.h"
 #include "runtime/queue_arena.h"
 #include "simulated_producer.h"
 #include "tagged_records.h"
@@ -248,6 +249,60 @@ TEST(QueueArena, ProducerBlockCarriesTheShapeAndTheHostArenaAddress) {
   for (size_t i = sizeof(header); i < block.size(); ++i) {
     ASSERT_EQ(block[i], std::byte{0}) << "producer lines start empty";
   }
+}
+
+TEST(QueueArena, RestoredProducerBlockStartsEachQueueAtItsPosition) {
+  const uint64_t positions[] = {640, 0, 64};
+  auto block = make_producer_block({3, 2, 64}, 0x7f0000001000, positions);
+  for (uint32_t queue = 0; queue < 3; ++queue) {
+    QueueProducerLine line;
+    std::memcpy(&line, block.data() + producer_line_offset(queue), sizeof(line));
+    EXPECT_EQ(line.write_head, positions[queue]);
+    EXPECT_EQ(line.read_head_cache, positions[queue]) << "nothing left to wait for";
+  }
+}
+
+TEST(QueueArena, StrayWritesOverTheConstantFieldsAreNamed) {
+  const QueueArenaShape shape{3, 2, 64};
+  auto block = make_producer_block(shape, 0x7f0000001000);
+  QueueProducerHeader producer;
+  std::memcpy(&producer, block.data(), sizeof(producer));
+  EXPECT_EQ(producer_header_damage(producer, shape, 0x7f0000001000), std::nullopt);
+  // What the GPU and the host change on every launch is not damage.
+  producer.launch_id = 7;
+  producer.next_sync_ticket = 99;
+  EXPECT_EQ(producer_header_damage(producer, shape, 0x7f0000001000), std::nullopt);
+
+  QueueProducerHeader overwritten = producer;
+  overwritten.magic = 0;
+  EXPECT_NE(producer_header_damage(overwritten, shape, 0x7f0000001000)->find("magic"), std::string::npos);
+  overwritten = producer;
+  overwritten.capacity = 128;
+  EXPECT_NE(producer_header_damage(overwritten, shape, 0x7f0000001000)->find("another shape"), std::string::npos);
+  overwritten = producer;
+  overwritten.host_arena = 0x1234;
+  EXPECT_NE(producer_header_damage(overwritten, shape, 0x7f0000001000)->find("points elsewhere"), std::string::npos);
+
+  QueueArenaHeader arena = make_arena_header(shape);
+  arena.threads_exited = 4096;
+  EXPECT_EQ(arena_header_damage(arena, shape), std::nullopt);
+  arena.queue_count = 1;
+  EXPECT_NE(arena_header_damage(arena, shape)->find("host memory"), std::string::npos);
+}
+
+TEST(LiveArena, RestoredHeaderKeepsTheExitCount) {
+  const QueueArenaShape shape{2, 1, 64};
+  std::vector<std::byte> image = make_arena_image(shape);
+  LiveArena arena(image.data(), shape);
+  QueueArenaHeader header;
+  std::memcpy(&header, image.data(), sizeof(header));
+  header.threads_exited = 96;
+  header.magic = 0xdeadbeef;  // an out-of-bounds store landed here
+  std::memcpy(image.data(), &header, sizeof(header));
+  ASSERT_TRUE(arena.header_damage().has_value());
+  arena.restore_header();
+  EXPECT_EQ(arena.header_damage(), std::nullopt);
+  EXPECT_EQ(arena.threads_exited(), 96u);
 }
 
 }  // namespace

@@ -4,9 +4,11 @@ and exit status are unchanged, the exit code says whether races were found, and 
 the expected races with both source lines.
 
   check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] [--tool-option OPT ...]
-               -- APP [ARGS...]
+               [--incomplete TEXT] -- APP [ARGS...]
 
-With --trace-check, the run also records its event trace and PROGRAM TRACE must exit 0.
+With --trace-check, the run also records its event trace and PROGRAM TRACE must exit 0. With
+--incomplete, the report must say the analysis is incomplete for a reason that contains TEXT (exit 67
+when no race was found); without it, it must not be incomplete.
 
 Exits 77 (skipped) where no GPU is usable, or where the app itself exits 77 natively (something it
 needs is missing)."""
@@ -30,6 +32,7 @@ def main():
     parser.add_argument("--races", type=int, required=True, help="unique races the report must hold")
     parser.add_argument("--line", action="append", default=[], help="FILE:LINE one of the races must name")
     parser.add_argument("--trace-check", help="program run on the recorded event trace; must exit 0")
+    parser.add_argument("--incomplete", help="text the report's reason for an incomplete analysis must hold")
     parser.add_argument("--tool-option", action="append", default=[],
                         help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
     argv = sys.argv[1:]
@@ -64,13 +67,16 @@ def main():
                 shutil.copy(trace_path, os.environ["BARRACUDA_KEEP_TRACE"])
         if checked.stdout != native.stdout:
             failures.append(f"stdout differs:\n--- native\n{native.stdout}--- barracuda\n{checked.stdout}")
-        expected_code = 66 if args.races else native.returncode
+        expected_code = 66 if args.races else 67 if args.incomplete else native.returncode
         if checked.returncode != expected_code:
             failures.append(f"exit code {checked.returncode}, expected {expected_code}")
         with open(report_path) as f:
             report = json.load(f)
     summary = report["summary"]
-    if summary["analysis_incomplete"]:
+    if args.incomplete:
+        if not any(args.incomplete in str(skipped) for skipped in summary["kernels_skipped"]):
+            failures.append(f"no reason for an incomplete analysis names '{args.incomplete}': {summary['kernels_skipped']}")
+    elif summary["analysis_incomplete"]:
         failures.append(f"analysis incomplete: {summary['kernels_skipped']}")
     if summary["unique_races"] != args.races:
         failures.append(f"{summary['unique_races']} unique races, expected {args.races}")
