@@ -1,9 +1,7 @@
-// Launches are announced to the launch observers before and after the driver call. The kernel's name
-// comes from the registry (filled by the get-function hooks) or, once per handle, from the driver.
+// Kernel launches are announced to the launch observers before and after the driver call.
 #include "shim/interceptors.h"
+#include "shim/launch_announcement.h"
 #include "shim/real_driver.h"
-#include "shim/reentrancy_guard.h"
-#include "shim/shim_runtime.h"
 
 namespace barracuda::shim {
 namespace {
@@ -20,38 +18,14 @@ std::string_view driver_name_of(CUfunction function) {
   return {};
 }
 
+}  // namespace
+
 const KernelIdentity& identify(CUfunction function) {
   KernelRegistry& kernels = shim_runtime().kernels;
   if (const KernelIdentity* known = kernels.find(function)) return *known;
   kernels.add_named(function, ModuleId::Unknown, driver_name_of(function));
   return *kernels.find(function);
 }
-
-// `describe()` gives the LaunchInfo, `launch()` performs the driver call.
-template <typename Describe, typename Launch>
-CUresult announce_launch(Describe&& describe, Launch&& launch) {
-  ReentrancyGuard guard;
-  ShimRuntime& runtime = shim_runtime();
-  if (guard.nested() || runtime.launch_observers.empty()) return launch();
-  const LaunchInfo info = describe();
-  runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.before_launch(info); });
-  CUresult result = launch();
-  runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.after_launch(info, result); });
-  return result;
-}
-
-template <typename Launch>
-CUresult observe_launch(HookedSymbol entry, CUfunction function, Dim3 grid, Dim3 block, unsigned shared_mem_bytes,
-                        CUstream stream, Launch&& launch) {
-  return announce_launch(
-      [&] {
-        const KernelIdentity& kernel = identify(function);
-        return LaunchInfo{entry, function, kernel.name, kernel.module, grid, block, shared_mem_bytes, stream};
-      },
-      launch);
-}
-
-}  // namespace
 
 CUresult intercept_launch_kernel(const DriverEntry& entry, CUfunction function, unsigned int grid_x,
                                  unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
@@ -86,13 +60,6 @@ CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunctio
                           return real(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
                                       shared_mem_bytes, stream, kernel_params);
                         });
-}
-
-CUresult intercept_graph_launch(const DriverEntry& entry, CUgraphExec graph, CUstream stream) {
-  auto real = entry.real_as<PFN_cuGraphLaunch_v10000>();
-  return announce_launch(
-      [&] { return LaunchInfo{entry.symbol, nullptr, {}, ModuleId::Unknown, {}, {}, 0, stream, true}; },
-      [&] { return real(graph, stream); });
 }
 
 }  // namespace barracuda::shim
