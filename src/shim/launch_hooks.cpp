@@ -6,16 +6,31 @@
 namespace barracuda::shim {
 namespace {
 
-// Handles obtained before the shim saw them (or through entry points it does not wrap) are named by the
-// driver: cuFuncGetName for a CUfunction, cuKernelGetName for a CUkernel passed in its place.
-std::string_view driver_name_of(CUfunction function) {
+// Handles obtained before the shim saw them (or through entry points it does not wrap, such as the
+// kernel of a graph node) are named by the driver: cuFuncGetName for a CUfunction, cuKernelGetName for a
+// CUkernel passed in its place; their module is the registry's entry for the CUmodule or CUlibrary the
+// driver says they belong to, where the shim saw it load.
+void identify_with_driver(CUfunction function) {
   static const auto function_name = reinterpret_cast<PFN_cuFuncGetName_v12030>(libcuda_symbol("cuFuncGetName"));
   static const auto kernel_name = reinterpret_cast<PFN_cuKernelGetName_v12030>(libcuda_symbol("cuKernelGetName"));
+  static const auto function_module = reinterpret_cast<PFN_cuFuncGetModule_v11000>(libcuda_symbol("cuFuncGetModule"));
+  static const auto kernel_library = reinterpret_cast<PFN_cuKernelGetLibrary_v12050>(libcuda_symbol("cuKernelGetLibrary"));
+  KernelRegistry& kernels = shim_runtime().kernels;
   const char* name = nullptr;
-  if (function_name != nullptr && function_name(&name, function) == CUDA_SUCCESS && name != nullptr) return name;
+  if (function_name != nullptr && function_name(&name, function) == CUDA_SUCCESS && name != nullptr) {
+    CUmodule module = nullptr;
+    const bool known = function_module != nullptr && function_module(&module, function) == CUDA_SUCCESS;
+    kernels.add_named(function, known ? kernels.module_of(module) : ModuleId::Unknown, name);
+    return;
+  }
   auto* as_kernel = reinterpret_cast<CUkernel>(function);
-  if (kernel_name != nullptr && kernel_name(&name, as_kernel) == CUDA_SUCCESS && name != nullptr) return name;
-  return {};
+  if (kernel_name != nullptr && kernel_name(&name, as_kernel) == CUDA_SUCCESS && name != nullptr) {
+    CUlibrary library = nullptr;
+    const bool known = kernel_library != nullptr && kernel_library(&library, as_kernel) == CUDA_SUCCESS;
+    kernels.add_named(function, known ? kernels.module_of(library) : ModuleId::Unknown, name);
+    return;
+  }
+  kernels.add_named(function, ModuleId::Unknown, {});
 }
 
 }  // namespace
@@ -23,7 +38,7 @@ std::string_view driver_name_of(CUfunction function) {
 const KernelIdentity& identify(CUfunction function) {
   KernelRegistry& kernels = shim_runtime().kernels;
   if (const KernelIdentity* known = kernels.find(function)) return *known;
-  kernels.add_named(function, ModuleId::Unknown, driver_name_of(function));
+  identify_with_driver(function);
   return *kernels.find(function);
 }
 
