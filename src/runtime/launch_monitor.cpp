@@ -87,9 +87,9 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     totals_.last_error = std::string(launch.kernel_name) + ": " + e.what();
     return;
   }
-  // A graph's kernel nodes log if their modules are instrumented; they are drained (the GPU waits on
-  // full queues) but not checked: their launches are not known one by one. So are launches the filters
-  // did not select whose module could not be silenced.
+  // A graph launch the shim could not replay node by node runs kernels not known one by one: they log if
+  // their modules are instrumented and are drained (the GPU waits on full queues) but not checked. So
+  // are launches the filters did not select whose module could not be silenced.
   if (launch.graph || filtered_out) {
     this_thread_launch = LaunchMode::kDrainOnly;
     std::lock_guard lock(totals_mutex_);
@@ -173,6 +173,7 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
   }
   if (check) ++totals_.launches_checked;
   if (launch.graph && drained.records != 0) ++totals_.unchecked_graph_launches;
+  if (!launch.graph_not_replayed.empty()) totals_.graph_not_replayed = std::string(launch.graph_not_replayed);
   // No launch is in flight while this one holds the launch mutex: the only time queues can be replaced.
   if (drained.queue_ran_full && queues_ran_full_) queues_ran_full_();
 }

@@ -43,9 +43,11 @@ struct LaunchTotals {
   uint32_t drain_threads = 0;
   std::string last_error;  // a queue or engine failure: the launch's analysis is incomplete
   uint64_t failed_launches = 0;
-  // cuGraphLaunch calls whose kernels logged events: drained, not checked (the records of a graph's
-  // kernel nodes cannot be told apart yet), so the run's analysis is incomplete.
+  // Graph launches the shim could not replay node by node (replayed ones are checked kernel by kernel)
+  // whose kernels logged events: drained, not checked (the records of the graph's kernel nodes cannot
+  // be told apart), so the run's analysis is incomplete. `graph_not_replayed` says why for the latest.
   uint64_t unchecked_graph_launches = 0;
+  std::string graph_not_replayed;
 };
 
 class LaunchMonitor final : public shim::LaunchObserver {

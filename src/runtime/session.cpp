@@ -379,7 +379,9 @@ class Session final : public shim::SyncObserver {
     if (totals.unchecked_graph_launches > 0) {
       report.summary.kernels_skipped.push_back(
           {std::to_string(totals.unchecked_graph_launches) + " CUDA graph launches",
-           "their kernels ran instrumented, but kernels launched through graphs are not checked yet"});
+           "their kernels ran instrumented but were not checked: the graph could not be replayed node by node (" +
+               (totals.graph_not_replayed.empty() ? std::string("reason unknown") : totals.graph_not_replayed) +
+               ")"});
     }
     report.summary.launches = totals.launches_checked + totals.launches_unchecked;
     report.summary.launches_filtered = totals.launches_filtered;

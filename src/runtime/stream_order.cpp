@@ -20,7 +20,8 @@ StreamOrder::VectorClock StreamOrder::clock_before_work(const StreamRef& stream)
   VectorClock clock = host_;
   if (const auto own = streams_.find(stream); own != streams_.end()) merge(clock, own->second);
   for (const auto& [other, other_clock] : streams_) {
-    if (other == stream || other.kind == StreamKind::kNonBlocking) continue;
+    // Graph node lanes reach the stream of their launch through its last nodes.
+    if (other == stream || other.kind == StreamKind::kNonBlocking || other.kind == StreamKind::kGraphNode) continue;
     const bool implicit = stream.kind == StreamKind::kLegacyDefault ||
                           (stream.kind == StreamKind::kBlocking && other.kind == StreamKind::kLegacyDefault);
     if (implicit) merge(clock, other_clock);
@@ -55,6 +56,12 @@ void StreamOrder::wait_event(const StreamRef& stream, uint64_t event) {
   const auto recorded = events_.find(event);
   if (recorded == events_.end()) return;  // never recorded: the wait completes at once
   merge(streams_[stream], recorded->second);
+}
+
+void StreamOrder::follow(const StreamRef& later, const StreamRef& earlier) {
+  std::lock_guard lock(mutex_);
+  VectorClock before = clock_before_work(earlier);
+  merge(streams_[later], before);
 }
 
 void StreamOrder::host_waits_event(uint64_t event) {

@@ -13,7 +13,11 @@
 //     stream (per-thread default streams included) waits for earlier legacy-stream work;
 //   - cuEventRecord captures the stream's clock; cuStreamWaitEvent and cuEventSynchronize merge it;
 //   - stream/context synchronisation and synchronous copies merge clocks into the host's, and
-//     whatever the host waited for precedes everything it issues afterwards.
+//     whatever the host waited for precedes everything it issues afterwards;
+//   - a graph launch the shim replays node by node gives each node a lane of its own (kGraphNode):
+//     its first nodes follow the stream, each node follows its predecessors, the stream follows its
+//     last nodes. A node's lane is the same on every launch of its instantiated graph, which CUDA
+//     runs one launch after the other.
 // Where unsure it assumes order (no false alarms): the host clock is shared by all host threads
 // (threads order each other through joins and locks the tool cannot see), synchronising the legacy
 // stream waits for every blocking stream, and a launch on the legacy stream is only remembered
@@ -33,6 +37,7 @@ enum class StreamKind : uint8_t {
   kLegacyDefault,
   kBlocking,     // created without CU_STREAM_NON_BLOCKING, or a per-thread default stream
   kNonBlocking,  // does not synchronise with the legacy default stream
+  kGraphNode,    // a node of a replayed graph launch: ordered by the graph's edges only
 };
 
 // A stream as the order tells them apart: per-thread default streams by host thread.
@@ -40,8 +45,9 @@ struct StreamRef {
   uint64_t handle = 0;  // CUstream value; 0 for the legacy default stream
   uint64_t host_thread = 0;  // per-thread default streams only
   StreamKind kind = StreamKind::kLegacyDefault;
+  uint32_t graph_node = 0;  // graph node lanes: the node's position + 1; handle is the CUgraphExec
   friend auto operator<=>(const StreamRef& a, const StreamRef& b) {
-    return std::tie(a.handle, a.host_thread) <=> std::tie(b.handle, b.host_thread);
+    return std::tie(a.handle, a.host_thread, a.graph_node) <=> std::tie(b.handle, b.host_thread, b.graph_node);
   }
   friend bool operator==(const StreamRef& a, const StreamRef& b) { return (a <=> b) == 0; }
 };
@@ -52,6 +58,8 @@ class StreamOrder {
   engine::LaunchOrder launch(const StreamRef& stream);
   void record_event(uint64_t event, const StreamRef& stream);
   void wait_event(const StreamRef& stream, uint64_t event);
+  // `later`'s next work waits for everything issued to `earlier` so far (graph edges).
+  void follow(const StreamRef& later, const StreamRef& earlier);
   // The host waited for the event, the stream, or the whole device (cuCtxSynchronize, synchronous
   // copies and sets, context reset).
   void host_waits_event(uint64_t event);

@@ -29,22 +29,44 @@ StreamRef StreamTracker::stream_ref(CUstream stream, bool per_thread_entry) {
   return {handle_value(stream), 0, non_blocking ? StreamKind::kNonBlocking : StreamKind::kBlocking};
 }
 
+StreamRef StreamTracker::lane_ref(shim::GraphNodeRef node) {
+  return {reinterpret_cast<uint64_t>(node.exec), 0, StreamKind::kGraphNode, node.node + 1};
+}
+
+StreamRef StreamTracker::recorded_into(const shim::SyncEvent& event) {
+  if (event.graph_node.exec != nullptr) return lane_ref(event.graph_node);
+  return stream_ref(event.stream, event.per_thread_stream);
+}
+
 engine::LaunchOrder StreamTracker::launch_order(const shim::LaunchInfo& launch) {
+  if (launch.graph_node.exec != nullptr) return order_.launch(lane_ref(launch.graph_node));
   return order_.launch(stream_ref(launch.stream, launch.entry.per_thread_stream));
 }
 
 void StreamTracker::synchronized(const shim::SyncEvent& event) {
   const auto event_id = reinterpret_cast<uint64_t>(event.event);
-  const bool recorded_into_stream = event.kind == shim::SyncKind::kEventRecorded || event.kind == shim::SyncKind::kStreamWaitsEvent;
+  const bool recorded_into_stream = (event.kind == shim::SyncKind::kEventRecorded ||
+                                     event.kind == shim::SyncKind::kStreamWaitsEvent) &&
+                                    event.graph_node.exec == nullptr;
   // Into a stream being captured, an event record or wait only adds an edge to the graph: it orders
   // nothing now, and asking the stream's flags (stream_ref) would invalidate the application's capture.
+  // (A graph is only replayed into a stream not being captured.)
   if (recorded_into_stream && stream_is_being_captured(event.stream)) return;
   switch (event.kind) {
     case shim::SyncKind::kEventRecorded:
-      order_.record_event(event_id, stream_ref(event.stream, event.per_thread_stream));
+      order_.record_event(event_id, recorded_into(event));
       break;
     case shim::SyncKind::kStreamWaitsEvent:
-      order_.wait_event(stream_ref(event.stream, event.per_thread_stream), event_id);
+      order_.wait_event(recorded_into(event), event_id);
+      break;
+    case shim::SyncKind::kGraphNodeFollowsStream:
+      order_.follow(lane_ref(event.graph_node), stream_ref(event.stream, event.per_thread_stream));
+      break;
+    case shim::SyncKind::kGraphNodeFollowsNode:
+      order_.follow(lane_ref(event.graph_node), lane_ref(event.earlier_node));
+      break;
+    case shim::SyncKind::kStreamFollowsGraphNode:
+      order_.follow(stream_ref(event.stream, event.per_thread_stream), lane_ref(event.graph_node));
       break;
     case shim::SyncKind::kHostWaitedStream:
       order_.host_waits_stream(stream_ref(event.stream, event.per_thread_stream));

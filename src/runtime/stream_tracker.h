@@ -18,6 +18,10 @@ class StreamTracker final : public shim::SyncObserver {
   // 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD resolve by the entry point's flavour and the
   // calling thread; other streams by their creation flags (blocking when the driver cannot say).
   static StreamRef stream_ref(CUstream stream, bool per_thread_entry);
+  // The lane of a node of a replayed graph launch.
+  static StreamRef lane_ref(shim::GraphNodeRef node);
+  // Where an event is recorded or waited for: the node's lane for a graph's event nodes.
+  static StreamRef recorded_into(const shim::SyncEvent& event);
 
   StreamOrder order_;
 };

@@ -32,6 +32,32 @@ template <> inline constexpr auto kInterceptor<Hook::GraphLaunch> = &intercept_g
 template <> inline constexpr auto kInterceptor<Hook::ModuleGetFunction> = &intercept_module_get_function;
 template <> inline constexpr auto kInterceptor<Hook::LibraryGetKernel> = &intercept_library_get_kernel;
 template <> inline constexpr auto kInterceptor<Hook::KernelGetFunction> = &intercept_kernel_get_function;
+template <> inline constexpr auto kInterceptor<Hook::GraphInstantiateWithFlags> = &intercept_graph_instantiate_with_flags;
+template <> inline constexpr auto kInterceptor<Hook::GraphInstantiateWithParams> = &intercept_graph_instantiate_with_params;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecDestroy> = &intercept_graph_exec_destroy;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecKernelNodeSetParams> =
+    &intercept_graph_exec_kernel_node_set_params;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecUpdate> = &intercept_graph_exec_update;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecKernelNodeSetParamsV1> =
+    &UnmodelledExecChange<PFN_cuGraphExecKernelNodeSetParams_v10010>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecUpdateV1> =
+    &UnmodelledExecChange<PFN_cuGraphExecUpdate_v10020>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecMemcpyNodeSetParams> =
+    &UnmodelledExecChange<PFN_cuGraphExecMemcpyNodeSetParams_v10020>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecMemsetNodeSetParams> =
+    &UnmodelledExecChange<PFN_cuGraphExecMemsetNodeSetParams_v10020>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecHostNodeSetParams> =
+    &UnmodelledExecChange<PFN_cuGraphExecHostNodeSetParams_v10020>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecChildGraphNodeSetParams> =
+    &UnmodelledExecChange<PFN_cuGraphExecChildGraphNodeSetParams_v11010>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecEventRecordNodeSetEvent> =
+    &UnmodelledExecChange<PFN_cuGraphExecEventRecordNodeSetEvent_v11010>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecEventWaitNodeSetEvent> =
+    &UnmodelledExecChange<PFN_cuGraphExecEventWaitNodeSetEvent_v11010>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphExecNodeSetParams> =
+    &UnmodelledExecChange<PFN_cuGraphExecNodeSetParams_v12020>::intercept;
+template <> inline constexpr auto kInterceptor<Hook::GraphNodeSetEnabled> =
+    &UnmodelledExecChange<PFN_cuGraphNodeSetEnabled_v11060>::intercept;
 template <> inline constexpr auto kInterceptor<Hook::CtxSynchronize> = &intercept_ctx_synchronize;
 template <> inline constexpr auto kInterceptor<Hook::CtxSynchronizeV2> = &intercept_ctx_synchronize_v2;
 template <> inline constexpr auto kInterceptor<Hook::StreamSynchronize> = &intercept_stream_completion;

@@ -39,6 +39,22 @@ constexpr std::array kExportedSymbols{
     ExportedSymbol{"cuModuleGetFunction", {Hook::ModuleGetFunction, false}},
     ExportedSymbol{"cuLibraryGetKernel", {Hook::LibraryGetKernel, false}},
     ExportedSymbol{"cuKernelGetFunction", {Hook::KernelGetFunction, false}},
+    ExportedSymbol{"cuGraphInstantiateWithFlags", {Hook::GraphInstantiateWithFlags, false}},
+    ExportedSymbol{"cuGraphInstantiateWithParams", {Hook::GraphInstantiateWithParams, false}},
+    ExportedSymbol{"cuGraphInstantiateWithParams_ptsz", {Hook::GraphInstantiateWithParams, true}},
+    ExportedSymbol{"cuGraphExecDestroy", {Hook::GraphExecDestroy, false}},
+    ExportedSymbol{"cuGraphExecKernelNodeSetParams_v2", {Hook::GraphExecKernelNodeSetParams, false}},
+    ExportedSymbol{"cuGraphExecUpdate_v2", {Hook::GraphExecUpdate, false}},
+    ExportedSymbol{"cuGraphExecKernelNodeSetParams", {Hook::GraphExecKernelNodeSetParamsV1, false}},
+    ExportedSymbol{"cuGraphExecUpdate", {Hook::GraphExecUpdateV1, false}},
+    ExportedSymbol{"cuGraphExecMemcpyNodeSetParams", {Hook::GraphExecMemcpyNodeSetParams, false}},
+    ExportedSymbol{"cuGraphExecMemsetNodeSetParams", {Hook::GraphExecMemsetNodeSetParams, false}},
+    ExportedSymbol{"cuGraphExecHostNodeSetParams", {Hook::GraphExecHostNodeSetParams, false}},
+    ExportedSymbol{"cuGraphExecChildGraphNodeSetParams", {Hook::GraphExecChildGraphNodeSetParams, false}},
+    ExportedSymbol{"cuGraphExecEventRecordNodeSetEvent", {Hook::GraphExecEventRecordNodeSetEvent, false}},
+    ExportedSymbol{"cuGraphExecEventWaitNodeSetEvent", {Hook::GraphExecEventWaitNodeSetEvent, false}},
+    ExportedSymbol{"cuGraphExecNodeSetParams", {Hook::GraphExecNodeSetParams, false}},
+    ExportedSymbol{"cuGraphNodeSetEnabled", {Hook::GraphNodeSetEnabled, false}},
     ExportedSymbol{"cuCtxSynchronize", {Hook::CtxSynchronize, false}},
     ExportedSymbol{"cuCtxSynchronize_v2", {Hook::CtxSynchronizeV2, false}},
     ExportedSymbol{"cuStreamSynchronize", {Hook::StreamSynchronize, false}},
@@ -84,6 +100,10 @@ constexpr std::array kVersionedRequests{
     // The unversioned names are older behaviours (a reset that kept the context's flags, ...): no hook.
     VersionedRequest{"cuDevicePrimaryCtxReset", 11000, "cuDevicePrimaryCtxReset_v2"},
     VersionedRequest{"cuCtxDestroy", 4000, "cuCtxDestroy_v2"},
+    // CUDA_KERNEL_NODE_PARAMS_v2 and CUgraphExecUpdateResultInfo from 12.0 on. ("cuGraphInstantiate"
+    // took an error node and a log buffer before 12.0: not wrapped, in any version.)
+    VersionedRequest{"cuGraphExecKernelNodeSetParams", 12000, "cuGraphExecKernelNodeSetParams_v2"},
+    VersionedRequest{"cuGraphExecUpdate", 12000, "cuGraphExecUpdate_v2"},
 };
 
 bool has_per_thread_variant(Hook hook) {

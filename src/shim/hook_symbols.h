@@ -26,10 +26,27 @@ enum class Hook : std::uint8_t {
   LaunchKernel,
   LaunchKernelEx,
   LaunchCooperativeKernel,
-  GraphLaunch,  // the kernel nodes of a graph: announced as one launch, not checked
+  GraphLaunch,  // replayed node by node where the shim can (shim/graph_replay.h)
   ModuleGetFunction,
   LibraryGetKernel,
   KernelGetFunction,
+  // Instantiated graphs, for the replay: what each runs and every change made to it.
+  GraphInstantiateWithFlags,
+  GraphInstantiateWithParams,
+  GraphExecDestroy,
+  GraphExecKernelNodeSetParams,  // cuGraphExecKernelNodeSetParams_v2 (CUDA_KERNEL_NODE_PARAMS_v2)
+  GraphExecUpdate,               // cuGraphExecUpdate_v2
+  // Changes the replay does not model: the instantiated graph is no longer replayed.
+  GraphExecKernelNodeSetParamsV1,
+  GraphExecUpdateV1,
+  GraphExecMemcpyNodeSetParams,
+  GraphExecMemsetNodeSetParams,
+  GraphExecHostNodeSetParams,
+  GraphExecChildGraphNodeSetParams,
+  GraphExecEventRecordNodeSetEvent,
+  GraphExecEventWaitNodeSetEvent,
+  GraphExecNodeSetParams,
+  GraphNodeSetEnabled,
   // Synchronisation, for the order of launches (runtime/stream_order.h):
   CtxSynchronize,      // cuCtxSynchronize (no parameter)
   CtxSynchronizeV2,    // cuCtxSynchronize_v2 (CUDA 13: the context to wait for)

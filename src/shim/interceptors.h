@@ -46,12 +46,36 @@ CUresult intercept_launch_kernel(const DriverEntry& entry, CUfunction function, 
                                  CUstream stream, void** kernel_params, void** extra);
 CUresult intercept_launch_kernel_ex(const DriverEntry& entry, const CUlaunchConfig* config, CUfunction function,
                                     void** kernel_params, void** extra);
-CUresult intercept_graph_launch(const DriverEntry& entry, CUgraphExec graph, CUstream stream);
 CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunction function, unsigned int grid_x,
                                              unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
                                              unsigned int block_y, unsigned int block_z,
                                              unsigned int shared_mem_bytes, CUstream stream,
                                              void** kernel_params);
+
+// Graphs (graph_hooks.cpp).
+CUresult intercept_graph_instantiate_with_flags(const DriverEntry& entry, CUgraphExec* exec, CUgraph graph,
+                                                unsigned long long flags);
+CUresult intercept_graph_instantiate_with_params(const DriverEntry& entry, CUgraphExec* exec, CUgraph graph,
+                                                 CUDA_GRAPH_INSTANTIATE_PARAMS* params);
+CUresult intercept_graph_exec_destroy(const DriverEntry& entry, CUgraphExec exec);
+CUresult intercept_graph_exec_kernel_node_set_params(const DriverEntry& entry, CUgraphExec exec, CUgraphNode node,
+                                                     const CUDA_KERNEL_NODE_PARAMS* params);
+CUresult intercept_graph_exec_update(const DriverEntry& entry, CUgraphExec exec, CUgraph graph,
+                                     CUgraphExecUpdateResultInfo* result_info);
+CUresult intercept_graph_launch(const DriverEntry& entry, CUgraphExec exec, CUstream stream);
+
+// A change of an instantiated graph that the replay does not model: its launches are no longer replayed.
+void forget_replay(CUgraphExec exec, HookedSymbol entry);
+template <typename Function>
+struct UnmodelledExecChange;
+template <typename... Args>
+struct UnmodelledExecChange<CUresult(CUDAAPI*)(CUgraphExec, Args...)> {
+  static CUresult intercept(const DriverEntry& entry, CUgraphExec exec, Args... args) {
+    const CUresult result = entry.real_as<CUresult(CUDAAPI*)(CUgraphExec, Args...)>()(exec, args...);
+    if (result == CUDA_SUCCESS) forget_replay(exec, entry.symbol);
+    return result;
+  }
+};
 
 CUresult intercept_device_primary_ctx_reset(const DriverEntry& entry, CUdevice device);
 CUresult intercept_ctx_destroy(const DriverEntry& entry, CUcontext context);

@@ -1,57 +1,46 @@
-// Launches are announced to the launch observers before and after the driver call. The kernel's name
-// comes from the registry (filled by the get-function hooks) or, once per handle, from the driver.
+// Kernel launches are announced to the launch observers before and after the driver call.
 #include "shim/interceptors.h"
+#include "shim/launch_announcement.h"
 #include "shim/real_driver.h"
-#include "shim/reentrancy_guard.h"
-#include "shim/shim_runtime.h"
 
 namespace barracuda::shim {
 namespace {
 
-// Handles obtained before the shim saw them (or through entry points it does not wrap) are named by the
-// driver: cuFuncGetName for a CUfunction, cuKernelGetName for a CUkernel passed in its place.
-std::string_view driver_name_of(CUfunction function) {
+// Handles obtained before the shim saw them (or through entry points it does not wrap, such as the
+// kernel of a graph node) are named by the driver: cuFuncGetName for a CUfunction, cuKernelGetName for a
+// CUkernel passed in its place; their module is the registry's entry for the CUmodule or CUlibrary the
+// driver says they belong to, where the shim saw it load.
+void identify_with_driver(CUfunction function) {
   static const auto function_name = reinterpret_cast<PFN_cuFuncGetName_v12030>(libcuda_symbol("cuFuncGetName"));
   static const auto kernel_name = reinterpret_cast<PFN_cuKernelGetName_v12030>(libcuda_symbol("cuKernelGetName"));
+  static const auto function_module = reinterpret_cast<PFN_cuFuncGetModule_v11000>(libcuda_symbol("cuFuncGetModule"));
+  static const auto kernel_library = reinterpret_cast<PFN_cuKernelGetLibrary_v12050>(libcuda_symbol("cuKernelGetLibrary"));
+  KernelRegistry& kernels = shim_runtime().kernels;
   const char* name = nullptr;
-  if (function_name != nullptr && function_name(&name, function) == CUDA_SUCCESS && name != nullptr) return name;
+  if (function_name != nullptr && function_name(&name, function) == CUDA_SUCCESS && name != nullptr) {
+    CUmodule module = nullptr;
+    const bool known = function_module != nullptr && function_module(&module, function) == CUDA_SUCCESS;
+    kernels.add_named(function, known ? kernels.module_of(module) : ModuleId::Unknown, name);
+    return;
+  }
   auto* as_kernel = reinterpret_cast<CUkernel>(function);
-  if (kernel_name != nullptr && kernel_name(&name, as_kernel) == CUDA_SUCCESS && name != nullptr) return name;
-  return {};
+  if (kernel_name != nullptr && kernel_name(&name, as_kernel) == CUDA_SUCCESS && name != nullptr) {
+    CUlibrary library = nullptr;
+    const bool known = kernel_library != nullptr && kernel_library(&library, as_kernel) == CUDA_SUCCESS;
+    kernels.add_named(function, known ? kernels.module_of(library) : ModuleId::Unknown, name);
+    return;
+  }
+  kernels.add_named(function, ModuleId::Unknown, {});
 }
+
+}  // namespace
 
 const KernelIdentity& identify(CUfunction function) {
   KernelRegistry& kernels = shim_runtime().kernels;
   if (const KernelIdentity* known = kernels.find(function)) return *known;
-  kernels.add_named(function, ModuleId::Unknown, driver_name_of(function));
+  identify_with_driver(function);
   return *kernels.find(function);
 }
-
-// `describe()` gives the LaunchInfo, `launch()` performs the driver call.
-template <typename Describe, typename Launch>
-CUresult announce_launch(Describe&& describe, Launch&& launch) {
-  ReentrancyGuard guard;
-  ShimRuntime& runtime = shim_runtime();
-  if (guard.nested() || runtime.launch_observers.empty()) return launch();
-  const LaunchInfo info = describe();
-  runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.before_launch(info); });
-  CUresult result = launch();
-  runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.after_launch(info, result); });
-  return result;
-}
-
-template <typename Launch>
-CUresult observe_launch(HookedSymbol entry, CUfunction function, Dim3 grid, Dim3 block, unsigned shared_mem_bytes,
-                        CUstream stream, Launch&& launch) {
-  return announce_launch(
-      [&] {
-        const KernelIdentity& kernel = identify(function);
-        return LaunchInfo{entry, function, kernel.name, kernel.module, grid, block, shared_mem_bytes, stream};
-      },
-      launch);
-}
-
-}  // namespace
 
 CUresult intercept_launch_kernel(const DriverEntry& entry, CUfunction function, unsigned int grid_x,
                                  unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
@@ -86,13 +75,6 @@ CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunctio
                           return real(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
                                       shared_mem_bytes, stream, kernel_params);
                         });
-}
-
-CUresult intercept_graph_launch(const DriverEntry& entry, CUgraphExec graph, CUstream stream) {
-  auto real = entry.real_as<PFN_cuGraphLaunch_v10000>();
-  return announce_launch(
-      [&] { return LaunchInfo{entry.symbol, nullptr, {}, ModuleId::Unknown, {}, {}, 0, stream, true}; },
-      [&] { return real(graph, stream); });
 }
 
 }  // namespace barracuda::shim

@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "shim/graph_node_ref.h"
 #include "shim/module_image.h"
 
 namespace barracuda::shim {
@@ -21,8 +22,14 @@ struct LaunchInfo {
   Dim3 block;
   unsigned shared_mem_bytes;  // dynamic shared memory
   CUstream stream;
-  // cuGraphLaunch: the graph's kernel nodes run; function, kernel_name, module, grid and block are empty.
+  // A graph launch the shim could not replay node by node (the driver runs the whole graph): its kernel
+  // nodes run unseen; function, kernel_name, module, grid and block are empty.
   bool graph = false;
+  // With `graph`, why it was not replayed; given once per instantiated graph (empty on later launches).
+  std::string_view graph_not_replayed;
+  // A kernel node of a replayed graph launch (entry is cuGraphLaunch): ordered with the graph's other
+  // nodes by the graph's edges (SyncKind::kGraphNode*), not by `stream`, which only runs it.
+  GraphNodeRef graph_node;
 };
 
 class LaunchObserver {

@@ -7,10 +7,13 @@
 #include "shim/real_driver.h"
 
 // cuda.h maps these names onto their newest versions; the original names are libcuda exports too (the
-// original cuLinkAddData has the same signature as cuLinkAddData_v2).
+// original cuLinkAddData has the same signature as cuLinkAddData_v2; the original graph updates take
+// CUDA_KERNEL_NODE_PARAMS_v1 and an error node).
 #undef cuGetProcAddress
 #undef cuLinkAddData
 #undef cuLinkAddFile
+#undef cuGraphExecKernelNodeSetParams
+#undef cuGraphExecUpdate
 
 namespace {
 
@@ -159,6 +162,83 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec graph, CUstream stream) {
 
 CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec graph, CUstream stream) {
   BARRACUDA_FORWARD(PFN_cuGraphLaunch_v10000_ptsz, "cuGraphLaunch_ptsz", graph, stream);
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned long long flags) {
+  BARRACUDA_FORWARD(PFN_cuGraphInstantiateWithFlags_v11040, "cuGraphInstantiateWithFlags", exec, graph, flags);
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec* exec, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS* params) {
+  BARRACUDA_FORWARD(PFN_cuGraphInstantiateWithParams_v12000, "cuGraphInstantiateWithParams", exec, graph, params);
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithParams_ptsz(CUgraphExec* exec, CUgraph graph,
+                                                   CUDA_GRAPH_INSTANTIATE_PARAMS* params) {
+  BARRACUDA_FORWARD(PFN_cuGraphInstantiateWithParams_v12000_ptsz, "cuGraphInstantiateWithParams_ptsz", exec, graph,
+                    params);
+}
+
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec exec) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecDestroy_v10000, "cuGraphExecDestroy", exec);
+}
+
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams_v2(CUgraphExec exec, CUgraphNode node,
+                                                   const CUDA_KERNEL_NODE_PARAMS_v2* params) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecKernelNodeSetParams_v12000, "cuGraphExecKernelNodeSetParams_v2", exec, node,
+                    params);
+}
+
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec exec, CUgraphNode node,
+                                                const CUDA_KERNEL_NODE_PARAMS_v1* params) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecKernelNodeSetParams_v10010, "cuGraphExecKernelNodeSetParams", exec, node, params);
+}
+
+CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInfo* result_info) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecUpdate_v12000, "cuGraphExecUpdate_v2", exec, graph, result_info);
+}
+
+CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec exec, CUgraph graph, CUgraphNode* error_node,
+                                   CUgraphExecUpdateResult* update_result) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecUpdate_v10020, "cuGraphExecUpdate", exec, graph, error_node, update_result);
+}
+
+CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D* params,
+                                                CUcontext context) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecMemcpyNodeSetParams_v10020, "cuGraphExecMemcpyNodeSetParams", exec, node, params,
+                    context);
+}
+
+CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec exec, CUgraphNode node,
+                                                const CUDA_MEMSET_NODE_PARAMS* params, CUcontext context) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecMemsetNodeSetParams_v10020, "cuGraphExecMemsetNodeSetParams", exec, node, params,
+                    context);
+}
+
+CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS* params) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecHostNodeSetParams_v10020, "cuGraphExecHostNodeSetParams", exec, node, params);
+}
+
+CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraph child) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecChildGraphNodeSetParams_v11010, "cuGraphExecChildGraphNodeSetParams", exec, node,
+                    child);
+}
+
+CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec exec, CUgraphNode node, CUevent event) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecEventRecordNodeSetEvent_v11010, "cuGraphExecEventRecordNodeSetEvent", exec, node,
+                    event);
+}
+
+CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec exec, CUgraphNode node, CUevent event) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecEventWaitNodeSetEvent_v11010, "cuGraphExecEventWaitNodeSetEvent", exec, node,
+                    event);
+}
+
+CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams* params) {
+  BARRACUDA_FORWARD(PFN_cuGraphExecNodeSetParams_v12020, "cuGraphExecNodeSetParams", exec, node, params);
+}
+
+CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec exec, CUgraphNode node, unsigned int enabled) {
+  BARRACUDA_FORWARD(PFN_cuGraphNodeSetEnabled_v11060, "cuGraphNodeSetEnabled", exec, node, enabled);
 }
 
 CUresult CUDAAPI cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {

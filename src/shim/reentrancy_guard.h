@@ -13,6 +13,8 @@ class ReentrancyGuard {
 
   // True when an enclosing hook on this thread is already handling the call.
   bool nested() const { return nested_; }
+  // True when a hook is running on this thread (whether or not it holds a guard of its own here).
+  static bool inside_hook() { return depth_ > 0; }
 
  private:
   static inline thread_local int depth_ = 0;

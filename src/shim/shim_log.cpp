@@ -72,6 +72,10 @@ void ShimLog::after_launch(const LaunchInfo& launch, CUresult result) {
              static_cast<int>(entry.size()), entry.data(), std::min(static_cast<int>(kernel.size()), kMaxNameLength),
              kernel.data(), module, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
              launch.block.z, launch.shared_mem_bytes, reinterpret_cast<std::uintptr_t>(launch.stream), static_cast<int>(result));
+  if (!launch.graph_not_replayed.empty()) {
+    write_line("graph not replayed: %.*s", std::min(static_cast<int>(launch.graph_not_replayed.size()), kMaxNameLength),
+               launch.graph_not_replayed.data());
+  }
 }
 
 void install_shim_log_from_environment() {

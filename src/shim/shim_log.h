@@ -10,6 +10,9 @@
 //        result=<CUresult>
 //   launch entry=<cuLaunchKernel[_ptsz]|...> kernel=<mangled name|?> module=<load id|?> grid=<x,y,z>
 //        block=<x,y,z> shmem=<bytes> stream=<0x...> result=<CUresult>
+//        (each kernel node of a graph launch replayed node by node: entry=cuGraphLaunch[_ptsz] and the
+//        node's kernel; a graph launch not replayed: entry=cuGraphLaunch[_ptsz] kernel=? grid=0,0,0 ...)
+//   graph not replayed: <why, in words>      (after the first launch of an instantiated graph not replayed)
 //   nvrtc cubin size=<cubin bytes> ptx=<PTX bytes>      (an NVRTC cubin handed to the app, with its PTX)
 #include <string_view>
 

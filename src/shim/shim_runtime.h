@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "shim/graph_replay.h"
 #include "shim/kernel_registry.h"
 #include "shim/launch_observer.h"
 #include "shim/module_observer.h"
@@ -15,6 +16,7 @@ namespace barracuda::shim {
 
 struct ShimRuntime {
   KernelRegistry kernels;
+  GraphReplays graphs;
   ObserverList<ModuleObserver> module_observers;
   ObserverList<LaunchObserver> launch_observers;
   ObserverList<SyncObserver> sync_observers;

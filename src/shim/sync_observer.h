@@ -4,6 +4,8 @@
 // teardown, which is announced before the call (the context's memory must still be there).
 #include <cuda.h>
 
+#include "shim/graph_node_ref.h"
+
 namespace barracuda::shim {
 
 enum class SyncKind : unsigned char {
@@ -13,6 +15,12 @@ enum class SyncKind : unsigned char {
   kHostWaitedEvent,   // cuEventSynchronize / a cuEventQuery that found the event complete
   kHostWaitedDevice,  // cuCtxSynchronize, cuMemFree
   kContextTeardown,   // cuDevicePrimaryCtxReset (cudaDeviceReset) of `device`, cuCtxDestroy of `context`
+  // A graph launch the shim replays node by node runs its nodes one after the other on `stream`, but the
+  // graph only orders them by its edges: each node is announced as a lane of its own. Sent before the
+  // node runs; an event record or wait node is kEventRecorded / kStreamWaitsEvent with `graph_node` set.
+  kGraphNodeFollowsStream,  // graph_node, a first node, runs after the work issued to `stream` before
+  kGraphNodeFollowsNode,    // graph_node runs after earlier_node (an edge of the graph)
+  kStreamFollowsGraphNode,  // work issued to `stream` from now on runs after graph_node (a last node)
 };
 
 struct SyncEvent {
@@ -22,6 +30,8 @@ struct SyncEvent {
   bool per_thread_stream = false;  // the call was a "_ptsz"/"_ptds" variant: stream 0 is the thread's own
   CUcontext context = nullptr;     // teardown by cuCtxDestroy
   CUdevice device = -1;            // teardown by cuDevicePrimaryCtxReset
+  GraphNodeRef graph_node;         // the kGraphNode* kinds; event record and wait nodes: in place of `stream`
+  GraphNodeRef earlier_node;       // kGraphNodeFollowsNode
 };
 
 class SyncObserver {

@@ -16,6 +16,8 @@ const StreamRef kA{0xa, 0, StreamKind::kNonBlocking};
 const StreamRef kB{0xb, 0, StreamKind::kNonBlocking};
 const StreamRef kBlocking{0xc, 0, StreamKind::kBlocking};
 StreamRef per_thread(uint64_t thread) { return {0x2, thread, StreamKind::kBlocking}; }
+// The lane of node `position` of the instantiated graph 0x9000 (runtime/stream_tracker.cpp).
+StreamRef lane(uint32_t position) { return {0x9000, 0, StreamKind::kGraphNode, position + 1}; }
 
 TEST(StreamOrder, TwoNonBlockingStreamsAreConcurrent) {
   StreamOrder order;
@@ -104,6 +106,64 @@ TEST(StreamOrder, PerThreadDefaultStreamsAreConcurrentWithEachOther) {
   order.launch(per_thread(1));
   EXPECT_EQ(order.launch(per_thread(2)).concurrent_with, Seqs{LaunchSeq{1}});
   EXPECT_EQ(order.launch(per_thread(1)).concurrent_with, Seqs{LaunchSeq{2}});
+}
+
+// A replayed graph launch: node 0 forks into nodes 1 and 2, which join into node 3. The nodes run one
+// after the other on the stream, but only the graph's edges order them.
+TEST(StreamOrder, ReplayedGraphNodesAreOrderedByTheGraphsEdgesOnly) {
+  StreamOrder order;
+  order.launch(kA);  // 1: before the graph launch on kA
+  order.follow(lane(0), kA);
+  EXPECT_TRUE(order.launch(lane(0)).concurrent_with.empty());  // 2
+  order.follow(lane(1), lane(0));
+  EXPECT_TRUE(order.launch(lane(1)).concurrent_with.empty());  // 3
+  order.follow(lane(2), lane(0));
+  EXPECT_EQ(order.launch(lane(2)).concurrent_with, Seqs{LaunchSeq{3}});  // 4: the other branch
+  order.follow(lane(3), lane(1));
+  order.follow(lane(3), lane(2));
+  EXPECT_TRUE(order.launch(lane(3)).concurrent_with.empty());  // 5
+  order.follow(kA, lane(3));
+  EXPECT_TRUE(order.launch(kA).concurrent_with.empty()) << "the stream's later work follows the whole graph";
+  EXPECT_EQ(order.launch(kB).concurrent_with, (Seqs{LaunchSeq{1}, LaunchSeq{2}, LaunchSeq{3}, LaunchSeq{4},
+                                                    LaunchSeq{5}, LaunchSeq{6}}));
+}
+
+TEST(StreamOrder, GraphNodeLanesTakeNoPartInImplicitSynchronisation) {
+  StreamOrder order;
+  order.follow(lane(0), kA);
+  const engine::LaunchOrder node = order.launch(lane(0));
+  EXPECT_TRUE(node.may_overlap_later);
+  // Until the stream of the launch follows the node, the legacy stream does not wait for it.
+  EXPECT_EQ(order.launch(kLegacy).concurrent_with, Seqs{LaunchSeq{1}});
+  order.follow(kBlocking, lane(0));
+  EXPECT_TRUE(order.launch(kLegacy).concurrent_with.empty());
+}
+
+TEST(StreamOrder, AGraphsEventRecordNodeRecordsItsLane) {
+  StreamOrder order;
+  order.follow(lane(0), kA);
+  order.launch(lane(0));  // 1
+  order.follow(lane(1), lane(0));
+  order.record_event(0xe, lane(1));
+  order.launch(kA);  // 2: not covered by the event
+  order.wait_event(kB, 0xe);
+  EXPECT_EQ(order.launch(kB).concurrent_with, Seqs{LaunchSeq{2}});
+}
+
+TEST(StreamOrder, RelaunchesOfAGraphAreOrdered) {
+  StreamOrder order;
+  std::vector<engine::LaunchOrder> nodes;
+  for (int launch = 0; launch < 2; ++launch) {
+    order.follow(lane(0), kA);
+    order.follow(lane(1), kA);
+    nodes.push_back(order.launch(lane(0)));
+    nodes.push_back(order.launch(lane(1)));
+    order.follow(kA, lane(0));
+    order.follow(kA, lane(1));
+  }
+  EXPECT_EQ(nodes[1].concurrent_with, Seqs{LaunchSeq{1}});  // two independent nodes
+  EXPECT_TRUE(nodes[2].concurrent_with.empty()) << "the second launch follows the first";
+  EXPECT_EQ(nodes[3].concurrent_with, Seqs{LaunchSeq{3}});
 }
 
 }  // namespace

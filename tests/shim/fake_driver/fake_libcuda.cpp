@@ -1,5 +1,5 @@
 // A CPU stand-in for libcuda.so.1, for testing the preload shim where there is no GPU. It implements the
-// driver calls apps/driver_api_app.cpp makes, "runs" the marker kernel on the host, and answers
+// driver calls apps/driver_api_app.cpp makes (graphs: fake_graphs.cpp), "runs" the marker kernel on the host, and answers
 // cuGetProcAddress with distinct legacy and per-thread-stream launch functions like the real driver.
 // Device memory is host memory; the marker value comes from the PTX of the loaded image (text, or the PTX
 // entries of a fat binary, read with the fat-binary reader): see apps/marker.h.
@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "apps/marker.h"
+#include "fake_driver/fake_kernel.h"
 #include "fatbin/error.h"
 #include "fatbin/image.h"
 
@@ -55,8 +56,10 @@ CUresult get_function(CUfunction* function, void* module, const char* name) {
   return CUDA_SUCCESS;
 }
 
-CUresult run(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
-             unsigned block_y, unsigned block_z, void** params) {
+}  // namespace
+
+CUresult run_fake_kernel(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
+                         unsigned block_y, unsigned block_z, void** params) {
   auto* fake = reinterpret_cast<FakeFunction*>(function);
   if (fake == nullptr || params == nullptr) return CUDA_ERROR_INVALID_VALUE;
   auto* out = reinterpret_cast<unsigned*>(*static_cast<CUdeviceptr*>(params[0]));
@@ -65,14 +68,16 @@ CUresult run(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned gri
   return CUDA_SUCCESS;
 }
 
+namespace {
+
 CUresult launch_legacy(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        unsigned, CUstream, void** params, void**) {
-  return run(f, gx, gy, gz, bx, by, bz, params);
+  return run_fake_kernel(f, gx, gy, gz, bx, by, bz, params);
 }
 
 CUresult launch_per_thread(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                            unsigned bz, unsigned, CUstream, void** params, void**) {
-  return run(f, gx, gy, gz, bx, by, bz, params);
+  return run_fake_kernel(f, gx, gy, gz, bx, by, bz, params);
 }
 
 }  // namespace
@@ -102,6 +107,11 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr* pointer, size_t bytes) {
 }
 CUresult CUDAAPI cuMemFree(CUdeviceptr pointer) {
   std::free(reinterpret_cast<void*>(pointer));
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr pointer, unsigned int value, size_t count) {
+  auto* words = reinterpret_cast<unsigned*>(pointer);
+  for (size_t i = 0; i < count; ++i) words[i] = value;
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemcpyDtoH(void* host, CUdeviceptr device, size_t bytes) {
@@ -161,13 +171,13 @@ CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, uns
   return launch_per_thread(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
 }
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void**) {
-  return run(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
+  return run_fake_kernel(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
              config->blockDimZ, params);
 }
 
 CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                            unsigned by, unsigned bz, unsigned, CUstream, void** params) {
-  return run(f, gx, gy, gz, bx, by, bz, params);
+  return run_fake_kernel(f, gx, gy, gz, bx, by, bz, params);
 }
 
 CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** function, int, cuuint64_t flags,
