@@ -112,7 +112,6 @@ int main(int argc, char** argv) {
   CHECK(cuGraphAddDependencies(graph, &copy, &b, nullptr, 1));
   CUgraphExec exec;
   CHECK(cuGraphInstantiate(&exec, graph, 0));
-  CHECK(cuGraphDestroy(graph));  // the instantiated graph lives on
 
   CHECK(cuGraphLaunch(exec, nullptr));
   report("first launch, memcpy saw", seen);
@@ -122,6 +121,7 @@ int main(int argc, char** argv) {
   report("second launch, memcpy saw", seen);
   report("after the graph", out);
   CHECK(cuGraphExecDestroy(exec));
+  CHECK(cuGraphDestroy(graph));  // only now: the update above names one of its nodes
 
   CUgraph with_memory;
   CHECK(cuGraphCreate(&with_memory, 0));
