@@ -27,14 +27,20 @@ std::string_view allocation_api_text(AllocationKind kind) {
   return "";
 }
 
-// The frame that says where the application asked: the first outside the CUDA runtime (cudaMalloc and
-// its helpers, in libcudart or linked into the application), else the innermost.
+// The frame that says where the application asked: the one that called into the CUDA runtime (the
+// frame after the outermost one named cuda*, cudart::* or in libcudart); where no frame says it is the
+// runtime's (a static cudart's functions are hidden), the first frame with a name (an exported caller,
+// such as main under -rdynamic); else the innermost.
 std::string_view application_frame(const std::vector<std::string>& frames) {
   const auto in_runtime = [](std::string_view frame) {
     return frame.starts_with("cuda") || frame.starts_with("__cuda") || frame.starts_with("libcudart");
   };
-  const auto found = std::find_if_not(frames.begin(), frames.end(), in_runtime);
-  return found != frames.end() ? *found : frames.front();
+  const auto outermost_runtime = std::find_if(frames.rbegin(), frames.rend(), in_runtime);
+  const auto caller = outermost_runtime.base();  // the frame after it
+  if (outermost_runtime != frames.rend()) return caller != frames.end() ? *caller : frames.front();
+  // Named frames are "function+0x1c (object)"; unnamed ones "object+0x11a4".
+  const auto named = std::find_if(frames.begin(), frames.end(), [](std::string_view frame) { return frame.ends_with(')'); });
+  return named != frames.end() ? *named : frames.front();
 }
 
 }  // namespace

@@ -43,9 +43,12 @@ TEST(AllocationText, NamesTheBlockItsSizeTheOffsetAndTheApplicationsCallSite) {
       << text;
 }
 
-TEST(AllocationText, FallsBackToTheInnermostFrameAndToNoFrameAtAll) {
+TEST(AllocationText, FallsBackToANamedFrameTheInnermostOrNone) {
   EXPECT_EQ(allocation_text(heap_block({"app+0x11a4", "app+0x1200"}), 4, 0x7f0000000110),
             "4 bytes at offset 0x10 of a 804-byte allocation at 0x7f0000000100 (cudaMalloc/cuMemAlloc from app+0x11a4)");
+  // A static cudart's cudaMalloc has no exported name: the first named frame is the application's.
+  EXPECT_EQ(allocation_text(heap_block({"app+0x11a4", "app+0x1200", "main+0x1c (app)"}), 4, 0x7f0000000110),
+            "4 bytes at offset 0x10 of a 804-byte allocation at 0x7f0000000100 (cudaMalloc/cuMemAlloc from main+0x1c (app))");
   EXPECT_EQ(allocation_text(heap_block({}), 4, 0x7f0000000110),
             "4 bytes at offset 0x10 of a 804-byte allocation at 0x7f0000000100 (cudaMalloc/cuMemAlloc)");
 }
