@@ -30,6 +30,11 @@ class Engine {
   void end_launch();
 
   std::vector<Race> races() const { return races_.races(); }
+  uint64_t unique_races() const { return races_.size(); }
+  template <typename Visit>
+  void for_each_race(Visit&& visit) const {  // unordered, no copies
+    races_.for_each(visit);
+  }
   std::vector<Diagnostic> diagnostics() const { return diagnostics_.diagnostics(); }
   const EngineStats& stats() const { return stats_; }
   // Launches whose global accesses are kept for checking concurrent later launches.

@@ -67,6 +67,9 @@ struct Race {
   // of the entry says so.
   bool unfenced_acquire = false;
   UnfencedOrigin unfenced;
+  // The entry's place in the order the engine first logged races (0, 1, 2, ... over the run): lets the
+  // runtime tell the races a launch added (runtime/race_allocations.h).
+  uint64_t serial = 0;
 };
 
 enum class DiagnosticKind : uint8_t {

@@ -31,6 +31,7 @@ void RaceLog::merge(RaceLog&& other, const std::string& kernel, const StoreValue
     race.same_value = race.hazard == Hazard::kWriteAfterWrite && race.first_kernel.empty() && first &&
                       first == launch_values.constant(race.second_site);
     auto [it, inserted] = entries_.try_emplace(key_of(race), race);
+    if (inserted) it->second.serial = entries_.size() - 1;
     if (!inserted) {
       it->second.count += race.count;
       it->second.same_value = it->second.same_value && race.same_value;

@@ -14,7 +14,7 @@ class RaceLog {
  public:
   // Adds one dynamic race (its `count` is ignored); the first occurrence's details represent the entry.
   void add(const Race& race);
-  // Moves every entry of `other` into this log, naming its kernel; `launch_values` (the stores of the
+  // Moves every entry of `other` into this log, naming its kernel and numbering new entries (serial); `launch_values` (the stores of the
   // launch `other` comes from) decide which write-write races are same-value ones. An entry stays
   // same-value only while every launch it occurs in says so.
   void merge(RaceLog&& other, const std::string& kernel, const StoreValues& launch_values);
@@ -24,6 +24,7 @@ class RaceLog {
     for (const auto& entry : entries_) visit(entry.second);
   }
   uint64_t dynamic_count() const { return dynamic_; }
+  uint64_t size() const { return entries_.size(); }
   void clear();
 
  private:

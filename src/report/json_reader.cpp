@@ -128,6 +128,22 @@ Access read_access(const Node& node) {
                 node.field("scope").enumeration(kMemoryScopeNames)};
 }
 
+Allocation read_allocation(const Node& node) {
+  Allocation allocation;
+  allocation.kind = node.field("kind").enumeration(kAllocationKindNames);
+  if (allocation.kind == AllocationKind::kNone) return allocation;
+  allocation.offset = node.field("offset").address();
+  if (allocation.kind == AllocationKind::kShared) {
+    allocation.block = read_dim3(node.field("block"));
+    return allocation;
+  }
+  allocation.base = node.field("base").address();
+  allocation.size = node.field("size").u64();
+  if (node.has("symbol")) allocation.symbol = node.field("symbol").string();
+  for (const Node& frame : node.field("allocated_by").elements()) allocation.allocated_by.push_back(frame.string());
+  return allocation;
+}
+
 Race read_race(const Node& node) {
   Race race;
   race.race_class = node.field("class").enumeration(kRaceClassNames);
@@ -148,6 +164,7 @@ Race read_race(const Node& node) {
     const Node unfenced = node.field("unfenced_acquire");
     race.unfenced_acquire = UnfencedAcquire{read_site(unfenced.field("flag")), unfenced.field("missing_fence").string()};
   }
+  if (node.has("allocation")) race.allocation = read_allocation(node.field("allocation"));
   return race;
 }
 

@@ -14,7 +14,8 @@
 //                   size, kernel, launch_index, dynamic_count, known, current, previous,
 //                   pid (merged reports only), same_value (optional, true: the warning class
 //                   "same-value write-write", not counted as a race), unfenced_acquire (optional,
-//                   { flag: site, missing_fence }: the warning class "unfenced acquire") }],
+//                   { flag: site, missing_fence }: the warning class "unfenced acquire"),
+//                   allocation (optional: absent where allocations were not tracked) }],
 //     "diagnostics": [{ kind, kernel, launch_index, site, thread, detail, pid (merged reports only) }],
 //     "statistics": { slots, queue_host_bytes, queue_device_bytes, drain_threads, drain_wait_seconds,
 //                     engine_seconds, engine_thread_accesses, engine_peak_resident_blocks,
@@ -26,8 +27,11 @@
 //   access = { kind, semantics, scope, thread, site }
 //   thread = { block: [x,y,z], thread: [x,y,z], warp, lane }
 //   site   = { function, ptx_line, file, line, column, inlined_at[{function, file, line, column}] }
+//   allocation = { kind; unless kind is none: offset ("0x..."), and for shared: block [x,y,z]; for the
+//                  others: base ("0x..."), size, symbol (device-variable only), allocated_by[] (host
+//                  frames, innermost first; empty where not taken) }
 // Enum values are spelled as in report/names.h. line 0 means no line info. Seconds are JSON numbers.
-// "statistics", the pids and "processes" are optional (reports written before they existed lack them,
+// "statistics", the pids, "processes" and "allocation" are optional (reports written before they existed lack them,
 // and readers of those ignore them): adding them kept version 1.
 #include <stdexcept>
 #include <string>
@@ -49,6 +53,8 @@ class ReportFormatError : public std::runtime_error {
 };
 
 nlohmann::ordered_json report_to_json(const Report& report);
+// A race's allocation as the report spells it (also SARIF's result property "allocation").
+nlohmann::ordered_json allocation_json(const Allocation& allocation);
 std::string render_json(const Report& report);  // pretty-printed, newline-terminated
 
 Report report_from_json(const nlohmann::json& document);

@@ -36,6 +36,25 @@ Json access_json(const Access& access) {
               {"site", site_json(access.site)}};
 }
 
+}  // namespace
+
+Json allocation_json(const Allocation& allocation) {
+  Json json{{"kind", name_of(kAllocationKindNames, allocation.kind)}};
+  if (allocation.kind == AllocationKind::kNone) return json;
+  json["offset"] = address_text(allocation.offset);
+  if (allocation.kind == AllocationKind::kShared) {
+    json["block"] = dim3_json(allocation.block);
+    return json;
+  }
+  json["base"] = address_text(allocation.base);
+  json["size"] = allocation.size;
+  if (!allocation.symbol.empty()) json["symbol"] = allocation.symbol;
+  json["allocated_by"] = allocation.allocated_by;
+  return json;
+}
+
+namespace {
+
 Json race_json(const Race& race) {
   Json json{{"fingerprint", race_fingerprint(race)},
               {"class", name_of(kRaceClassNames, race.race_class)},
@@ -56,6 +75,7 @@ Json race_json(const Race& race) {
     json["unfenced_acquire"] = Json{{"flag", site_json(race.unfenced_acquire->flag)},
                                     {"missing_fence", race.unfenced_acquire->missing_fence}};
   }
+  if (race.allocation) json["allocation"] = allocation_json(*race.allocation);
   return json;
 }
 

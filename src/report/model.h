@@ -73,6 +73,32 @@ struct UnfencedAcquire {
   friend bool operator==(const UnfencedAcquire&, const UnfencedAcquire&) = default;
 };
 
+// What made the memory a race's address lies in: ThreadSanitizer's "Location is heap block of size N".
+enum class AllocationKind {
+  kNone,            // a global address in no allocation barracuda saw (memory from an API it does not track)
+  kMemAlloc,        // cuMemAlloc (cudaMalloc)
+  kMemAllocPitch,   // cuMemAllocPitch (cudaMallocPitch, cudaMalloc3D)
+  kMemAllocManaged, // cuMemAllocManaged (cudaMallocManaged)
+  kMemAllocAsync,   // cuMemAllocAsync, cuMemAllocFromPoolAsync (cudaMallocAsync)
+  kMemMap,          // a virtual address range mapped with cuMemMap (memory from cuMemCreate)
+  kGlobalVariable,  // a module's __device__ variable
+  kShared,          // a block's shared memory
+};
+
+// The allocation a race's address lay in when the race was first seen.
+struct Allocation {
+  AllocationKind kind = AllocationKind::kNone;
+  uint64_t base = 0;    // first byte of the allocation (0 for kNone and kShared)
+  uint64_t size = 0;    // its bytes (0 for kNone and kShared)
+  uint64_t offset = 0;  // of the racing address from base (kShared: in the block's shared memory)
+  std::string symbol;   // kGlobalVariable: the variable's name (demangled)
+  Dim3 block;           // kShared: the block whose shared memory it is
+  // The host call that made it, innermost frame first ("main+0x1c (app)", "app+0x11a4" where the object
+  // exports no name for it); empty where it was not taken (variables, shared memory).
+  std::vector<std::string> allocated_by;
+  friend bool operator==(const Allocation&, const Allocation&) = default;
+};
+
 enum class RaceClass {
   kIntraWarp,       // two lanes of one warp, unordered under the chosen warp model
   kInterWarp,       // two warps of one block
@@ -105,6 +131,9 @@ struct Race {
   // honour the spin's control dependency): the class "unfenced acquire", a warning, not counted as
   // a race (option unfenced_acquire_races).
   std::optional<UnfencedAcquire> unfenced_acquire;
+  // Where the address lies; absent where nothing tracked allocations (`barracuda replay`, reports
+  // written before barracuda did).
+  std::optional<Allocation> allocation;
   friend bool operator==(const Race&, const Race&) = default;
 };
 

@@ -54,6 +54,18 @@ inline constexpr std::array<NamedValue<AccessKind>, 3> kAccessKindNames{{
     {AccessKind::kAtomic, "atomic"},
 }};
 
+// Named for the driver entry point that made the memory (cudaMalloc reaches the driver as cuMemAlloc).
+inline constexpr std::array<NamedValue<AllocationKind>, 8> kAllocationKindNames{{
+    {AllocationKind::kNone, "none"},
+    {AllocationKind::kMemAlloc, "cuMemAlloc"},
+    {AllocationKind::kMemAllocPitch, "cuMemAllocPitch"},
+    {AllocationKind::kMemAllocManaged, "cuMemAllocManaged"},
+    {AllocationKind::kMemAllocAsync, "cuMemAllocAsync"},
+    {AllocationKind::kMemMap, "cuMemMap"},
+    {AllocationKind::kGlobalVariable, "device-variable"},
+    {AllocationKind::kShared, "shared"},
+}};
+
 inline constexpr std::array<NamedValue<DiagnosticKind>, 2> kDiagnosticKindNames{{
     {DiagnosticKind::kBarrierDivergence, "barrier-divergence"},
     {DiagnosticKind::kRedundantBarrier, "redundant-barrier"},

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "report/fingerprint.h"
+#include "report/json_report.h"
 #include "report/names.h"
 #include "report/sarif_rules.h"
 #include "report/value_text.h"
@@ -60,7 +61,8 @@ Json race_result(const Race& race) {
                               access_phrase(race.previous) + "; " + std::to_string(race.size) + " bytes at " +
                               address_text(race.address) + ", seen " + std::to_string(race.dynamic_count) +
                               " times." +
-                              (race.unfenced_acquire ? " Missing: " + race.unfenced_acquire->missing_fence + "." : "");
+                              (race.unfenced_acquire ? " Missing: " + race.unfenced_acquire->missing_fence + "." : "") +
+                              (race.allocation ? " Memory: " + allocation_text(*race.allocation, race.size, race.address) + "." : "");
   Json related = location_json(race.previous.site);
   related["id"] = 1;
   related["message"] = Json{{"text", "Previous " + access_phrase(race.previous)}};
@@ -74,6 +76,7 @@ Json race_result(const Race& race) {
   const size_t rule = sarif_rule_index(race);
   Json properties{{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}};
   if (race.pid != 0) properties["pid"] = race.pid;
+  if (race.allocation) properties["allocation"] = allocation_json(*race.allocation);
   return Json{{"ruleId", sarif_rules()[rule].id},
               {"ruleIndex", rule},
               {"level", sarif_rules()[rule].level},

@@ -90,6 +90,7 @@ void print_race(const Report& report, const Race& race, std::ostream& out) {
     out << "  Spin on the flag (no acquire fence after it):\n";
     print_stack(race.unfenced_acquire->flag, out);
   }
+  if (race.allocation) out << "  Memory: " << allocation_text(*race.allocation, race.size, race.address) << '\n';
   out << "  Launch " << race.launch_index << ", seen " << race.dynamic_count
       << (race.dynamic_count == 1 ? " time" : " times") << ", fingerprint " << race_fingerprint(race)
       << (race.known ? " (known: in the baseline)" : "") << '\n';

@@ -1,10 +1,49 @@
 #include "report/value_text.h"
 
+#include <cxxabi.h>
+
+#include <algorithm>
 #include <charconv>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 
 namespace barracuda::report {
+namespace {
+
+// The API a CUDA C++ programmer calls for each kind, with the driver's name where they differ.
+std::string_view allocation_api_text(AllocationKind kind) {
+  switch (kind) {
+    case AllocationKind::kMemAlloc: return "cudaMalloc/cuMemAlloc";
+    case AllocationKind::kMemAllocPitch: return "cudaMallocPitch/cuMemAllocPitch";
+    case AllocationKind::kMemAllocManaged: return "cudaMallocManaged/cuMemAllocManaged";
+    case AllocationKind::kMemAllocAsync: return "cudaMallocAsync/cuMemAllocAsync";
+    case AllocationKind::kMemMap: return "cuMemCreate+cuMemMap";
+    case AllocationKind::kNone:
+    case AllocationKind::kGlobalVariable:
+    case AllocationKind::kShared: break;
+  }
+  return "";
+}
+
+// The frame that says where the application asked: the one that called into the CUDA runtime (the
+// frame after the outermost one named cuda*, cudart::* or in libcudart); where no frame says it is the
+// runtime's (a static cudart's functions are hidden), the first frame with a name (an exported caller,
+// such as main under -rdynamic); else the innermost.
+std::string_view application_frame(const std::vector<std::string>& frames) {
+  const auto in_runtime = [](std::string_view frame) {
+    return frame.starts_with("cuda") || frame.starts_with("__cuda") || frame.starts_with("libcudart");
+  };
+  const auto outermost_runtime = std::find_if(frames.rbegin(), frames.rend(), in_runtime);
+  const auto caller = outermost_runtime.base();  // the frame after it
+  if (outermost_runtime != frames.rend()) return caller != frames.end() ? *caller : frames.front();
+  // Named frames are "function+0x1c (object)"; unnamed ones "object+0x11a4".
+  const auto named = std::find_if(frames.begin(), frames.end(), [](std::string_view frame) { return frame.ends_with(')'); });
+  return named != frames.end() ? *named : frames.front();
+}
+
+}  // namespace
 
 std::string address_text(uint64_t address) {
   char text[19];
@@ -32,6 +71,31 @@ std::string source_location_text(const SourceLocation& location) {
 std::string site_position_text(const Site& site) {
   return site.source.known() ? site.source.file + ':' + std::to_string(site.source.line)
                              : "PTX line " + std::to_string(site.ptx_line);
+}
+
+std::string demangled(const std::string& symbol) {
+  int status = 0;
+  const std::unique_ptr<char, decltype(&std::free)> name(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
+                                                         &std::free);
+  return status == 0 && name ? std::string(name.get()) : symbol;
+}
+
+std::string allocation_text(const Allocation& allocation, uint32_t access_bytes, uint64_t address) {
+  switch (allocation.kind) {
+    case AllocationKind::kNone: return address_text(address) + " is not in any allocation barracuda saw";
+    case AllocationKind::kShared:
+      return "shared memory of block " + dim3_text(allocation.block) + ", offset " + address_text(allocation.offset);
+    default: break;
+  }
+  std::string text = std::to_string(access_bytes) + " bytes at offset " + address_text(allocation.offset) + " of ";
+  if (allocation.kind == AllocationKind::kGlobalVariable) {
+    return text + "the " + std::to_string(allocation.size) + "-byte __device__ variable " + allocation.symbol + " at " +
+           address_text(allocation.base);
+  }
+  text += "a " + std::to_string(allocation.size) + "-byte allocation at " + address_text(allocation.base) + " (" +
+          std::string(allocation_api_text(allocation.kind));
+  if (!allocation.allocated_by.empty()) text += " from " + std::string(application_frame(allocation.allocated_by));
+  return text + ')';
 }
 
 }  // namespace barracuda::report

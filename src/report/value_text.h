@@ -25,4 +25,13 @@ std::string source_location_text(const SourceLocation& location);
 // "kernel.cu:12" with line info, "PTX line 57" without.
 std::string site_position_text(const Site& site);
 
+// A C++ symbol as source spells it ("ns::counter" for "_ZN2ns7counterE"); other names unchanged.
+std::string demangled(const std::string& symbol);
+
+// Where a race's `access_bytes` at `address` lie, for the "Memory:" line of the text report and the
+// SARIF message: "4 bytes at offset 0x10 of a 804-byte allocation at 0x7f3a00001000 (cudaMalloc from
+// main+0x1c (app))", "... of the 4-byte __device__ variable counter at ...", "shared memory of block
+// (2,1,0), offset 0x80", "0x7f3a00001000 is not in any allocation barracuda saw".
+std::string allocation_text(const Allocation& allocation, uint32_t access_bytes, uint64_t address);
+
 }  // namespace barracuda::report

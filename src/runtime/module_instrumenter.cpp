@@ -71,6 +71,18 @@ bool launches_from_the_device(const ptx::Module& module) {
   return false;
 }
 
+// The module's own .global variables (not those it declares .extern, nor the instrumentation's).
+std::vector<std::string> global_variable_names(const ptx::Module& module) {
+  std::vector<std::string> names;
+  for (const ptx::ModuleItem& item : module.items) {
+    const auto* variable = std::get_if<ptx::VariableDeclaration>(&item);
+    if (variable != nullptr && variable->space == ptx::StateSpace::Global && variable->linkage != ptx::Linkage::Extern) {
+      names.emplace_back(variable->name);
+    }
+  }
+  return names;
+}
+
 std::vector<std::string> kernel_names(const ptx::Module& module) {
   std::vector<std::string> names;
   for (const ptx::Function* function : module.functions()) {
@@ -136,6 +148,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::vector<std::string> texts;
   std::vector<trace::ModuleTable> tables;
   std::vector<std::string> kernels;
+  std::vector<std::string> variables;
   uint32_t next_site = sites_.next_id();
   std::string link_arch = "sm_" + std::to_string(arch);
   for (const PtxSource& source : sources) {
@@ -149,6 +162,8 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
       return nullptr;
     }
     if (targets_arch_specific(*parsed.module, link_arch)) link_arch += 'a';
+    std::vector<std::string> object_variables = global_variable_names(*parsed.module);
+    variables.insert(variables.end(), object_variables.begin(), object_variables.end());
     ptx::passes::InstrumentOptions pass_options = config_.passes;
     pass_options.first_site_id = next_site;
     ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, pass_options);
@@ -185,6 +200,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   }
   std::lock_guard lock(mutex_);
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
+  variables_[image.id] = std::move(variables);
   if (compiled) {
     ++totals_.compiled;
     totals_.compile_time += elapsed;
@@ -228,9 +244,32 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
   } catch (const std::exception& e) {
     return std::string("event queues unavailable (") + e.what() + ")";
   }
-  std::lock_guard lock(mutex_);
-  pointed_at_[id] = logging ? queues->id() : 0;
+  bool first_in_context = false;
+  {
+    std::lock_guard lock(mutex_);
+    first_in_context = !pointed_at_.contains(id);
+    pointed_at_[id] = logging ? queues->id() : 0;
+  }
+  if (first_in_context) locate_variables(id, handle);
   return std::nullopt;
+}
+
+void ModuleInstrumenter::locate_variables(shim::ModuleId id, const shim::LoadedHandle& handle) {
+  if (!config_.variable_located) return;
+  std::vector<std::string> names;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto found = variables_.find(id); found != variables_.end()) names = found->second;
+  }
+  const DriverApi& api = driver_api();
+  const void* owner = handle.library != nullptr ? static_cast<const void*>(handle.library) : handle.module;
+  for (const std::string& name : names) {
+    CUdeviceptr base = 0;
+    size_t bytes = 0;
+    const CUresult found = handle.library != nullptr ? api.library_get_global(&base, &bytes, handle.library, name.c_str())
+                                                     : api.module_get_global(&base, &bytes, handle.module, name.c_str());
+    if (found == CUDA_SUCCESS) config_.variable_located(owner, name, base, bytes);
+  }
 }
 
 bool ModuleInstrumenter::silence(shim::ModuleId module) {

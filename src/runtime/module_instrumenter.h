@@ -51,6 +51,9 @@ struct InstrumenterConfig {
   // What is known of a cubin without PTX that the application compiled at run time (NVRTC, JIT links:
   // runtime_compiled_ptx.h).
   std::function<std::optional<RuntimeCompiledModule>(const void* cubin, size_t size)> runtime_compiled;
+  // Each __device__ variable of an instrumented module, once its address in the current context is
+  // known (when the module is first pointed at the queues there): `owner` is its CUmodule or CUlibrary.
+  std::function<void(const void* owner, const std::string& name, CUdeviceptr base, size_t size)> variable_located;
 };
 
 class ModuleInstrumenter final : public shim::ModuleTransformer {
@@ -84,6 +87,8 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   // Points the module's queue pointer at the queues of the current context (or, `logging` false, at
   // null); why not, on failure.
   std::optional<std::string> connect(shim::ModuleId id, const shim::LoadedHandle& handle, bool logging = true);
+  // Tells config_.variable_located where the module's variables are in the current context.
+  void locate_variables(shim::ModuleId id, const shim::LoadedHandle& handle);
 
   InstrumenterConfig config_;
   SiteRegistry& sites_;
@@ -97,6 +102,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;
+  std::map<shim::ModuleId, std::vector<std::string>> variables_;  // the .global variables each module defines
   InstrumentationTotals totals_;
 };
 

@@ -88,7 +88,8 @@ report::UnfencedAcquire unfenced_acquire(const engine::UnfencedOrigin& origin, c
   return out;
 }
 
-report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches) {
+report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches,
+                       const AllocationLookup& allocations) {
   std::optional<LaunchRecord> launch = launches(race.kernel);
   // A cross-launch race's earlier thread is in the other launch's grid.
   std::optional<LaunchRecord> first_launch = race.first_kernel.empty() ? launch : launches(race.first_kernel);
@@ -103,6 +104,13 @@ report::Race to_report(const engine::Race& race, const SiteRegistry& sites, cons
   auto [previous_kind, current_kind] = access_kinds(race.hazard);
   out.previous = {to_report_site(race.first_site, sites), to_report_thread(race.first_thread, first_launch), previous_kind};
   out.current = {to_report_site(race.second_site, sites), to_report_thread(race.second_thread, launch), current_kind};
+  if (race.space == MemorySpace::kShared) {
+    // Both threads are in one block (shared memory is the block's own): the current one names it.
+    out.allocation = report::Allocation{.kind = report::AllocationKind::kShared, .offset = race.address,
+                                        .block = out.current.thread.block};
+  } else if (allocations) {
+    out.allocation = allocations(race);
+  }
   return out;
 }
 
@@ -122,9 +130,9 @@ std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic
 }
 
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
-                  const LaunchLookup& launches, const FindingOptions& options) {
+                  const LaunchLookup& launches, const FindingOptions& options, const AllocationLookup& allocations) {
   for (const engine::Race& race : engine.races()) {
-    report.races.push_back(to_report(race, sites, launches));
+    report.races.push_back(to_report(race, sites, launches, allocations));
     report.races.back().same_value = race.same_value && !options.same_value_races;
     if (race.unfenced_acquire && !options.unfenced_acquire_races && !report.races.back().same_value) {
       report.races.back().unfenced_acquire = unfenced_acquire(race.unfenced, sites);

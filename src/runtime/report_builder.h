@@ -13,8 +13,13 @@
 namespace barracuda::runtime {
 
 using LaunchLookup = std::function<std::optional<LaunchRecord>(const std::string& kernel)>;
+// The allocation a global-memory race's address lay in (runtime/race_allocations.h); empty where
+// allocations were not tracked (`barracuda replay`): such races name no allocation.
+using AllocationLookup = std::function<std::optional<report::Allocation>(const engine::Race& race)>;
 
-report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches);
+// Shared-memory races name their block's shared memory whatever `allocations` says.
+report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches,
+                       const AllocationLookup& allocations = {});
 std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic, const SiteRegistry& sites,
                                             const LaunchLookup& launches);
 
@@ -32,6 +37,7 @@ struct FindingOptions {
 
 // Appends the engine's races and diagnostics to `report`.
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
-                  const LaunchLookup& launches, const FindingOptions& options);
+                  const LaunchLookup& launches, const FindingOptions& options,
+                  const AllocationLookup& allocations = {});
 
 }  // namespace barracuda::runtime

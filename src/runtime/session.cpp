@@ -25,9 +25,12 @@
 #include "report/sarif_renderer.h"
 #include "report/suppressions.h"
 #include "report/text_renderer.h"
+#include "runtime/allocation_map.h"
+#include "runtime/allocation_tracker.h"
 #include "runtime/driver_api.h"
 #include "runtime/launch_monitor.h"
 #include "runtime/module_instrumenter.h"
+#include "runtime/race_allocations.h"
 #include "runtime/report_builder.h"
 #include "runtime/runtime_compiled_ptx.h"
 #include "runtime/termination_flush.h"
@@ -146,11 +149,14 @@ class Session final : public shim::SyncObserver {
                  [this] { grow_queues(); }, recorder_.get(),
                  LaunchFilterSettings{
                      options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name)),
-                     options_.launch_skip, options_.launch_count, options_.launch_sample}) {
+                     options_.launch_skip, options_.launch_count, options_.launch_sample}),
+        race_allocations_(engine_, allocations_, [this] { return monitor_.lock_results(); }) {
     shim::install_module_transformer(instrumenter_);
     shim::add_runtime_compilation_observer(runtime_compiled_);
     shim::add_module_observer(runtime_compiled_);
+    shim::add_memory_observer(allocation_tracker_);
     shim::add_launch_observer(monitor_);
+    shim::add_launch_observer(race_allocations_);  // after the monitor, which closes the launch
     shim::add_sync_observer(streams_);
     shim::add_sync_observer(*this);
   }
@@ -221,6 +227,9 @@ class Session final : public shim::SyncObserver {
     config.verbose = options_.verbose;
     config.passes.log_read_only = options_.log_read_only;
     config.module_seen = [this] { note_gpu_use(); };
+    config.variable_located = [this](const void* owner, const std::string& name, CUdeviceptr base, size_t size) {
+      allocations_.insert({base, size, report::AllocationKind::kGlobalVariable, name, owner, {}});
+    };
     config.message = [this](const std::string& text) {
       if (!options_.quiet) log_stream() << "barracuda: " << text << std::endl;
     };
@@ -390,9 +399,11 @@ class Session final : public shim::SyncObserver {
       std::lock_guard lock(queues_mutex_);
       report.statistics = run_statistics(totals, engine_.stats(), instrumenter_.totals(), queue_memory_);
     }
+    race_allocations_.note_new_races();  // a signal's flush may come between a launch and its lookup
     add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); },
                  FindingOptions{options_.warn_redundant_barriers, options_.same_value_races,
-                                options_.unfenced_acquire_races});
+                                options_.unfenced_acquire_races},
+                 [this](const engine::Race& race) { return race_allocations_.allocation_of(race); });
     return report;
   }
 
@@ -421,11 +432,14 @@ class Session final : public shim::SyncObserver {
   std::ofstream log_file_;
   std::unique_ptr<TraceRecorder> recorder_;
   SiteRegistry sites_;
+  AllocationMap allocations_;  // before instrumenter_, which adds modules' variables
+  AllocationTracker allocation_tracker_{allocations_};
   engine::Engine engine_;
   RuntimeCompiledPtx runtime_compiled_;  // before instrumenter_, which asks it
   ModuleInstrumenter instrumenter_;
   StreamTracker streams_;
   LaunchMonitor monitor_;
+  RaceAllocations race_allocations_;
   std::mutex queues_mutex_;
   SharedQueues queues_;
   uint64_t queue_capacity_limit_ = 0;  // slots per queue the queues may grow to

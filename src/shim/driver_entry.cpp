@@ -71,6 +71,16 @@ template <> inline constexpr auto kInterceptor<Hook::MemcpyDtoH> = &intercept_me
 template <> inline constexpr auto kInterceptor<Hook::MemcpyDtoD> = &intercept_memcpy_device;
 template <> inline constexpr auto kInterceptor<Hook::Memcpy> = &intercept_memcpy_device;
 template <> inline constexpr auto kInterceptor<Hook::MemFree> = &intercept_mem_free;
+template <> inline constexpr auto kInterceptor<Hook::MemAlloc> = &intercept_mem_alloc;
+template <> inline constexpr auto kInterceptor<Hook::MemAllocPitch> = &intercept_mem_alloc_pitch;
+template <> inline constexpr auto kInterceptor<Hook::MemAllocManaged> = &intercept_mem_alloc_managed;
+template <> inline constexpr auto kInterceptor<Hook::MemAllocAsync> = &intercept_mem_alloc_async;
+template <> inline constexpr auto kInterceptor<Hook::MemAllocFromPoolAsync> = &intercept_mem_alloc_from_pool_async;
+template <> inline constexpr auto kInterceptor<Hook::MemFreeAsync> = &intercept_mem_free_async;
+template <> inline constexpr auto kInterceptor<Hook::MemMap> = &intercept_mem_map;
+template <> inline constexpr auto kInterceptor<Hook::MemUnmap> = &intercept_mem_unmap;
+template <> inline constexpr auto kInterceptor<Hook::ModuleUnload> = &intercept_module_unload;
+template <> inline constexpr auto kInterceptor<Hook::LibraryUnload> = &intercept_library_unload;
 template <> inline constexpr auto kInterceptor<Hook::DevicePrimaryCtxReset> = &intercept_device_primary_ctx_reset;
 template <> inline constexpr auto kInterceptor<Hook::CtxDestroy> = &intercept_ctx_destroy;
 

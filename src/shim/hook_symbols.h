@@ -62,7 +62,18 @@ enum class Hook : std::uint8_t {
   MemcpyDtoH,
   MemcpyDtoD,
   Memcpy,              // unified addressing: either side may be host or device memory
-  MemFree,             // cudaFree synchronises the device before freeing
+  MemFree,             // cudaFree synchronises the device before freeing; the allocation leaves the map
+  // Device memory, so that a race report can name the allocation its address lies in (memory_observer.h):
+  MemAlloc,               // cuMemAlloc_v2 (cudaMalloc)
+  MemAllocPitch,          // cuMemAllocPitch_v2 (cudaMallocPitch, cudaMalloc3D)
+  MemAllocManaged,        // cudaMallocManaged
+  MemAllocAsync,          // cudaMallocAsync on the stream's current pool
+  MemAllocFromPoolAsync,  // cudaMallocFromPoolAsync
+  MemFreeAsync,
+  MemMap,                 // a virtual address range backed by cuMemCreate memory
+  MemUnmap,
+  ModuleUnload,           // the module's __device__ variables leave the map
+  LibraryUnload,
   // Context teardown (cudaDeviceReset): the runtime releases what it keeps in the context first.
   DevicePrimaryCtxReset,
   CtxDestroy,

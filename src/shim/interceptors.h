@@ -90,6 +90,21 @@ CUresult intercept_stream_wait_event(const DriverEntry& entry, CUstream stream, 
 CUresult intercept_memcpy_htod(const DriverEntry& entry, CUdeviceptr destination, const void* source, size_t bytes);
 CUresult intercept_memcpy_dtoh(const DriverEntry& entry, void* destination, CUdeviceptr source, size_t bytes);
 CUresult intercept_mem_free(const DriverEntry& entry, CUdeviceptr pointer);
+// Device memory (memory_hooks.cpp).
+CUresult intercept_mem_alloc(const DriverEntry& entry, CUdeviceptr* pointer, size_t bytes);
+CUresult intercept_mem_alloc_pitch(const DriverEntry& entry, CUdeviceptr* pointer, size_t* pitch, size_t width,
+                                   size_t height, unsigned int element_bytes);
+CUresult intercept_mem_alloc_managed(const DriverEntry& entry, CUdeviceptr* pointer, size_t bytes, unsigned int flags);
+CUresult intercept_mem_alloc_async(const DriverEntry& entry, CUdeviceptr* pointer, size_t bytes, CUstream stream);
+CUresult intercept_mem_alloc_from_pool_async(const DriverEntry& entry, CUdeviceptr* pointer, size_t bytes,
+                                             CUmemoryPool pool, CUstream stream);
+CUresult intercept_mem_free_async(const DriverEntry& entry, CUdeviceptr pointer, CUstream stream);
+CUresult intercept_mem_map(const DriverEntry& entry, CUdeviceptr pointer, size_t size, size_t offset,
+                           CUmemGenericAllocationHandle handle, unsigned long long flags);
+CUresult intercept_mem_unmap(const DriverEntry& entry, CUdeviceptr pointer, size_t size);
+CUresult intercept_module_unload(const DriverEntry& entry, CUmodule module);
+CUresult intercept_library_unload(const DriverEntry& entry, CUlibrary library);
+
 CUresult intercept_memcpy_device(const DriverEntry& entry, CUdeviceptr destination, CUdeviceptr source,
                                  size_t bytes);
 

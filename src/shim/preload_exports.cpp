@@ -339,6 +339,60 @@ CUresult CUDAAPI cuMemFree_v2(CUdeviceptr pointer) {
   BARRACUDA_FORWARD(PFN_cuMemFree_v3020, "cuMemFree_v2", pointer);
 }
 
+CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemAlloc_v3020, "cuMemAlloc_v2", pointer, bytes);
+}
+
+CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* pointer, size_t* pitch, size_t width, size_t height,
+                                    unsigned int element_bytes) {
+  BARRACUDA_FORWARD(PFN_cuMemAllocPitch_v3020, "cuMemAllocPitch_v2", pointer, pitch, width, height, element_bytes);
+}
+
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* pointer, size_t bytes, unsigned int flags) {
+  BARRACUDA_FORWARD(PFN_cuMemAllocManaged_v6000, "cuMemAllocManaged", pointer, bytes, flags);
+}
+
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr* pointer, size_t bytes, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuMemAllocAsync_v11020, "cuMemAllocAsync", pointer, bytes, stream);
+}
+
+CUresult CUDAAPI cuMemAllocAsync_ptsz(CUdeviceptr* pointer, size_t bytes, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuMemAllocAsync_v11020_ptsz, "cuMemAllocAsync_ptsz", pointer, bytes, stream);
+}
+
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* pointer, size_t bytes, CUmemoryPool pool, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuMemAllocFromPoolAsync_v11020, "cuMemAllocFromPoolAsync", pointer, bytes, pool, stream);
+}
+
+CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr* pointer, size_t bytes, CUmemoryPool pool,
+                                              CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuMemAllocFromPoolAsync_v11020_ptsz, "cuMemAllocFromPoolAsync_ptsz", pointer, bytes, pool,
+                    stream);
+}
+
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuMemFreeAsync_v11020, "cuMemFreeAsync", pointer, stream);
+}
+
+CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr pointer, CUstream stream) {
+  BARRACUDA_FORWARD(PFN_cuMemFreeAsync_v11020_ptsz, "cuMemFreeAsync_ptsz", pointer, stream);
+}
+
+CUresult CUDAAPI cuMemMap(CUdeviceptr pointer, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                          unsigned long long flags) {
+  BARRACUDA_FORWARD(PFN_cuMemMap_v10020, "cuMemMap", pointer, size, offset, handle, flags);
+}
+
+CUresult CUDAAPI cuMemUnmap(CUdeviceptr pointer, size_t size) {
+  BARRACUDA_FORWARD(PFN_cuMemUnmap_v10020, "cuMemUnmap", pointer, size);
+}
+
+CUresult CUDAAPI cuModuleUnload(CUmodule module) { BARRACUDA_FORWARD(PFN_cuModuleUnload_v2000, "cuModuleUnload", module); }
+
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
+  BARRACUDA_FORWARD(PFN_cuLibraryUnload_v12000, "cuLibraryUnload", library);
+}
+
 CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice device) {
   BARRACUDA_FORWARD(PFN_cuDevicePrimaryCtxReset_v11000, "cuDevicePrimaryCtxReset_v2", device);
 }

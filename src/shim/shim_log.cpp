@@ -1,5 +1,6 @@
 #include "shim/shim_log.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -22,6 +23,14 @@ constexpr std::size_t kLineCapacity = 4096;
 constexpr int kMaxNameLength = 3000;
 
 const char* yes_no(bool value) { return value ? "yes" : "no"; }
+
+// The file name of the object holding `address`, or "?".
+const char* object_name(const void* address) {
+  Dl_info info{};
+  if (address == nullptr || dladdr(address, &info) == 0 || info.dli_fname == nullptr) return "?";
+  const char* slash = std::strrchr(info.dli_fname, '/');
+  return slash != nullptr ? slash + 1 : info.dli_fname;
+}
 
 }  // namespace
 
@@ -78,6 +87,24 @@ void ShimLog::after_launch(const LaunchInfo& launch, CUresult result) {
   }
 }
 
+void ShimLog::on_allocation(const DeviceAllocation& allocation) {
+  const std::string_view entry = exported_name(allocation.entry);
+  const HostCallStack& stack = allocation.allocated_by;
+  write_line("alloc entry=%.*s base=0x%llx size=%zu frames=%u caller=%s", static_cast<int>(entry.size()), entry.data(),
+             static_cast<unsigned long long>(allocation.base), allocation.size, static_cast<unsigned>(stack.depth),
+             object_name(stack.depth != 0 ? stack.return_addresses[0] : nullptr));
+}
+
+void ShimLog::on_release(const DeviceRelease& release) {
+  const std::string_view entry = exported_name(release.entry);
+  write_line("release entry=%.*s base=0x%llx size=%zu", static_cast<int>(entry.size()), entry.data(),
+             static_cast<unsigned long long>(release.base), release.size);
+}
+
+void ShimLog::on_unload(const LoadedHandle& handle) {
+  write_line("unload module=%p library=%p", static_cast<void*>(handle.module), static_cast<void*>(handle.library));
+}
+
 void install_shim_log_from_environment() {
   const char* path = std::getenv(kShimLogVariable.data());
   if (path == nullptr || path[0] == '\0') return;
@@ -91,6 +118,7 @@ void install_shim_log_from_environment() {
   add_module_observer(*log);
   add_launch_observer(*log);
   add_runtime_compilation_observer(*log);
+  add_memory_observer(*log);
 }
 
 }  // namespace barracuda::shim

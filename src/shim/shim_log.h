@@ -14,9 +14,14 @@
 //        node's kernel; a graph launch not replayed: entry=cuGraphLaunch[_ptsz] kernel=? grid=0,0,0 ...)
 //   graph not replayed: <why, in words>      (after the first launch of an instantiated graph not replayed)
 //   nvrtc cubin size=<cubin bytes> ptx=<PTX bytes>      (an NVRTC cubin handed to the app, with its PTX)
+//   alloc entry=<cuMemAlloc_v2|...> base=<0x...> size=<bytes> frames=<host frames taken> caller=<object of the
+//        innermost one|?>
+//   release entry=<cuMemFree_v2|cuMemFreeAsync|cuMemUnmap> base=<0x...> size=<bytes, 0 for a free>
+//   unload module=<0x...> library=<0x...>
 #include <string_view>
 
 #include "shim/launch_observer.h"
+#include "shim/memory_observer.h"
 #include "shim/module_observer.h"
 #include "shim/runtime_compilation_observer.h"
 
@@ -24,7 +29,10 @@ namespace barracuda::shim {
 
 inline constexpr std::string_view kShimLogVariable = "BARRACUDA_SHIM_LOG";
 
-class ShimLog final : public ModuleObserver, public LaunchObserver, public RuntimeCompilationObserver {
+class ShimLog final : public ModuleObserver,
+                      public LaunchObserver,
+                      public RuntimeCompilationObserver,
+                      public MemoryObserver {
  public:
   // Takes ownership of a file descriptor opened for appending.
   explicit ShimLog(int fd) : fd_(fd) {}
@@ -37,6 +45,9 @@ class ShimLog final : public ModuleObserver, public LaunchObserver, public Runti
   void on_cubin_compiled(const RuntimeCompiledCubin& compiled) override;
   void before_launch(const LaunchInfo& launch) override;
   void after_launch(const LaunchInfo& launch, CUresult result) override;
+  void on_allocation(const DeviceAllocation& allocation) override;
+  void on_release(const DeviceRelease& release) override;
+  void on_unload(const LoadedHandle& handle) override;
 
  private:
   // Each line goes out in one write() on an O_APPEND descriptor, so concurrent threads and processes
@@ -47,7 +58,7 @@ class ShimLog final : public ModuleObserver, public LaunchObserver, public Runti
 };
 
 // Opens the file named by BARRACUDA_SHIM_LOG (appending, created if missing) and registers a ShimLog as
-// module and launch observer. Does nothing when the variable is unset or empty; says on stderr why when
+// module, launch, runtime compilation and memory observer. Does nothing when the variable is unset or empty; says on stderr why when
 // the file cannot be opened.
 void install_shim_log_from_environment();
 

@@ -18,6 +18,8 @@ bool add_launch_observer(LaunchObserver& observer) { return shim_runtime().launc
 
 bool add_sync_observer(SyncObserver& observer) { return shim_runtime().sync_observers.add(observer); }
 
+bool add_memory_observer(MemoryObserver& observer) { return shim_runtime().memory_observers.add(observer); }
+
 bool add_runtime_compilation_observer(RuntimeCompilationObserver& observer) {
   return shim_runtime().runtime_compilation_observers.add(observer);
 }

@@ -6,6 +6,7 @@
 #include "shim/graph_replay.h"
 #include "shim/kernel_registry.h"
 #include "shim/launch_observer.h"
+#include "shim/memory_observer.h"
 #include "shim/module_observer.h"
 #include "shim/module_transformer.h"
 #include "shim/observer_list.h"
@@ -20,6 +21,7 @@ struct ShimRuntime {
   ObserverList<ModuleObserver> module_observers;
   ObserverList<LaunchObserver> launch_observers;
   ObserverList<SyncObserver> sync_observers;
+  ObserverList<MemoryObserver> memory_observers;
   ObserverList<RuntimeCompilationObserver> runtime_compilation_observers;
   std::atomic<ModuleTransformer*> transformer{nullptr};
   std::atomic<std::uint32_t> last_module_id{0};
@@ -35,6 +37,7 @@ void install_module_transformer(ModuleTransformer& transformer);
 bool add_module_observer(ModuleObserver& observer);
 bool add_launch_observer(LaunchObserver& observer);
 bool add_sync_observer(SyncObserver& observer);
+bool add_memory_observer(MemoryObserver& observer);
 bool add_runtime_compilation_observer(RuntimeCompilationObserver& observer);
 
 }  // namespace barracuda::shim

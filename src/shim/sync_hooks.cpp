@@ -1,6 +1,7 @@
 // Synchronisation entry points are announced to the sync observers once the driver call succeeded:
 // only then did the ordering they establish take effect.
 #include "shim/interceptors.h"
+#include "shim/memory_hooks.h"
 #include "shim/reentrancy_guard.h"
 #include "shim/shim_runtime.h"
 
@@ -93,8 +94,10 @@ CUresult intercept_memcpy_dtoh(const DriverEntry& entry, void* destination, CUde
 }
 
 CUresult intercept_mem_free(const DriverEntry& entry, CUdeviceptr pointer) {
-  return observe_sync(entry, {SyncKind::kHostWaitedDevice},
-                      [&] { return entry.real_as<PFN_cuMemFree_v3020>()(pointer); });
+  const CUresult result = observe_sync(entry, {SyncKind::kHostWaitedDevice},
+                                       [&] { return entry.real_as<PFN_cuMemFree_v3020>()(pointer); });
+  if (result == CUDA_SUCCESS) announce_release({entry.symbol, pointer, 0});
+  return result;
 }
 
 CUresult intercept_memcpy_device(const DriverEntry& entry, CUdeviceptr destination, CUdeviceptr source,

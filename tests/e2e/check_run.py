@@ -4,7 +4,12 @@ and exit status are unchanged, the exit code says whether races were found, and 
 the expected races with both source lines.
 
   check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] [--tool-option OPT ...]
-               [--incomplete TEXT] -- APP [ARGS...]
+               [--incomplete TEXT] [--allocation KIND:SIZE:OFFSET[:SYMBOL]] [--allocated-by FUNCTION]
+               -- APP [ARGS...]
+
+With --allocation, every race must name that allocation (its JSON `allocation`: kind, size, offset of
+the racing address, symbol for a __device__ variable) and the text report must print its Memory: line;
+with --allocated-by, one of the allocation's host frames must be in FUNCTION.
 
 With --trace-check, the run also records its event trace and PROGRAM TRACE must exit 0. With
 --incomplete, the report must say the analysis is incomplete for a reason that contains TEXT (exit 67
@@ -26,6 +31,31 @@ def gpu_available():
     return smi is not None and subprocess.run([smi], capture_output=True).returncode == 0
 
 
+def allocation_failures(races, expected, allocated_by, text):
+    """What is wrong with the allocations the races name (see --allocation, --allocated-by)."""
+    failures = []
+    if "  Memory: " not in text:
+        failures.append("the text report prints no Memory: line")
+    for race in races:
+        allocation = race.get("allocation")
+        if allocation is None:
+            failures.append(f"race at {race['address']} names no allocation")
+            continue
+        if expected:
+            kind, size, offset, *symbol = expected.split(":")
+            found = [allocation["kind"], str(allocation.get("size")), allocation.get("offset")]
+            wanted = [kind, size, offset]
+            if symbol:
+                found.append(allocation.get("symbol"))
+                wanted.append(symbol[0])
+            if found != wanted:
+                failures.append(f"race at {race['address']} names allocation {allocation}, expected {expected}")
+        frames = allocation.get("allocated_by", [])
+        if allocated_by and not any(frame.startswith(allocated_by + "+") for frame in frames):
+            failures.append(f"no host frame of the allocation is in {allocated_by}: {frames}")
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("barracuda")
@@ -33,6 +63,8 @@ def main():
     parser.add_argument("--line", action="append", default=[], help="FILE:LINE one of the races must name")
     parser.add_argument("--trace-check", help="program run on the recorded event trace; must exit 0")
     parser.add_argument("--incomplete", help="text the report's reason for an incomplete analysis must hold")
+    parser.add_argument("--allocation", help="KIND:SIZE:OFFSET[:SYMBOL] every race's allocation must have")
+    parser.add_argument("--allocated-by", help="function one of the allocation's host frames must be in")
     parser.add_argument("--tool-option", action="append", default=[],
                         help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
     argv = sys.argv[1:]
@@ -90,6 +122,8 @@ def main():
     for line in args.line:
         if line not in named:
             failures.append(f"no race names {line} (races name {sorted(named)})")
+    if args.allocation or args.allocated_by:
+        failures += allocation_failures(report["races"], args.allocation, args.allocated_by, checked.stderr)
     for failure in failures:
         print("FAIL:", failure)
     print(f"{len(report['races'])} races, {summary['events']} events, {summary['launches']} launches")

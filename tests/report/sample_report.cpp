@@ -64,6 +64,8 @@ Report sample_report() {
   inter_block.current = access(add_bin, ThreadCoordinates{{1, 0, 0}, {3, 0, 0}, 0, 3}, AccessKind::kWrite);
   inter_block.previous = access(source_site("histogram", "/src/hist.cu", 31, 7),
                                 ThreadCoordinates{{0, 0, 0}, {35, 0, 0}, 1, 3}, AccessKind::kWrite);
+  inter_block.allocation = Allocation{AllocationKind::kMemAlloc, 0x7f3a00000ff0, 1024, 0x10, "", {},
+                                      {"cudaMalloc+0x5f (histogram)", "main+0x1c (histogram)"}};
 
   Race intra_warp;
   intra_warp.race_class = RaceClass::kIntraWarp;
@@ -76,6 +78,7 @@ Report sample_report() {
   intra_warp.dynamic_count = 1;
   intra_warp.current = access(ptx_site("reduce", 112), ThreadCoordinates{{2, 1, 0}, {4, 2, 0}, 2, 4}, AccessKind::kRead);
   intra_warp.previous = access(ptx_site("reduce", 108), ThreadCoordinates{{2, 1, 0}, {5, 2, 0}, 2, 5}, AccessKind::kWrite);
+  intra_warp.allocation = Allocation{.kind = AllocationKind::kShared, .offset = 0x80, .block = {2, 1, 0}};
 
   Race scoped;
   scoped.race_class = RaceClass::kScoped;

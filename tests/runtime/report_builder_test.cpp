@@ -1,8 +1,12 @@
-// The report's findings from an engine run: redundant-barrier warnings only when asked.
+// The report's findings from an engine run: redundant-barrier warnings only when asked; the memory
+// each race names.
 #include "runtime/report_builder.h"
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+
+#include "runtime/race_allocations.h"
 #include "scenario.h"
 
 namespace barracuda::runtime {
@@ -143,6 +147,72 @@ TEST(AddFindings, AnUnfencedAcquireIsItsOwnWarningClass) {
   const report::Report raced = unfenced_hand_off({.unfenced_acquire_races = true});
   ASSERT_EQ(raced.races.size(), 1u);
   EXPECT_FALSE(raced.races[0].unfenced_acquire) << "the option makes it a race";
+}
+
+// Blocks 0 and 1 store to `address` (in `space`) unsynchronised.
+void two_blocks_store(Scenario& s, uint64_t address, MemorySpace space = MemorySpace::kGlobal) {
+  s.warp(0, 0).store(lane(0), address, 0, {.space = space});
+  s.warp(1, 0).store(lane(0), address, 0, {.space = space});
+}
+
+const LaunchLookup kNoLaunches = [](const std::string&) { return std::optional<LaunchRecord>(); };
+
+TEST(RaceAllocations, NameTheAllocationTheRaceHitWhenItWasFoundNotWhatIsThereAtExit) {
+  Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+  two_blocks_store(s, 0x30010);
+  AllocationMap map;
+  map.insert({0x30000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
+  std::mutex results;
+  RaceAllocations allocations(s.engine(), map, [&] { return std::unique_lock(results); });
+  s.run();
+  allocations.after_launch({}, CUDA_SUCCESS);
+  // The application frees the buffer and gets its address back for another before exit.
+  map.erase_starting_at(0x30000);
+  map.insert({0x30000, 0x40, report::AllocationKind::kMemAllocManaged, {}, nullptr, {}});
+  report::Report report;
+  add_findings(report, s.engine(), SiteRegistry{}, kNoLaunches, {},
+               [&](const engine::Race& race) { return allocations.allocation_of(race); });
+  ASSERT_EQ(report.races.size(), 1u);
+  ASSERT_TRUE(report.races[0].allocation);
+  EXPECT_EQ(report.races[0].allocation->kind, report::AllocationKind::kMemAlloc);
+  EXPECT_EQ(report.races[0].allocation->size, 0x100u);
+  EXPECT_EQ(report.races[0].allocation->offset, 0x10u);
+}
+
+TEST(RaceAllocations, SayWhenTheAddressIsInNoAllocation) {
+  Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+  two_blocks_store(s, 0x90000);
+  AllocationMap map;
+  std::mutex results;
+  RaceAllocations allocations(s.engine(), map, [&] { return std::unique_lock(results); });
+  s.run();
+  allocations.note_new_races();
+  report::Report report;
+  add_findings(report, s.engine(), SiteRegistry{}, kNoLaunches, {},
+               [&](const engine::Race& race) { return allocations.allocation_of(race); });
+  ASSERT_EQ(report.races.size(), 1u);
+  EXPECT_EQ(report.races[0].allocation, report::Allocation{});
+}
+
+TEST(AddFindings, SharedMemoryRacesNameTheirBlockAndUntrackedGlobalOnesNothing) {
+  Scenario shared(Dim3{1, 1, 1}, Dim3{64, 1, 1});
+  shared.warp(0, 0).store(lane(0), 0x80, 0, {.space = MemorySpace::kShared});
+  shared.warp(0, 1).store(lane(0), 0x80, 0, {.space = MemorySpace::kShared});
+  shared.run();
+  report::Report report;
+  add_findings(report, shared.engine(), SiteRegistry{}, kNoLaunches, {});
+  ASSERT_EQ(report.races.size(), 1u);
+  ASSERT_TRUE(report.races[0].allocation);
+  EXPECT_EQ(report.races[0].allocation->kind, report::AllocationKind::kShared);
+  EXPECT_EQ(report.races[0].allocation->offset, 0x80u);
+
+  Scenario global(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+  two_blocks_store(global, 0x30000);
+  global.run();
+  report::Report replayed;  // `barracuda replay`: no allocations were tracked
+  add_findings(replayed, global.engine(), SiteRegistry{}, kNoLaunches, {});
+  ASSERT_EQ(replayed.races.size(), 1u);
+  EXPECT_FALSE(replayed.races[0].allocation);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ TEST(HookSymbols, ExportedNamesIncludingPerThreadAndVersionedVariants) {
 }
 
 TEST(HookSymbols, UnknownOrUnlistedVariantsAreNotWrapped) {
-  for (const char* name : {"cuMemAlloc_v2", "cuLaunchKernel_v2", "cuLaunchKernel_ptds", "cuModuleLoadData_ptsz",
+  for (const char* name : {"cuMemGetInfo_v2", "cuLaunchKernel_v2", "cuLaunchKernel_ptds", "cuModuleLoadData_ptsz",
                            "cuGetProcAddress_v3", "cuLaunch", "", "cuLaunchKernelX"}) {
     EXPECT_EQ(hook_for_exported_symbol(name), std::nullopt) << name;
   }
@@ -61,7 +61,20 @@ TEST(HookSymbols, ProcRequestVersionPicksTheSignatureOfSynchronisationEntryPoint
 
 TEST(HookSymbols, ProcRequestsUseBaseNames) {
   EXPECT_EQ(hook_for_proc_request("cuLaunchKernel_ptsz", 13000, 0), std::nullopt);
-  EXPECT_EQ(hook_for_proc_request("cuMemAlloc", 13000, 0), std::nullopt);
+  EXPECT_EQ(hook_for_proc_request("cuMemAllocAsync_ptsz", 13000, 0), std::nullopt);
+  EXPECT_EQ(hook_for_proc_request("cuMemGetInfo", 13000, 0), std::nullopt);
+}
+
+TEST(HookSymbols, ProcRequestsForDeviceMemoryPickTheirVersionAndStream) {
+  constexpr cuuint64_t per_thread = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+  EXPECT_EQ(hook_for_proc_request("cuMemAlloc", 13000, per_thread), (HookedSymbol{Hook::MemAlloc, false}));
+  EXPECT_EQ(hook_for_proc_request("cuMemAlloc", 3000, 0), std::nullopt);  // 32-bit device pointers
+  EXPECT_EQ(hook_for_proc_request("cuMemAllocPitch", 12000, 0), (HookedSymbol{Hook::MemAllocPitch, false}));
+  EXPECT_EQ(hook_for_proc_request("cuMemAllocAsync", 13000, per_thread), (HookedSymbol{Hook::MemAllocAsync, true}));
+  EXPECT_EQ(hook_for_proc_request("cuMemFreeAsync", 13000, 0), (HookedSymbol{Hook::MemFreeAsync, false}));
+  EXPECT_EQ(hook_for_proc_request("cuMemMap", 13000, per_thread), (HookedSymbol{Hook::MemMap, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuMemAllocFromPoolAsync_ptsz"), (HookedSymbol{Hook::MemAllocFromPoolAsync, true}));
+  EXPECT_EQ(hook_for_exported_symbol("cuLibraryUnload"), (HookedSymbol{Hook::LibraryUnload, false}));
 }
 
 TEST(HookSymbols, ExportedNameOfEachVariant) {

@@ -42,7 +42,7 @@ CUresult fake_future_launch(CUfunction, unsigned, unsigned, unsigned, unsigned, 
                             CUstream, void**, void**) {
   return CUDA_SUCCESS;
 }
-CUresult fake_mem_alloc(CUdeviceptr*, size_t) { return CUDA_SUCCESS; }
+CUresult fake_mem_get_info(size_t*, size_t*) { return CUDA_SUCCESS; }
 
 void* fake_lookup(const std::string& symbol, int version, cuuint64_t flags);
 
@@ -67,7 +67,7 @@ void* fake_lookup(const std::string& symbol, int version, cuuint64_t flags) {
     bool per_thread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
     return per_thread ? reinterpret_cast<void*>(&fake_launch_per_thread) : reinterpret_cast<void*>(&fake_launch);
   }
-  if (symbol == "cuMemAlloc") return reinterpret_cast<void*>(&fake_mem_alloc);
+  if (symbol == "cuMemGetInfo") return reinterpret_cast<void*>(&fake_mem_get_info);
   if (symbol == "cuGetProcAddress") {
     return version >= 12000 ? reinterpret_cast<void*>(&fake_get_proc_address_v2)
                             : reinterpret_cast<void*>(&fake_get_proc_address);
@@ -100,7 +100,7 @@ class ProcAddressTest : public ::testing::Test {
 TEST_F(ProcAddressTest, ForwardsTheCallersVersionAndFlagsUnchanged) {
   constexpr cuuint64_t per_thread = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
   lookup("cuLaunchKernel", 11040, per_thread);
-  lookup("cuMemAlloc", 3020, CU_GET_PROC_ADDRESS_LEGACY_STREAM);
+  lookup("cuMemGetInfo", 3020, CU_GET_PROC_ADDRESS_LEGACY_STREAM);
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_EQ(requests[0].symbol, "cuLaunchKernel");
   EXPECT_EQ(requests[0].version, 11040);
@@ -110,11 +110,11 @@ TEST_F(ProcAddressTest, ForwardsTheCallersVersionAndFlagsUnchanged) {
 }
 
 TEST_F(ProcAddressTest, SymbolsTheShimDoesNotWrapComeBackAsTheDriverGaveThem) {
-  EXPECT_EQ(lookup("cuMemAlloc", 12000, 0), reinterpret_cast<void*>(&fake_mem_alloc));
+  EXPECT_EQ(lookup("cuMemGetInfo", 12000, 0), reinterpret_cast<void*>(&fake_mem_get_info));
 }
 
 TEST_F(ProcAddressTest, FailedLookupsAreReturnedUntouched) {
-  void* function = reinterpret_cast<void*>(&fake_mem_alloc);
+  void* function = reinterpret_cast<void*>(&fake_mem_get_info);
   CUdriverProcAddressQueryResult status{};
   EXPECT_EQ(get_proc_address("cuNoSuchFunction", &function, 12000, 0, &status), CUDA_ERROR_NOT_FOUND);
   EXPECT_EQ(function, nullptr);
@@ -185,8 +185,8 @@ TEST_F(ProcAddressTest, GetProcAddressItselfIsWrappedWithTheSignatureOfTheReques
   EXPECT_EQ(through_v1, lookup("cuLaunchKernel", 12000, 0));
   void* through_v2 = nullptr;
   CUdriverProcAddressQueryResult status{};
-  EXPECT_EQ(v2("cuMemAlloc", &through_v2, 12000, 0, &status), CUDA_SUCCESS);
-  EXPECT_EQ(through_v2, reinterpret_cast<void*>(&fake_mem_alloc));
+  EXPECT_EQ(v2("cuMemGetInfo", &through_v2, 12000, 0, &status), CUDA_SUCCESS);
+  EXPECT_EQ(through_v2, reinterpret_cast<void*>(&fake_mem_get_info));
 }
 
 }  // namespace
