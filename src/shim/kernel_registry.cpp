@@ -31,6 +31,17 @@ void KernelRegistry::add_named(const void* function_handle, ModuleId module, std
   kernels_.insert_or_assign(function_handle, &identity);
 }
 
+ModuleId KernelRegistry::sole_module_of_kernel(std::string_view name) const {
+  std::shared_lock lock(mutex_);
+  ModuleId sole = ModuleId::Unknown;
+  for (const KernelIdentity& identity : identities_) {
+    if (identity.name != name || identity.module == ModuleId::Unknown) continue;
+    if (sole != ModuleId::Unknown && sole != identity.module) return ModuleId::Unknown;
+    sole = identity.module;
+  }
+  return sole;
+}
+
 const KernelIdentity* KernelRegistry::find(const void* function_handle) const {
   std::shared_lock lock(mutex_);
   auto it = kernels_.find(function_handle);

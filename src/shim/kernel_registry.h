@@ -35,6 +35,10 @@ class KernelRegistry {
   // holding a lock: a handle the driver reuses after an unload is pointed at a new identity, and the old
   // one is kept.
   const KernelIdentity* find(const void* function_handle) const;
+  // The module every known kernel called `name` belongs to, or Unknown when none is known or they are in
+  // different modules. (A captured graph's kernel node names a per-context CUfunction of a library's
+  // kernel; the driver's cuFuncGetModule then answers with a module handle the shim never saw load.)
+  ModuleId sole_module_of_kernel(std::string_view name) const;
 
  private:
   mutable std::shared_mutex mutex_;

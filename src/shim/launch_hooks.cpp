@@ -9,7 +9,12 @@ namespace {
 // Handles obtained before the shim saw them (or through entry points it does not wrap, such as the
 // kernel of a graph node) are named by the driver: cuFuncGetName for a CUfunction, cuKernelGetName for a
 // CUkernel passed in its place; their module is the registry's entry for the CUmodule or CUlibrary the
-// driver says they belong to, where the shim saw it load.
+// driver says they belong to, where the shim saw it load, or else the one module whose kernels the
+// shim knows by that name (a library's kernel reached through its per-context CUfunction).
+ModuleId or_by_name(ModuleId module, const char* name) {
+  return module != ModuleId::Unknown ? module : shim_runtime().kernels.sole_module_of_kernel(name);
+}
+
 void identify_with_driver(CUfunction function) {
   static const auto function_name = reinterpret_cast<PFN_cuFuncGetName_v12030>(libcuda_symbol("cuFuncGetName"));
   static const auto kernel_name = reinterpret_cast<PFN_cuKernelGetName_v12030>(libcuda_symbol("cuKernelGetName"));
@@ -20,14 +25,14 @@ void identify_with_driver(CUfunction function) {
   if (function_name != nullptr && function_name(&name, function) == CUDA_SUCCESS && name != nullptr) {
     CUmodule module = nullptr;
     const bool known = function_module != nullptr && function_module(&module, function) == CUDA_SUCCESS;
-    kernels.add_named(function, known ? kernels.module_of(module) : ModuleId::Unknown, name);
+    kernels.add_named(function, or_by_name(known ? kernels.module_of(module) : ModuleId::Unknown, name), name);
     return;
   }
   auto* as_kernel = reinterpret_cast<CUkernel>(function);
   if (kernel_name != nullptr && kernel_name(&name, as_kernel) == CUDA_SUCCESS && name != nullptr) {
     CUlibrary library = nullptr;
     const bool known = kernel_library != nullptr && kernel_library(&library, as_kernel) == CUDA_SUCCESS;
-    kernels.add_named(function, known ? kernels.module_of(library) : ModuleId::Unknown, name);
+    kernels.add_named(function, or_by_name(known ? kernels.module_of(library) : ModuleId::Unknown, name), name);
     return;
   }
   kernels.add_named(function, ModuleId::Unknown, {});
