@@ -141,6 +141,7 @@ class Session final : public shim::SyncObserver {
       : options_(std::move(options)),
         start_time_(iso_time_now()),
         top_process_(top_process_id()),
+        own_process_(getpid()),
         recorder_(options_.record.empty() ? nullptr : std::make_unique<TraceRecorder>(process_path(options_.record), options_.record_limit)),
         engine_(engine::EngineConfig{drain_threads(options_)}),
         runtime_compiled_(tool_cache_dir(options_) / "nvrtc"),
@@ -180,6 +181,10 @@ class Session final : public shim::SyncObserver {
   // writes no report and prints nothing, so it cannot overwrite what its children found.
   // At exit, or from the termination watcher with the signal that stopped the process. Once.
   void finish(std::optional<int> stopped_by = std::nullopt) {
+    // A child forked without exec inherits a copy of this session (findings, a trace being written,
+    // locks its parent's drain threads may have held): what it holds is the parent's to report, so it
+    // writes and prints nothing (it cannot use CUDA itself).
+    if (getpid() != own_process_) return;
     if (finished_.exchange(true)) return;
     if (recorder_) recorder_->finish();
     if (!used_gpu_.load()) return;
@@ -425,6 +430,7 @@ class Session final : public shim::SyncObserver {
   options::Options options_;
   std::string start_time_;
   uint32_t top_process_;
+  pid_t own_process_;  // the process that created the session
   std::atomic<bool> used_gpu_{false};
   std::atomic<bool> finished_{false};
   std::mutex mutex_;

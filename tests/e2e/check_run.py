@@ -4,7 +4,7 @@ and exit status are unchanged, the exit code says whether races were found, and 
 the expected races with both source lines.
 
   check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] [--tool-option OPT ...]
-               [--incomplete TEXT] [--allocation KIND:SIZE:OFFSET[:SYMBOL]] [--allocated-by FUNCTION]
+               [--incomplete TEXT] [--printed-races N] [--allocation KIND:SIZE:OFFSET[:SYMBOL]] [--allocated-by FUNCTION]
                -- APP [ARGS...]
 
 With --allocation, every race must name that allocation (its JSON `allocation`: kind, size, offset of
@@ -13,7 +13,8 @@ with --allocated-by, one of the allocation's host frames must be in FUNCTION.
 
 With --trace-check, the run also records its event trace and PROGRAM TRACE must exit 0. With
 --incomplete, the report must say the analysis is incomplete for a reason that contains TEXT (exit 67
-when no race was found); without it, it must not be incomplete.
+when no race was found); without it, it must not be incomplete. With --printed-races, the tool's
+output (every process of the run together) must print exactly N race warnings.
 
 Exits 77 (skipped) where no GPU is usable, or where the app itself exits 77 natively (something it
 needs is missing)."""
@@ -62,6 +63,7 @@ def main():
     parser.add_argument("--races", type=int, required=True, help="unique races the report must hold")
     parser.add_argument("--line", action="append", default=[], help="FILE:LINE one of the races must name")
     parser.add_argument("--trace-check", help="program run on the recorded event trace; must exit 0")
+    parser.add_argument("--printed-races", type=int, help="race warnings the tool's output must print, all processes")
     parser.add_argument("--incomplete", help="text the report's reason for an incomplete analysis must hold")
     parser.add_argument("--allocation", help="KIND:SIZE:OFFSET[:SYMBOL] every race's allocation must have")
     parser.add_argument("--allocated-by", help="function one of the allocation's host frames must be in")
@@ -110,6 +112,10 @@ def main():
             failures.append(f"no reason for an incomplete analysis names '{args.incomplete}': {summary['kernels_skipped']}")
     elif summary["analysis_incomplete"]:
         failures.append(f"analysis incomplete: {summary['kernels_skipped']}")
+    if args.printed_races is not None:
+        printed = checked.stderr.count("WARNING: barracuda: data race")
+        if printed != args.printed_races:
+            failures.append(f"{printed} race warnings printed, expected {args.printed_races}")
     if summary["unique_races"] != args.races:
         failures.append(f"{summary['unique_races']} unique races, expected {args.races}")
     if summary["barrier_divergences"] != 0:
