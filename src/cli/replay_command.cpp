@@ -33,6 +33,7 @@ struct ReplayArguments {
   bool warn_redundant_barriers = false;
   bool same_value_races = false;
   bool unfenced_acquire_races = false;
+  bool toolkit_diagnostics = false;
 };
 
 void write_file(const std::string& path, const std::string& contents) {
@@ -92,7 +93,7 @@ int replay(const ReplayArguments& arguments) {
     auto found = launches.find(kernel);
     return found == launches.end() ? std::nullopt : std::optional(found->second);
   }, runtime::FindingOptions{arguments.warn_redundant_barriers, arguments.same_value_races,
-                                                arguments.unfenced_acquire_races});
+                                                arguments.unfenced_acquire_races, arguments.toolkit_diagnostics});
   write_file(arguments.report_path, report::render_json(report));
   write_file(arguments.sarif_path, report::render_sarif(report));
   report::render_text(report, report::TextOptions{.print_limit = arguments.print_limit}, std::cout);
@@ -115,6 +116,8 @@ void add_replay_command(CLI::App& app, CommandResult& result) {
                     "Report same-value write-write pairs as races, not warnings");
   command->add_flag("--unfenced-acquire-races", arguments->unfenced_acquire_races,
                     "Report hand-offs through a spin on an atomic with no acquire fence after it as races, not warnings");
+  command->add_flag("--toolkit-diagnostics", arguments->toolkit_diagnostics,
+                    "Also report diagnostics located in the CUDA toolkit's own headers (thrust, CUB, cooperative groups)");
   command->add_flag("--dump", arguments->dump, "Print the site tables and every record decoded instead of checking");
   command->callback([arguments, &result] {
     try {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 namespace barracuda::engine {
 namespace {
@@ -52,6 +53,14 @@ void BlockState::mark_useful_barrier(Clock clock) {
   }
   useful_above_ = it == completed_.begin() ? Clock{} : std::prev(it)->floor;
   useful_up_to_ = it->floor;
+}
+
+void BlockState::mark_barrier_before_release_useful() {
+  // The block's accesses before its latest barrier reach other blocks through this release (a
+  // grid-wide sync's first __syncthreads, then one thread's arrival): that barrier orders them.
+  if (completed_.empty() || completed_.back().useful) return;
+  completed_.back().useful = true;
+  barriers_.useful.insert(raw(completed_.back().site));
 }
 
 bool BlockState::knows_beyond_barrier(uint32_t local, ThreadId other, Clock clock) const {
@@ -131,8 +140,12 @@ void BlockState::complete_barrier() {
     joined = join(joined, t.knowledge);
   }
   floor_ = latest;
-  completed_.push_back({latest, site, false});
+  // A barrier after an acquire from outside the block hands it to the block (a grid-wide sync's
+  // second __syncthreads): it orders what other blocks did before the block's later accesses.
+  const bool hands_on_acquire = std::exchange(acquired_beyond_block_, false);
+  completed_.push_back({latest, site, hands_on_acquire});
   barriers_.executed.insert(raw(site));
+  if (hands_on_acquire) barriers_.useful.insert(raw(site));
   for (ThreadState& t : threads_) {
     t.clock = next(latest);
     t.knowledge = joined;
@@ -260,7 +273,10 @@ void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, Sy
                            t.knowledge.origin};
   Knowledge& cta = cta_sync_[address];
   cta = join(cta, released);
-  if (scope_reaches(scope, MemoryScope::kCluster)) sync.release(cluster_, address, released);
+  if (scope_reaches(scope, MemoryScope::kCluster)) {
+    mark_barrier_before_release_useful();
+    sync.release(cluster_, address, released);
+  }
   if (scope_reaches(scope, MemoryScope::kGpu)) sync.release(SyncMap::kGpuDomain, address, released);
   sync.release_wide(address, wide);
   // Later events of this thread must not look released.
@@ -287,6 +303,7 @@ bool BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, co
   Knowledge gained = released_to(cta_sync_, cluster_, address, scope, sync);
   gained.wide = sync.acquire(SyncMap::kGpuDomain, address).wide;
   t.knowledge = join(t.knowledge, gained);
+  if (scope_reaches(scope, MemoryScope::kCluster)) acquired_beyond_block_ = true;
   return !gained.unfenced;
 }
 

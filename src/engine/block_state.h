@@ -163,6 +163,10 @@ class BlockState {
   SharedClock snapshot(uint32_t local, const SharedClock& knowledge) const;
   void complete_partial(PartialBarrier& barrier);
   void mark_useful_barrier(Clock clock);
+  // Barriers that are part of a synchronisation with other blocks (a grid-wide sync) order accesses
+  // across blocks through the clocks a release carries, which knows() does not attribute to them: the
+  // latest barrier before a release, and the first after an acquire, beyond the block are useful.
+  void mark_barrier_before_release_useful();
   void grow_shared(uint64_t word);
   bool knows_beyond_barrier(uint32_t local, ThreadId other, Clock clock) const;
 
@@ -188,6 +192,7 @@ class BlockState {
   Clock useful_up_to_{};
   bool barrier_pending_ = false;
   SiteId pending_site_{};
+  bool acquired_beyond_block_ = false;  // since the latest barrier (mark_barrier_before_release_useful)
   std::array<PartialBarrier, kClusterBarrierSlot + 1> partial_;
   uint32_t partial_waiting_ = 0;  // bit i: partial barrier i has threads waiting (checked per record)
   // Block-scope synchronisation locations (strict, unfenced and origin; wide is kept by SyncMap).

@@ -1,5 +1,7 @@
 #include "runtime/report_builder.h"
 
+#include "report/toolkit_headers.h"
+
 namespace barracuda::runtime {
 namespace {
 
@@ -140,7 +142,10 @@ void add_findings(report::Report& report, const engine::Engine& engine, const Si
   }
   for (const engine::Diagnostic& d : engine.diagnostics()) {
     if (d.kind == engine::DiagnosticKind::kRedundantBarrier && !options.redundant_barriers) continue;
-    if (auto converted = to_report(d, sites, launches)) report.diagnostics.push_back(*std::move(converted));
+    auto converted = to_report(d, sites, launches);
+    if (!converted) continue;
+    if (!options.toolkit_diagnostics && report::in_toolkit_headers(converted->site.source.file)) continue;
+    report.diagnostics.push_back(*std::move(converted));
   }
 }
 

@@ -33,6 +33,8 @@ struct FindingOptions {
   // A race that a spin on an atomic would have ordered, had an acquire fence followed it, is the
   // warning class "unfenced acquire" unless unfenced_acquire_races makes it a race like any other.
   bool unfenced_acquire_races = false;
+  // Diagnostics located in the CUDA toolkit's own headers (report/toolkit_headers.h) only when asked.
+  bool toolkit_diagnostics = false;
 };
 
 // Appends the engine's races and diagnostics to `report`.

@@ -407,7 +407,7 @@ class Session final : public shim::SyncObserver {
     race_allocations_.note_new_races();  // a signal's flush may come between a launch and its lookup
     add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); },
                  FindingOptions{options_.warn_redundant_barriers, options_.same_value_races,
-                                options_.unfenced_acquire_races},
+                                options_.unfenced_acquire_races, options_.toolkit_diagnostics},
                  [this](const engine::Race& race) { return race_allocations_.allocation_of(race); });
     return report;
   }

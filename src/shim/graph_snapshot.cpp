@@ -227,8 +227,9 @@ class Flattener {
         after.insert(after.end(), ends_of[predecessor].begin(), ends_of[predecessor].end());
       }
       if (predecessors[i].empty()) after = entry;
-      std::ranges::sort(after);
-      after.erase(std::ranges::unique(after).begin(), after.end());
+      // (Not std::ranges: clang 14 with libstdc++ 12, the sanitizer build's, rejects ranges::unique.)
+      std::sort(after.begin(), after.end());
+      after.erase(std::unique(after.begin(), after.end()), after.end());
       ends_of[i] = add_node(nodes[i], std::move(after), depth);
       if (successors[i].empty()) graph_ends.insert(graph_ends.end(), ends_of[i].begin(), ends_of[i].end());
       for (std::size_t successor : successors[i]) {

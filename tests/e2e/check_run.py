@@ -4,7 +4,7 @@ and exit status are unchanged, the exit code says whether races were found, and 
 the expected races with both source lines.
 
   check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] [--tool-option OPT ...]
-               [--incomplete TEXT] [--printed-races N] [--allocation KIND:SIZE:OFFSET[:SYMBOL]] [--allocated-by FUNCTION]
+               [--incomplete TEXT] [--printed-races N] [--diagnostics N] [--allocation KIND:SIZE:OFFSET[:SYMBOL]] [--allocated-by FUNCTION]
                -- APP [ARGS...]
 
 With --allocation, every race must name that allocation (its JSON `allocation`: kind, size, offset of
@@ -14,7 +14,8 @@ with --allocated-by, one of the allocation's host frames must be in FUNCTION.
 With --trace-check, the run also records its event trace and PROGRAM TRACE must exit 0. With
 --incomplete, the report must say the analysis is incomplete for a reason that contains TEXT (exit 67
 when no race was found); without it, it must not be incomplete. With --printed-races, the tool's
-output (every process of the run together) must print exactly N race warnings.
+output (every process of the run together) must print exactly N race warnings. With --diagnostics,
+the report must hold exactly N diagnostics (barrier divergences and warnings such as redundant barriers).
 
 Exits 77 (skipped) where no GPU is usable, or where the app itself exits 77 natively (something it
 needs is missing)."""
@@ -63,6 +64,7 @@ def main():
     parser.add_argument("--races", type=int, required=True, help="unique races the report must hold")
     parser.add_argument("--line", action="append", default=[], help="FILE:LINE one of the races must name")
     parser.add_argument("--trace-check", help="program run on the recorded event trace; must exit 0")
+    parser.add_argument("--diagnostics", type=int, help="diagnostics the report must hold")
     parser.add_argument("--printed-races", type=int, help="race warnings the tool's output must print, all processes")
     parser.add_argument("--incomplete", help="text the report's reason for an incomplete analysis must hold")
     parser.add_argument("--allocation", help="KIND:SIZE:OFFSET[:SYMBOL] every race's allocation must have")
@@ -112,6 +114,9 @@ def main():
             failures.append(f"no reason for an incomplete analysis names '{args.incomplete}': {summary['kernels_skipped']}")
     elif summary["analysis_incomplete"]:
         failures.append(f"analysis incomplete: {summary['kernels_skipped']}")
+    if args.diagnostics is not None and len(report["diagnostics"]) != args.diagnostics:
+        failures.append(f"{len(report['diagnostics'])} diagnostics, expected {args.diagnostics}: "
+                        f"{[(d.get('kind'), d.get('site', {}).get('file'), d.get('site', {}).get('line')) for d in report['diagnostics']]}")
     if args.printed_races is not None:
         printed = checked.stderr.count("WARNING: barracuda: data race")
         if printed != args.printed_races:

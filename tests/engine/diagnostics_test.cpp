@@ -9,6 +9,7 @@ namespace barracuda::engine::test {
 namespace {
 
 constexpr uint64_t kX = 0x40000;
+constexpr uint64_t kY = 0x40100;  // a flag
 const Dim3 kOneBlock{1, 1, 1};
 const Dim3 kTwoWarps{64, 1, 1};
 
@@ -72,6 +73,31 @@ TEST(Diagnostics, BarrierOrderingNothingIsRedundant) {
   s.run();
   EXPECT_FALSE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, useful0));
   EXPECT_TRUE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, redundant0));
+  EXPECT_TRUE(s.races().empty());
+}
+
+// cooperative_groups::this_grid().sync(): __syncthreads, one thread releases its block's work to the
+// others at device scope and acquires theirs, __syncthreads. The accesses it orders are in different
+// blocks (through the release and the acquire), yet neither barrier may be called redundant.
+TEST(Diagnostics, BarriersOfAGridWideSyncAreNotRedundant) {
+  Scenario s(Dim3{2, 1, 1}, kTwoWarps);
+  const AccessOptions release{.sem = MemorySemantics::kRelease, .scope = MemoryScope::kGpu};
+  const AccessOptions acquire{.sem = MemorySemantics::kAcquire, .scope = MemoryScope::kGpu};
+  s.warp(0, 1).store(lane(0), kX);
+  const SiteId before = s.warp(0, 0).barrier();
+  s.warp(0, 1).barrier();
+  s.warp(0, 0).atomic(lane(0), kY, 4, release);
+  s.warp(1, 0).atomic(lane(0), kY, 4, acquire);
+  const SiteId after = s.warp(1, 0).barrier();
+  s.warp(1, 1).barrier();
+  s.warp(1, 1).load(lane(0), kX);
+  // A barrier with no synchronisation beyond the block around it stays redundant.
+  const SiteId alone = s.warp(1, 0).barrier();
+  s.warp(1, 1).barrier();
+  s.run();
+  EXPECT_FALSE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, before));
+  EXPECT_FALSE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, after));
+  EXPECT_TRUE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, alone));
   EXPECT_TRUE(s.races().empty());
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 namespace barracuda::engine::test {
 namespace {
@@ -61,6 +62,7 @@ void ReferenceDetector::complete_barrier(uint32_t b) {
   sync_threads(all);
   block.barrier_sites.push_back(block.pending_site);
   executed_.insert(block.pending_site);
+  if (std::exchange(block.acquired_beyond_block, false)) useful_.insert(block.pending_site);
   block.pending = false;
   for (Warp& w : block.warps) w.arrived = 0;
 }
@@ -82,6 +84,11 @@ void ReferenceDetector::release(uint32_t t, uint64_t address, MemoryScope scope)
   };
   join_sync(blocks_[b].cta_sync[address], thread.strict);
   join_sync(blocks_[b].cta_assumed[address], thread.assumed);
+  // Grid-wide synchronisation: the block's latest barrier orders its accesses before a release that
+  // reaches other blocks, and its next barrier hands on an acquire from them (barriers useful).
+  if (reaches(scope, MemoryScope::kCluster) && !blocks_[b].barrier_sites.empty()) {
+    useful_.insert(blocks_[b].barrier_sites.back());
+  }
   if (reaches(scope, MemoryScope::kCluster)) {
     join_sync(cluster_sync_[{launch_.cluster_of(BlockId{b}), address}], thread.strict);
     join_sync(cluster_assumed_[{launch_.cluster_of(BlockId{b}), address}], thread.assumed);
@@ -104,6 +111,7 @@ void ReferenceDetector::acquire(uint32_t t, uint64_t address, MemoryScope scope)
     return it == map.end() ? nullptr : &it->second;
   };
   if (auto* c = find(blocks_[b].cta_sync, address)) join_into(thread.strict, *c);
+  if (reaches(scope, MemoryScope::kCluster)) blocks_[b].acquired_beyond_block = true;
   if (reaches(scope, MemoryScope::kCluster)) {
     if (auto* c = find(cluster_sync_, std::pair{launch_.cluster_of(BlockId{b}), address})) join_into(thread.strict, *c);
   }

@@ -55,6 +55,7 @@ class ReferenceDetector {
     bool pending = false;
     uint32_t pending_site = 0;
     std::vector<uint32_t> barrier_sites;  // completed barriers in order: index = generation
+    bool acquired_beyond_block = false;   // an acquire at cluster scope or wider since the latest barrier
     std::map<uint64_t, Clocks> cta_sync, cta_assumed;
     std::map<uint64_t, ByteHistory> shared;
   };

@@ -47,6 +47,24 @@ TEST(AddFindings, RedundantBarrierWarningsOnlyWhenAsked) {
   EXPECT_TRUE(quiet.races.empty());
 }
 
+// The same run with every site in a CUDA toolkit header (cooperative groups, CUB): its warnings are left
+// out unless toolkit diagnostics are asked for.
+TEST(AddFindings, DiagnosticsInToolkitHeadersOnlyWhenAsked) {
+  Scenario s(Dim3{1, 1, 1}, Dim3{64, 1, 1});
+  run_one_useful_and_one_redundant_barrier(s);
+  trace::ModuleTable table;
+  table.site_base = 0;
+  table.sites.assign(64, trace::SiteInfo{"_Z6kernelv", 1, "/usr/local/cuda/include/cooperative_groups/details/sync.h", 7, 1});
+  SiteRegistry sites;
+  sites.add(table);
+  const LaunchLookup no_launches = [](const std::string&) { return std::optional<LaunchRecord>(); };
+  report::Report library_quiet, asked;
+  add_findings(library_quiet, s.engine(), sites, no_launches, {.redundant_barriers = true});
+  add_findings(asked, s.engine(), sites, no_launches, {.redundant_barriers = true, .toolkit_diagnostics = true});
+  EXPECT_EQ(redundant_barriers(library_quiet), 0u);
+  EXPECT_EQ(redundant_barriers(asked), 1u);
+}
+
 // Blocks 0 and 1 both store to kFlag with no synchronisation: `first` and `second` are the values their
 // stores wrote (one value per record, as the device flags it), or nullopt for a store whose lanes
 // wrote several values.
