@@ -260,9 +260,8 @@ void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, Sy
                            t.knowledge.origin};
   Knowledge& cta = cta_sync_[address];
   cta = join(cta, released);
-  if (scope_reaches(scope, MemoryScope::kCluster)) sync.release(cluster_, address, released);
-  if (scope_reaches(scope, MemoryScope::kGpu)) sync.release(SyncMap::kGpuDomain, address, released);
-  sync.release_wide(address, wide);
+  if (scope_reaches(scope, MemoryScope::kCluster)) sync.release_to_cluster(cluster_, address, released);
+  sync.release_to_gpu(address, released, wide, scope_reaches(scope, MemoryScope::kGpu));
   // Later events of this thread must not look released.
   t.clock = next(t.clock);
 }
