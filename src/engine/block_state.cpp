@@ -275,10 +275,9 @@ void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, Sy
   cta = join(cta, released);
   if (scope_reaches(scope, MemoryScope::kCluster)) {
     mark_barrier_before_release_useful();
-    sync.release(cluster_, address, released);
+    sync.release_to_cluster(cluster_, address, released);
   }
-  if (scope_reaches(scope, MemoryScope::kGpu)) sync.release(SyncMap::kGpuDomain, address, released);
-  sync.release_wide(address, wide);
+  sync.release_to_gpu(address, released, wide, scope_reaches(scope, MemoryScope::kGpu));
   // Later events of this thread must not look released.
   t.clock = next(t.clock);
 }

@@ -18,13 +18,20 @@ namespace barracuda::engine {
 
 class ShadowPage {
  public:
-  explicit ShadowPage(ShadowPagePool& pool) : pool_(pool), cells_(pool.take()) {}
+  explicit ShadowPage(ShadowPagePool& pool) : ShadowPage(pool, pool.take()) {}
   ~ShadowPage();
   ShadowPage(const ShadowPage&) = delete;
   ShadowPage& operator=(const ShadowPage&) = delete;
 
-  ShadowCell& cell(uint64_t index) { return cells_[index]; }
-  const ShadowCell& cell(uint64_t index) const { return cells_[index]; }
+  // The cell, emptied first if its chunk was not touched since the page came from the pool.
+  ShadowCell& cell(uint64_t index) {
+    if (!touched(index)) empty_chunk(index / kChunkCells);
+    return cells_[index];
+  }
+  // The cell as it is: an empty one where its chunk was not touched (nothing of this page's use).
+  const ShadowCell& cell(uint64_t index) const { return touched(index) ? cells_[index] : kEmptyCell; }
+  // Whether the cell's chunk was emptied for this page's use (cell() may read it without writing).
+  bool touched(uint64_t index) const { return (touched_chunks_ >> (index / kChunkCells)) & 1u; }
   // Called when a cell may own heap objects (History, Split): only such pages are walked when freed.
   void note_owner(const ShadowCell& cell) {
     if (cell.state == CellState::kHistory || cell.state == CellState::kSplit) owns_objects_ = true;
@@ -33,8 +40,19 @@ class ShadowPage {
   tbb::spin_rw_mutex lock;
 
  private:
+  // A reused page is emptied 1 KiB at a time, as its cells are first used: a launch that gathers
+  // from a large array touches one cell of a page, and emptying all 64 KiB of it was most of the
+  // work of such a launch.
+  static constexpr uint32_t kChunkCells = kWordsPerPage / 64;
+  static constexpr ShadowCell kEmptyCell{};
+
+  ShadowPage(ShadowPagePool& pool, ShadowPagePool::Page taken)
+      : pool_(pool), cells_(taken.cells), touched_chunks_(taken.zeroed ? ~uint64_t{0} : 0) {}
+  void empty_chunk(uint32_t chunk);
+
   ShadowPagePool& pool_;
   ShadowCell* cells_;
+  uint64_t touched_chunks_;  // bit i: cells [i * kChunkCells, (i + 1) * kChunkCells) are this page's
   bool owns_objects_ = false;
 };
 
@@ -118,7 +136,10 @@ class PageCursor {
       if (!entry.shared_reads) return false;
       hold(index, Held::kShared);
     }
-    const bool applied = apply_shared_read(page_->cell(word % kWordsPerPage), access, sink, worker);
+    // An untouched cell is garbage, and emptying it needs the exclusive lock.
+    const uint64_t cell_index = word % kWordsPerPage;
+    const bool applied = page_->touched(cell_index) &&
+                         apply_shared_read(page_->cell(cell_index), access, sink, worker);
     if (!applied) cache_.entry(shadow_, index).shared_reads = false;
     return applied;
   }

@@ -54,6 +54,11 @@ void add_read(ReadList& reads, const Stamp& read) {
   if (reads.size() >= kReadsBeforeCompaction && std::has_single_bit(reads.size())) compact(reads);
 }
 
+void read_history(LocationHistory& history, const Stamp& read, ConflictSink& sink, WorkerIndex worker, uint32_t byte) {
+  if (history.write) check(*history.write, read, sink, byte);
+  add_read(history.reads_of(worker), read);
+}
+
 std::unique_ptr<LocationHistory> copy_history(const ShadowCell& cell) {
   return std::make_unique<LocationHistory>(*owned<LocationHistory>(cell));
 }
@@ -119,7 +124,7 @@ ReadList* LocationHistory::own_reads_of(WorkerIndex worker) {
   return nullptr;
 }
 
-ReadList& LocationHistory::reads_of(WorkerIndex worker) {
+ReadList& LocationHistory::reads_of_many_readers(WorkerIndex worker) {
   if (ReadList* list = own_reads_of(worker)) return *list;
   if (reads.size() < kReadsBeforeWorkerLists) return reads;
   return others.emplace_back(worker, std::make_unique<WorkerReads>()).second->reads;
@@ -137,6 +142,10 @@ bool apply_shared_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink
   if (history->write) check(*history->write, access, sink, 0);
   add_read(*list, access);
   return true;
+}
+
+void apply_history_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
+  read_history(*owned<LocationHistory>(cell), access, sink, worker, 0);
 }
 
 void LocationHistory::gather_reads() {
@@ -172,11 +181,8 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
     }
     case CellState::kHistory: {
       auto* history = owned<LocationHistory>(cell);
+      if (!access.kind.write) return read_history(*history, access, sink, worker, byte);
       if (history->write) check(*history->write, access, sink, byte);
-      if (!access.kind.write) {
-        add_read(history->reads_of(worker), access);
-        return;
-      }
       history->gather_reads();
       for (const Stamp& read : history->reads) check(read, access, sink, byte);
       // The history stays, holding just this write: a word read by several threads between writes

@@ -95,11 +95,18 @@ struct LocationHistory : ScalablyAllocated<LocationHistory> {
   LocationHistory() = default;
   LocationHistory(const LocationHistory& other);
   // The list `worker`'s next read goes to (under the page's exclusive lock).
-  ReadList& reads_of(WorkerIndex worker);
+  ReadList& reads_of(WorkerIndex worker) {
+    // Inline: most words are read by fewer threads than take lists of their own.
+    if (others.empty() && reads.size() < kReadsBeforeWorkerLists) return reads;
+    return reads_of_many_readers(worker);
+  }
   // `worker`'s own list, if it has one (what a read under the shared lock may append to).
   ReadList* own_reads_of(WorkerIndex worker);
   // Every read since the write, latest per thread, sorted by thread, in `reads`; `others` emptied.
   void gather_reads();
+
+ private:
+  ReadList& reads_of_many_readers(WorkerIndex worker);
 };
 
 struct SplitWord : ScalablyAllocated<SplitWord> {
@@ -123,6 +130,9 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
 // mask splits the word so that disjoint byte accesses never conflict.
 void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access, ConflictSink& sink,
                        WorkerIndex worker);
+// apply_access for the read `access` of a kHistory cell: checked against the write, then appended
+// to the reads (the commonest case of a tile every thread of a block reads).
+void apply_history_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker);
 // apply_word_access for a whole word, with the first touch of a word inlined (the common case of
 // streaming kernels).
 // Also inlined: a thread revisiting a word it alone touched last (a write replaces its own access,
@@ -132,6 +142,8 @@ inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, Confl
                           static_cast<uint32_t>(cell.payload) == raw(access.thread);
   if (cell.state == CellState::kEmpty || (own_inline && (access.kind.write || cell.state == CellState::kRead))) {
     cell.hold(access);
+  } else if (cell.state == CellState::kHistory && !access.kind.write) {
+    apply_history_read(cell, access, sink, worker);
   } else {
     apply_word_access(cell, 0xF, access, sink, worker);
   }

@@ -2,7 +2,6 @@
 
 #include <sys/mman.h>
 
-#include <cstring>
 #include <new>
 
 namespace barracuda::engine {
@@ -41,22 +40,17 @@ void ShadowPagePool::map_slab() {
   for (size_t i = kPagesPerSlab; i-- > 0;) zeroed_.push_back(reinterpret_cast<ShadowCell*>(slab + i * kShadowPageBytes));
 }
 
-ShadowCell* ShadowPagePool::take() {
-  ShadowCell* cells = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    if (dirty_.empty()) {
-      if (zeroed_.empty()) map_slab();
-      cells = zeroed_.back();
-      zeroed_.pop_back();
-      return cells;
-    }
-    cells = dirty_.back();
-    dirty_.pop_back();
+ShadowPagePool::Page ShadowPagePool::take() {
+  std::lock_guard lock(mutex_);
+  if (dirty_.empty()) {
+    if (zeroed_.empty()) map_slab();
+    ShadowCell* cells = zeroed_.back();
+    zeroed_.pop_back();
+    return {cells, true};
   }
-  // All-zero bytes are an array of empty cells (ShadowCell is an implicit-lifetime aggregate).
-  std::memset(static_cast<void*>(cells), 0, kShadowPageBytes);
-  return cells;
+  ShadowCell* cells = dirty_.back();
+  dirty_.pop_back();
+  return {cells, false};
 }
 
 void ShadowPagePool::give_back(ShadowCell* cells) noexcept {

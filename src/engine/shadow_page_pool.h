@@ -1,8 +1,9 @@
 #pragma once
 // Memory for the pages of a PagedShadow. Pages come from 2 MiB slabs that the kernel may back with
 // transparent huge pages (one fault and one TLB entry per 32 pages: scattered accesses touch a
-// page per lane), and go back to the pool when a launch ends, to be emptied and reused by the next
-// launch instead of being unmapped and faulted in again.
+// page per lane), and go back to the pool when a launch ends, to be reused by the next launch
+// instead of being unmapped and faulted in again. A reused page is not emptied here: the page
+// empties the parts it touches (ShadowPage), since a scattered access touches one cell of 4096.
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -23,8 +24,12 @@ class ShadowPagePool {
   ShadowPagePool(const ShadowPagePool&) = delete;
   ShadowPagePool& operator=(const ShadowPagePool&) = delete;
 
-  // kWordsPerPage empty (all-zero) cells. Throws std::bad_alloc. Safe to call concurrently.
-  ShadowCell* take();
+  // Room for kWordsPerPage cells. Throws std::bad_alloc. Safe to call concurrently.
+  struct Page {
+    ShadowCell* cells;
+    bool zeroed;  // never written since mapped or discarded: all empty cells; else garbage
+  };
+  Page take();
   // Returns a page from take(); the caller has freed what its cells owned.
   void give_back(ShadowCell* cells) noexcept;
 
@@ -34,7 +39,7 @@ class ShadowPagePool {
   std::mutex mutex_;
   std::vector<void*> slabs_;
   std::vector<ShadowCell*> zeroed_;  // never written since mapped or discarded: all zero
-  std::vector<ShadowCell*> dirty_;   // used before: zeroed by take()
+  std::vector<ShadowCell*> dirty_;   // used before
 };
 
 }  // namespace barracuda::engine

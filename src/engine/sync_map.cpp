@@ -2,18 +2,26 @@
 
 namespace barracuda::engine {
 
-void SyncMap::release(uint32_t domain, uint64_t address, const Knowledge& released) {
-  note_release(address);
-  Map::accessor entry;
-  map_.insert(entry, Key{address, domain});
-  Knowledge& location = entry->second;
+namespace {
+
+void join_release(Knowledge& location, const Knowledge& released) {
   location = join(location, Knowledge{released.strict, location.wide, released.unfenced, released.origin});
 }
 
-void SyncMap::release_wide(uint64_t address, const SharedClock& wide) {
+}  // namespace
+
+void SyncMap::release_to_cluster(uint32_t cluster, uint64_t address, const Knowledge& released) {
+  note_release(address);
+  Map::accessor entry;
+  map_.insert(entry, Key{address, cluster});
+  join_release(entry->second, released);
+}
+
+void SyncMap::release_to_gpu(uint64_t address, const Knowledge& released, const SharedClock& wide, bool reaches_gpu) {
   note_release(address);
   Map::accessor entry;
   map_.insert(entry, Key{address, kGpuDomain});
+  if (reaches_gpu) join_release(entry->second, released);
   entry->second.wide = join(entry->second.wide, wide);
 }
 

@@ -17,10 +17,12 @@ class SyncMap {
   static constexpr uint32_t kGpuDomain = ~0u;
 
   // Joins a release's clocks (`strict`, `unfenced` and its origin; `wide` is ignored) into the
-  // location of `domain`.
-  void release(uint32_t domain, uint64_t address, const Knowledge& released);
-  // Joins a release's scope-agnostic clock (Knowledge::wide): every release, whatever its scope.
-  void release_wide(uint64_t address, const SharedClock& wide);
+  // location of cluster `cluster`.
+  void release_to_cluster(uint32_t cluster, uint64_t address, const Knowledge& released);
+  // Every release, whatever its scope, joins its scope-agnostic clock `wide` into the gpu domain's
+  // location; one of gpu scope or wider (`reaches_gpu`) joins its other clocks too, in the same
+  // lookup (a lock hand-off releases once per holder).
+  void release_to_gpu(uint64_t address, const Knowledge& released, const SharedClock& wide, bool reaches_gpu);
   // The clocks released to the location of `domain` (`wide` is kept in the gpu domain only).
   Knowledge acquire(uint32_t domain, uint64_t address) const;
   // False when no release was ever made to `address` in any domain: most atomics (a histogram's
@@ -43,7 +45,13 @@ class SyncMap {
     friend bool operator==(const Key&, const Key&) = default;
   };
   struct KeyHash {
-    size_t hash(const Key& k) const { return (k.address * 0x9E3779B97F4A7C15ull) ^ k.domain; }
+    // The map picks a bucket by the hash's low bits: fold the product's well-mixed high half into
+    // them (a plain product keeps an aligned address's zero low bits, and lock words a struct apart
+    // then share a few buckets: hash_table's releases walked chains of them).
+    size_t hash(const Key& k) const {
+      const uint64_t mixed = (k.address ^ (uint64_t{k.domain} << 32)) * 0x9E3779B97F4A7C15ull;
+      return mixed ^ (mixed >> 32);
+    }
     bool equal(const Key& a, const Key& b) const { return a == b; }
   };
   using Map = tbb::concurrent_hash_map<Key, Knowledge, KeyHash>;

@@ -299,7 +299,12 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
     const uint32_t mask = ((1u << (hi - lo + 1)) - 1) << (lo - word * 4);
     checker.set_word(word * 4);
     ShadowCell& cell = shared ? block.shared_word(word) : cursor.cell(word);
-    apply_word_access(cell, mask, checker.stamp(), checker, index_);
+    if (mask == 0xF) {
+      // Each word of a wide aligned access (a 16-byte vector load): the inlined whole-word paths.
+      apply_whole_word_access(cell, checker.stamp(), checker, index_);
+    } else {
+      apply_word_access(cell, mask, checker.stamp(), checker, index_);
+    }
     if (!shared) cursor.note_owner(cell);
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, word, record.size);
   }

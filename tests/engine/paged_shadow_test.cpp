@@ -114,5 +114,62 @@ TEST(LocationHistory, SplittingAWordKeepsEveryWorkersReads) {
   reset_cell(cell);
 }
 
+TEST(ShadowPagePool, PagesAreDistinctAndOnlyFreshOnesAreSaidToBeEmpty) {
+  ShadowPagePool pool;
+  std::vector<ShadowCell*> pages;
+  for (int i = 0; i < 70; ++i) {  // more than two 2 MiB slabs
+    const ShadowPagePool::Page page = pool.take();
+    ASSERT_TRUE(page.zeroed);
+    ASSERT_TRUE(all_empty(page.cells));
+    pages.push_back(page.cells);
+  }
+  EXPECT_EQ(std::set<ShadowCell*>(pages.begin(), pages.end()).size(), pages.size());
+  for (ShadowCell* page : pages) {
+    std::memset(static_cast<void*>(page), 0xA5, kShadowPageBytes);
+    pool.give_back(page);
+  }
+  for (int i = 0; i < 70; ++i) EXPECT_FALSE(pool.take().zeroed) << "take " << i;  // reused: ShadowPage empties it
+}
+
+TEST(PagedShadow, ClearedPagesComeBackEmptyAndCachesForgetThem) {
+  PagedShadow shadow;
+  PageCache cache;
+  NoConflicts sink;
+  ShadowPage& first = cache.page(shadow, 5);
+  ASSERT_EQ(&first, &shadow.page(5));
+  ShadowCell& inline_cell = first.cell(7);
+  apply_access(inline_cell, read_by(1), sink, 0);
+  ShadowCell& history_cell = first.cell(8);
+  apply_access(history_cell, read_by(1), sink, 0);
+  apply_access(history_cell, read_by(2), sink, 1);  // two readers: an out-of-line history
+  ASSERT_EQ(history_cell.state, CellState::kHistory);
+  first.note_owner(history_cell);
+  // Garbage in every chunk but the first: a reused page must not show it.
+  for (uint32_t i = 64; i < kWordsPerPage; ++i) std::memset(static_cast<void*>(&first.cell(i)), 0xA5, sizeof(ShadowCell));
+
+  shadow.clear();  // frees the history; the page memory is kept for reuse
+  shadow.page(100);  // likely reuses the freed page object's address: a stale cache entry would show
+  ShadowPage& again = cache.page(shadow, 5);
+  EXPECT_EQ(&again, &shadow.page(5));  // the cache did not return the freed page object
+  const ShadowPage& untouched = again;
+  for (uint32_t i = 0; i < kWordsPerPage; ++i) ASSERT_EQ(untouched.cell(i).state, CellState::kEmpty) << i;
+  EXPECT_EQ(again.cell(7).state, CellState::kEmpty);
+  EXPECT_EQ(again.cell(8).state, CellState::kEmpty);
+  EXPECT_EQ(again.cell(8).payload, 0u);
+  for (uint32_t i = 0; i < kWordsPerPage; ++i) ASSERT_EQ(again.cell(i).payload, 0u) << i;
+}
+
+TEST(PagedShadow, CacheHandsOutThePageOfEveryIndexWhateverItEvicts) {
+  PagedShadow shadow;
+  PageCache cache;
+  // Far more pages than cache slots, including indices at power-of-two distances.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint64_t i = 0; i < 600; ++i) {
+      const uint64_t index = (i % 3 == 0) ? i : (i << 26) + 7;
+      ASSERT_EQ(&cache.page(shadow, index), &shadow.page(index)) << index;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace barracuda::engine
