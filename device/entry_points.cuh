@@ -24,7 +24,7 @@ __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t s
 // Synchronisation event: `op` is a RecordOp (kFence, kBarrier, kBarrierArrive, kWarpSync,
 // kClusterBarrier, kMbarrierArrive, kMbarrierWait), `space_sem` as pack_space_sem packs it (fences:
 // semantics and scope), `payload` goes to RecordHeader::base and `count` to RecordHeader::stride
-// (their meaning per op is documented in record.h).
+// (their meaning per op is documented in record_ops.inc).
 __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, uint32_t op, uint32_t space_sem, uint64_t payload,
                                                   uint32_t count);
 

@@ -164,10 +164,10 @@ __device__ __forceinline__ RecordHeader make_header(const QueueProducerHeader* p
 // the engine sees: the lanes were converged when they entered.
 __device__ __forceinline__ void rejoin(const WarpGroup& group) { __syncwarp(group.mask); }
 
-// Leader only: the launch's next sync ticket (record.h, RecordOp::kSyncTicket). acq_rel keeps the
-// ticket causal with the instruction it orders: the acquire half keeps a following write (release
-// role, logged before) after it; the release half keeps a preceding read or fence (acquire role,
-// logged after) before it.
+// Leader only: the launch's next sync ticket (record_ops.inc, RecordOp::kSyncTicket). acq_rel keeps
+// the ticket causal with the instruction it orders: the acquire half keeps a following write
+// (release role, logged before) after it; the release half keeps a preceding read or fence (acquire
+// role, logged after) before it.
 __device__ __forceinline__ uint64_t take_sync_ticket(QueueProducerHeader* producers) {
   uint64_t ticket;
   asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;"
@@ -328,25 +328,24 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   if (producers == nullptr) return;
   WarpGroup group = form_group(site_id);
 
-  uint8_t space_sem = static_cast<uint8_t>(access_info >> 8);
+  uint8_t space_sem = access_info_space_sem(access_info);
   if (access_info & kAccessGeneric) {
-    MemorySpace space = classify_generic(&address);
-    space_sem = static_cast<uint8_t>((space_sem & ~0x3u) | static_cast<uint8_t>(space));
+    space_sem = with_space(space_sem, classify_generic(&address));
   }
   AddressEncoding encoding = encode_addresses(group, address);
   uint8_t flags = conflict_flags(group, address, (access_info & kAccessHasValue) != 0, value);
   uint32_t slots = record_slots(encoding.mode);
 
   Queue queue = block_queue(producers);
-  RecordHeader header = make_header(producers, static_cast<RecordOp>(access_info & 0xffu), group.mask, site_id);
+  RecordHeader header = make_header(producers, access_info_op(access_info), group.mask, site_id);
   header.space_sem = space_sem;
-  header.size_mode = pack_size_mode((access_info >> 16) & 0x7u, encoding.mode);
+  header.size_mode = pack_size_mode(access_info_size_log2(access_info), encoding.mode);
   header.flags = flags;
   header.stride = encoding.stride;
   header.base = encoding.base;
   // One address, one value (a flag many threads set): the value travels in `stride` (record.h).
-  const uint32_t access_bytes = 1u << ((access_info >> 16) & 0x7u);
-  if (static_cast<RecordOp>(access_info & 0xffu) == RecordOp::kStore && encoding.mode == AddressMode::kAffine &&
+  const uint32_t access_bytes = 1u << access_info_size_log2(access_info);
+  if (access_info_op(access_info) == RecordOp::kStore && encoding.mode == AddressMode::kAffine &&
       encoding.stride == 0 && (flags & kFlagSameValue) != 0 && access_bytes <= 4) {
     const uint64_t value_mask = access_bytes == 4 ? 0xffffffffull : (1ull << (8 * access_bytes)) - 1;
     header.flags |= kFlagUniformValue;

@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "barracuda/record.h"
+#include "barracuda/record_view.h"
 
 namespace barracuda {
 
@@ -148,13 +148,15 @@ inline constexpr uint32_t kAccessNoSyncTicket = 1u << 21;
 // through a following fence, which has its own ticket. Release, acquire, acq_rel and sc accesses
 // synchronise by themselves and always keep their ticket.
 constexpr bool ticket_only_serves_fences(RecordOp op, uint8_t space_sem) {
-  const auto sem = static_cast<MemorySemantics>((space_sem >> 2) & 0x7u);
   return takes_sync_ticket(op, space_sem) && sync_role(op, space_sem) == SyncRole::kRelease &&
-         sem != MemorySemantics::kRelease;
+         semantics_of(space_sem) != MemorySemantics::kRelease;
 }
 
 constexpr uint32_t pack_access_info(RecordOp op, uint8_t space_sem, uint32_t size_log2, uint32_t extra_bits) {
   return static_cast<uint32_t>(op) | (uint32_t{space_sem} << 8) | ((size_log2 & 0x7u) << 16) | extra_bits;
 }
+constexpr RecordOp access_info_op(uint32_t access_info) { return static_cast<RecordOp>(access_info & 0xffu); }
+constexpr uint8_t access_info_space_sem(uint32_t access_info) { return static_cast<uint8_t>(access_info >> 8); }
+constexpr uint32_t access_info_size_log2(uint32_t access_info) { return (access_info >> 16) & 0x7u; }
 
 }  // namespace barracuda

@@ -10,7 +10,8 @@
 //   kDelta32  : 4 extra slots = 32 x int32 offsets from base (one per lane, inactive lanes 0).
 //   kFull64   : 8 extra slots = 32 x uint64 absolute addresses (inactive lanes 0).
 // Non-memory events (barriers, fences, branches, entry/exit) use the header alone; `base` and
-// `stride` then carry operation-specific payload documented next to each RecordOp.
+// `stride` then carry operation-specific payload documented next to each op in record_ops.inc.
+// This header defines the layout and packs its fields; RecordView (record_view.h) is the one decoder.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -20,36 +21,13 @@ namespace barracuda {
 inline constexpr uint32_t kWarpSize = 32;
 inline constexpr uint32_t kSlotBytes = 32;
 
+// Generated from record_ops.inc, which documents each op's payload; record_view.h answers which
+// ops exist and what kind each is.
 enum class RecordOp : uint8_t {
   kInvalid = 0,  // a zeroed slot: the producer has reserved but not yet written it
-  // Memory accesses: base/stride/mode describe the addresses, size_log2 the access width per lane.
-  kLoad = 1,
-  kStore = 2,
-  kAtomic = 3,     // read-modify-write (atom.*)
-  kReduction = 4,  // write-only atomic (red.*)
-  kAsyncCopy = 5,  // cp.async / bulk copies: base = destination, the source is logged as a kLoad
-  // Synchronisation. base = payload below.
-  kFence = 16,            // fence/membar; scope in `scope`, sem in `sem` (sc or acq_rel)
-  kBarrier = 17,          // bar.sync / barrier.sync: base = barrier id (0-15), stride = expected thread count (0: all)
-  kBarrierArrive = 18,    // bar.arrive: same payload as kBarrier
-  kWarpSync = 19,         // bar.warp.sync: base = member mask (one record per distinct mask)
-  kClusterBarrier = 20,   // barrier.cluster.arrive/wait: base = ClusterBarrierPayload bits
-  kMbarrierArrive = 21,   // mbarrier.arrive*: base = mbarrier address
-  kMbarrierWait = 22,     // successful mbarrier.test_wait/try_wait: base = mbarrier address
-  // Causal order across queues: base = the launch's next sync ticket (0, 1, 2, ... per launch), taken
-  // by one device-wide atomic. Written in the same reservation immediately before the record it
-  // orders (same block, warp, site and lanes); that record is one takes_sync_ticket() accepts.
-  // Whenever an operation B observed an operation A on the GPU, A's ticket is smaller than B's (see
-  // SyncRole), so the engine applies ticketed records in ticket order. Traces written before
-  // tickets existed simply lack them.
-  kSyncTicket = 23,
-  // Control flow for the lockstep warp model (immediate post-dominator reconvergence).
-  kBranchIf = 32,    // active_mask = lanes taking the branch; base = mask of lanes before the branch
-  kBranchElse = 33,  // active_mask = lanes of the other side
-  kBranchFi = 34,    // reconvergence: active_mask = lanes reunited
-  // Lifetime.
-  kWarpEntry = 48,  // first record of a warp: active_mask = lanes that exist
-  kWarpExit = 49,   // last record of a warp: after it the warp logs nothing more
+#define BARRACUDA_RECORD_OP(enumerator, value, name, kind) enumerator = value,
+#include "barracuda/record_ops.inc"
+#undef BARRACUDA_RECORD_OP
 };
 
 enum class MemorySpace : uint8_t {
@@ -123,68 +101,30 @@ static_assert(offsetof(RecordHeader, active_mask) == 4 && offsetof(RecordHeader,
 
 inline constexpr uint32_t kRecordFormatVersion = 1;
 
-// Helpers that pack and unpack the bitfields; constexpr so device and host share them.
+// The packed fields of RecordHeader::space_sem and ::size_mode, written by the producers and read
+// back (through RecordView, record_view.h) by every consumer; constexpr so device and host share them.
 constexpr uint8_t pack_space_sem(MemorySpace space, MemorySemantics sem, MemoryScope scope) {
   return static_cast<uint8_t>(static_cast<uint32_t>(space) | (static_cast<uint32_t>(sem) << 2) |
                               (static_cast<uint32_t>(scope) << 5));
 }
-constexpr MemorySpace record_space(const RecordHeader& h) { return static_cast<MemorySpace>(h.space_sem & 0x3u); }
-constexpr MemorySemantics record_semantics(const RecordHeader& h) {
-  return static_cast<MemorySemantics>((h.space_sem >> 2) & 0x7u);
+constexpr MemorySpace space_of(uint8_t space_sem) { return static_cast<MemorySpace>(space_sem & 0x3u); }
+constexpr MemorySemantics semantics_of(uint8_t space_sem) {
+  return static_cast<MemorySemantics>((space_sem >> 2) & 0x7u);
 }
-constexpr MemoryScope record_scope(const RecordHeader& h) { return static_cast<MemoryScope>((h.space_sem >> 5) & 0x3u); }
+constexpr MemoryScope scope_of(uint8_t space_sem) { return static_cast<MemoryScope>((space_sem >> 5) & 0x3u); }
+// `space_sem` with its space replaced (the device runtime classifies generic addresses at run time).
+constexpr uint8_t with_space(uint8_t space_sem, MemorySpace space) {
+  return static_cast<uint8_t>((space_sem & ~0x3u) | static_cast<uint32_t>(space));
+}
 
 constexpr uint8_t pack_size_mode(uint32_t size_log2, AddressMode mode) {
   return static_cast<uint8_t>((size_log2 & 0x7u) | (static_cast<uint32_t>(mode) << 3));
 }
-constexpr uint32_t record_access_bytes(const RecordHeader& h) { return 1u << (h.size_mode & 0x7u); }
-constexpr AddressMode record_address_mode(const RecordHeader& h) {
-  return static_cast<AddressMode>((h.size_mode >> 3) & 0x3u);
-}
-
-// How an operation can take part in synchronisation, which decides where the instrumentation logs
-// it relative to the instruction so that records (and sync tickets) follow the GPU's causal order:
-//   kRelease: logged BEFORE the instruction executes: a later observer of its write logs (and takes
-//             its ticket) after observing it, hence later. Strong writes of every kind: any of them
-//             can complete a fence's release pattern ("fence; write").
-//   kAcquire: logged AFTER the instruction (its read has completed): any write it observed was
-//             logged before that write executed. Fences are kAcquire too: after the fence, prior
-//             reads are complete and following writes have not executed yet. atom.acq_rel/acquire
-//             is kAcquire (one record per instruction: the acquire side wins).
-enum class SyncRole : uint8_t { kNone, kRelease, kAcquire };
-
-constexpr SyncRole sync_role(RecordOp op, uint8_t space_sem) {
-  const auto sem = static_cast<MemorySemantics>((space_sem >> 2) & 0x7u);
-  const bool acquiring = sem == MemorySemantics::kAcquire || sem == MemorySemantics::kAcqRel ||
-                         sem == MemorySemantics::kSeqCst;
-  switch (op) {
-    case RecordOp::kFence: return SyncRole::kAcquire;
-    case RecordOp::kLoad: return acquiring ? SyncRole::kAcquire : SyncRole::kNone;
-    case RecordOp::kAtomic:
-      if (acquiring) return SyncRole::kAcquire;
-      [[fallthrough]];
-    case RecordOp::kStore:
-    case RecordOp::kReduction: return sem == MemorySemantics::kWeak ? SyncRole::kNone : SyncRole::kRelease;
-    default: return SyncRole::kNone;
-  }
-}
-
-// Records that can synchronise across blocks carry a sync ticket (RecordOp::kSyncTicket): every
-// synchronising operation outside the issuing block's shared memory, whatever its scope (a
-// block-scoped release observed by another block is a scoped race, and classifying it needs the
-// order too). Shared-memory atomics, hot in histogram-like kernels, stay ticket-free: queue order
-// within the block already orders them.
-constexpr bool takes_sync_ticket(RecordOp op, uint8_t space_sem) {
-  const auto space = static_cast<MemorySpace>(space_sem & 0x3u);
-  return space != MemorySpace::kShared && sync_role(op, space_sem) != SyncRole::kNone;
-}
-
-// The byte stride between consecutive lanes of a kAffine record (kFlagUniformValue: 0, one address).
-constexpr int32_t record_affine_stride(const RecordHeader& h) {
-  return (h.flags & kFlagUniformValue) != 0 ? 0 : h.stride;
-}
-// The value every lane stored, for a record with kFlagUniformValue.
-constexpr uint32_t record_uniform_value(const RecordHeader& h) { return static_cast<uint32_t>(h.stride); }
+constexpr uint32_t size_log2_of(uint8_t size_mode) { return size_mode & 0x7u; }
+// The raw address-mode bits: values above AddressMode::kFull64 are malformed (RecordView::defect()).
+constexpr uint32_t address_mode_bits_of(uint8_t size_mode) { return (size_mode >> 3) & 0x3u; }
+// Bits of size_mode above the address mode: zero in every well-formed record.
+constexpr uint32_t reserved_bits_of(uint8_t size_mode) { return size_mode >> 5; }
 
 // Slots a record occupies, header included.
 constexpr uint32_t record_slots(AddressMode mode) {

@@ -4,7 +4,7 @@
 #include <istream>
 #include <ostream>
 
-#include "barracuda/record.h"
+#include "barracuda/record_view.h"
 
 namespace barracuda::cli {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Records held back until their turn in the launch's sync-ticket order (barracuda/record.h,
+// Records held back until their turn in the launch's sync-ticket order (barracuda/record_ops.inc,
 // RecordOp::kSyncTicket). Once a warp has a held-back record, every later record of that warp is
 // held behind it: one FIFO per warp keeps program order, which is all the engine needs within a
 // warp. One worker owns its DeferredWarps (no lock).

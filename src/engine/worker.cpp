@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <string>
 
 #include "engine/conflict_checker.h"
@@ -16,29 +15,9 @@ constexpr uint64_t kMaxSharedBytes = 256 * 1024;
 // itself: its rank in the cluster sits above bit 24. The block's shadow is indexed by the offset.
 constexpr uint64_t kSharedOffsetMask = (uint64_t{1} << 24) - 1;
 
-bool is_memory_op(RecordOp op) {
-  return op == RecordOp::kLoad || op == RecordOp::kStore || op == RecordOp::kAtomic || op == RecordOp::kReduction ||
-         op == RecordOp::kAsyncCopy;
-}
-
-bool is_known_op(uint8_t op) {
-  switch (static_cast<RecordOp>(op)) {
-    case RecordOp::kLoad: case RecordOp::kStore: case RecordOp::kAtomic: case RecordOp::kReduction:
-    case RecordOp::kAsyncCopy: case RecordOp::kFence: case RecordOp::kBarrier: case RecordOp::kBarrierArrive:
-    case RecordOp::kWarpSync: case RecordOp::kClusterBarrier: case RecordOp::kMbarrierArrive:
-    case RecordOp::kMbarrierWait: case RecordOp::kBranchIf: case RecordOp::kBranchElse: case RecordOp::kBranchFi:
-    case RecordOp::kWarpEntry: case RecordOp::kWarpExit:
-      return true;
-    case RecordOp::kInvalid:
-    case RecordOp::kSyncTicket:  // consume() takes it with the record it orders; alone it is out of place
-      return false;
-  }
-  return false;
-}
-
-AccessKind kind_of(const RecordHeader& h) {
-  const auto op = static_cast<RecordOp>(h.op);
-  const MemorySemantics sem = record_semantics(h);
+AccessKind kind_of(const RecordView& record) {
+  const RecordOp op = record.op();
+  const MemorySemantics sem = record.semantics();
   AccessKind kind{};
   kind.read = op == RecordOp::kLoad || op == RecordOp::kAtomic;
   kind.write = op != RecordOp::kLoad;
@@ -50,7 +29,7 @@ AccessKind kind_of(const RecordHeader& h) {
   kind.strong = kind.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak &&
                                 !(sem == MemorySemantics::kVolatile && kind.write));
   // The PTX model treats volatile as relaxed at system scope.
-  const MemoryScope scope = sem == MemorySemantics::kVolatile ? MemoryScope::kSystem : record_scope(h);
+  const MemoryScope scope = sem == MemorySemantics::kVolatile ? MemoryScope::kSystem : record.scope();
   kind.scope = static_cast<uint16_t>(scope);
   return kind;
 }
@@ -63,24 +42,6 @@ bool acquires(MemorySemantics sem) {
 }
 
 MemoryScope narrower(MemoryScope a, MemoryScope b) { return std::min(a, b); }
-
-uint64_t lane_address(const RecordHeader& h, std::span<const RecordHeader> payload, uint32_t lane) {
-  switch (record_address_mode(h)) {
-    case AddressMode::kAffine:
-      return h.base + static_cast<uint64_t>(static_cast<int64_t>(record_affine_stride(h)) * lane);
-    case AddressMode::kDelta32: {
-      int32_t delta;
-      std::memcpy(&delta, reinterpret_cast<const char*>(payload.data()) + lane * sizeof(int32_t), sizeof delta);
-      return h.base + static_cast<uint64_t>(static_cast<int64_t>(delta));
-    }
-    case AddressMode::kFull64: {
-      uint64_t address;
-      std::memcpy(&address, reinterpret_cast<const char*>(payload.data()) + lane * sizeof(uint64_t), sizeof address);
-      return address;
-    }
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -100,13 +61,14 @@ void Worker::consume(std::span<const RecordHeader> slots) {
       ticket = ticket_header.base;
     }
     const RecordHeader& h = slots[i];
-    const uint32_t mode = (h.size_mode >> 3) & 0x3u;
-    if (mode > static_cast<uint32_t>(AddressMode::kFull64)) {
-      malformed(h, "unknown address mode");
+    // Framing only: apply() rejects the other defects, after the record's ticket has had its turn.
+    const RecordView record(h);
+    if (record.defect() == RecordDefect::kUnknownAddressMode) {
+      malformed(h, record_defect_text(RecordDefect::kUnknownAddressMode));
       ++i;
       continue;
     }
-    const uint32_t n = record_slots(static_cast<AddressMode>(mode));
+    const uint32_t n = record.slot_count();
     if (slots.size() - i < n) {
       malformed(h, "record cut off at the end of the buffer");
       return;
@@ -145,8 +107,10 @@ BlockState* Worker::block_for(const RecordHeader& h) {
 }
 
 void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload) {
-  if (!is_known_op(h.op)) return malformed(h, "unknown operation");
-  if ((h.size_mode & 0x7u) > 4) return malformed(h, "access size above 16 bytes");
+  const RecordView record(h, payload.data());
+  if (const RecordDefect defect = record.defect(); defect != RecordDefect::kNone) {
+    return malformed(h, record_defect_text(defect));
+  }
   BlockState* block_ptr = block_for(h);
   if (!block_ptr) return;
   BlockState& block = *block_ptr;
@@ -155,7 +119,7 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
   const bool lockstep = shared_.launch.warp_model == WarpModel::kLockstep;
   switch (op) {
     case RecordOp::kFence:
-      apply_fence(h, block);
+      apply_fence(record, block);
       break;
     case RecordOp::kBarrier:
       return apply_barrier(h, block);
@@ -195,7 +159,7 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
       apply_cluster_barrier(h, block);
       return;
     default:
-      if (is_memory_op(op)) apply_memory(h, payload, block);
+      if (record.is_memory_access()) apply_memory(record, block);
       break;
   }
   // Lockstep: the instruction is ordered before the next one of every lane on the same path
@@ -203,22 +167,23 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
   if (lockstep) block.warp_sync(h.warp_id, block.warp(h.warp_id).path_mask | h.active_mask);
 }
 
-void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block) {
+void Worker::apply_memory(const RecordView& access, BlockState& block) {
+  const RecordHeader& h = access.header();
   const uint32_t lanes = static_cast<uint32_t>(std::popcount(h.active_mask));
-  const RecordAccess record{static_cast<SiteId>(h.site_id), kind_of(h), record_space(h), h.flags,
-                            record_access_bytes(h)};
+  const RecordAccess record{static_cast<SiteId>(h.site_id), kind_of(access), access.space(), h.flags,
+                            access.access_bytes()};
   if (record.space == MemorySpace::kOther) {
     stats_.ignored_accesses += lanes;
     return;
   }
   stats_.thread_accesses += lanes;
-  const MemorySemantics sem = record_semantics(h);
+  const MemorySemantics sem = access.semantics();
   const bool release_sem = record.kind.write && releases(sem);
   const bool acquire_sem = record.kind.read && acquires(sem);
   const bool legacy_rmw = record.kind.read && record.kind.write && sem == MemorySemantics::kLegacy;
   const bool volatile_write = record.kind.write && sem == MemorySemantics::kVolatile;
-  if (static_cast<RecordOp>(h.op) == RecordOp::kStore) {
-    store_values_.note(record.site, (h.flags & kFlagUniformValue) != 0 ? std::optional(record_uniform_value(h)) : std::nullopt);
+  if (access.op() == RecordOp::kStore) {
+    store_values_.note(record.site, access.has_uniform_value() ? std::optional(access.uniform_value()) : std::nullopt);
   }
   const MemoryScope scope = record.kind.memory_scope();
   ConflictChecker checker(shared_.launch, block, races_, record);
@@ -227,7 +192,7 @@ void Worker::apply_memory(const RecordHeader& h, std::span<const RecordHeader> p
   for (uint32_t m = h.active_mask; m; m &= m - 1) {
     const uint32_t lane = std::countr_zero(m);
     const uint32_t local = h.warp_id * kWarpSize + lane;
-    uint64_t address = lane_address(h, payload, lane);
+    uint64_t address = access.lane_address(lane);
     if (record.space == MemorySpace::kShared) address &= kSharedOffsetMask;
     ThreadState& thread = block.thread(local);
     // Stamped before a release moves the clock on: whoever acquires this release knows this access.
@@ -316,9 +281,10 @@ void Worker::check_earlier(const BlockState& block, const ConflictChecker& check
   shared_.earlier->check(word, current, thread, size, races_);
 }
 
-void Worker::apply_fence(const RecordHeader& h, BlockState& block) {
-  const MemorySemantics sem = record_semantics(h);
-  const MemoryScope scope = record_scope(h);
+void Worker::apply_fence(const RecordView& fence, BlockState& block) {
+  const RecordHeader& h = fence.header();
+  const MemorySemantics sem = fence.semantics();
+  const MemoryScope scope = fence.scope();
   for (uint32_t m = h.active_mask; m; m &= m - 1) {
     const uint32_t local = h.warp_id * kWarpSize + std::countr_zero(m);
     ThreadState& thread = block.thread(local);

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "barracuda/record.h"
+#include "barracuda/record_view.h"
 #include "engine/block_state.h"
 #include "engine/deferred_warps.h"
 #include "engine/diagnostic_log.h"
@@ -67,12 +67,12 @@ class Worker {
   bool apply_ready_front(uint64_t warp);
   void apply_ticketed(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply(const RecordHeader& h, std::span<const RecordHeader> payload);
-  void apply_memory(const RecordHeader& h, std::span<const RecordHeader> payload, BlockState& block);
+  void apply_memory(const RecordView& access, BlockState& block);
   void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
                    const RecordAccess& record);
   // Checks a global access of the current lane (the checker's stamp) against concurrent earlier launches.
   void check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size);
-  void apply_fence(const RecordHeader& h, BlockState& block);
+  void apply_fence(const RecordView& fence, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
   void apply_cluster_barrier(const RecordHeader& h, BlockState& block);
   void apply_exit(const RecordHeader& h, BlockState& block);

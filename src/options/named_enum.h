@@ -14,6 +14,15 @@ struct NamedValue {
   std::string_view name;
 };
 
+// The table of an enum whose values are 0 .. N-1, each spelled by `name` (a function kept beside the
+// enum, as for the record's fields in barracuda/record_view.h).
+template <typename Enum, std::size_t N, typename Name>
+constexpr std::array<NamedValue<Enum>, N> dense_named_values(Name name) {
+  std::array<NamedValue<Enum>, N> table{};
+  for (std::size_t i = 0; i < N; ++i) table[i] = {static_cast<Enum>(i), name(static_cast<Enum>(i))};
+  return table;
+}
+
 template <typename Enum, std::size_t N>
 constexpr std::string_view name_of(const std::array<NamedValue<Enum>, N>& table, Enum value) {
   for (const auto& entry : table) {

@@ -3,6 +3,7 @@
 // (so changing a name here is a JSON schema change: bump kReportSchemaVersion).
 #include <array>
 
+#include "barracuda/record_view.h"
 #include "options/named_enum.h"
 #include "report/model.h"
 
@@ -23,30 +24,11 @@ inline constexpr std::array<NamedValue<Hazard>, 4> kHazardNames{{
     {Hazard::kAtomicPlain, "atomic-plain"},
 }};
 
-inline constexpr std::array<NamedValue<MemorySpace>, 4> kMemorySpaceNames{{
-    {MemorySpace::kGlobal, "global"},
-    {MemorySpace::kShared, "shared"},
-    {MemorySpace::kCluster, "cluster"},
-    {MemorySpace::kOther, "other"},
-}};
-
-inline constexpr std::array<NamedValue<MemoryScope>, 4> kMemoryScopeNames{{
-    {MemoryScope::kCta, "cta"},
-    {MemoryScope::kCluster, "cluster"},
-    {MemoryScope::kGpu, "gpu"},
-    {MemoryScope::kSystem, "sys"},
-}};
-
-inline constexpr std::array<NamedValue<MemorySemantics>, 8> kMemorySemanticsNames{{
-    {MemorySemantics::kWeak, "weak"},
-    {MemorySemantics::kRelaxed, "relaxed"},
-    {MemorySemantics::kAcquire, "acquire"},
-    {MemorySemantics::kRelease, "release"},
-    {MemorySemantics::kAcqRel, "acq_rel"},
-    {MemorySemantics::kSeqCst, "sc"},
-    {MemorySemantics::kVolatile, "volatile"},
-    {MemorySemantics::kLegacy, "legacy"},
-}};
+// The record's fields keep their spelling in the record decoder, so dumps and reports agree.
+inline constexpr auto kMemorySpaceNames = dense_named_values<MemorySpace, kMemorySpaceCount>(memory_space_name);
+inline constexpr auto kMemoryScopeNames = dense_named_values<MemoryScope, kMemoryScopeCount>(memory_scope_name);
+inline constexpr auto kMemorySemanticsNames =
+    dense_named_values<MemorySemantics, kMemorySemanticsCount>(memory_semantics_name);
 
 inline constexpr std::array<NamedValue<AccessKind>, 3> kAccessKindNames{{
     {AccessKind::kRead, "read"},

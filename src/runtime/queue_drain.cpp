@@ -33,11 +33,11 @@ DrainResult drain_queue(std::span<QueueSlot> ring, uint64_t read_head, std::vect
     if (load_published_word(first) == 0) break;
     RecordHeader header;
     std::memcpy(&header, &first, sizeof(header));
-    if (auto why = validate_record_header(header)) {
+    if (auto why = describe_record_defect(header)) {
       result.error = *why + " at " + position_text(position);
       break;
     }
-    const uint32_t slots = record_slots(record_address_mode(header));
+    const uint32_t slots = RecordView(header).slot_count();
     // Slots already taken in this pass are zero, but a corrupt ring must not make us re-read them.
     if (slots > capacity - (position - read_head)) {
       result.error = "record at " + position_text(position) + " needs " + std::to_string(slots) +

@@ -1,93 +1,31 @@
 #include "runtime/queue_record.h"
 
-#include <cstring>
+#include <cstdio>
 
 namespace barracuda::runtime {
-namespace {
 
-bool is_memory_access(RecordOp op) { return op >= RecordOp::kLoad && op <= RecordOp::kAsyncCopy; }
-
-bool is_known_op(uint8_t raw) {
-  auto op = static_cast<RecordOp>(raw);
-  switch (op) {
-    case RecordOp::kLoad:
-    case RecordOp::kStore:
-    case RecordOp::kAtomic:
-    case RecordOp::kReduction:
-    case RecordOp::kAsyncCopy:
-    case RecordOp::kFence:
-    case RecordOp::kBarrier:
-    case RecordOp::kBarrierArrive:
-    case RecordOp::kWarpSync:
-    case RecordOp::kClusterBarrier:
-    case RecordOp::kMbarrierArrive:
-    case RecordOp::kMbarrierWait:
-    case RecordOp::kSyncTicket:
-    case RecordOp::kBranchIf:
-    case RecordOp::kBranchElse:
-    case RecordOp::kBranchFi:
-    case RecordOp::kWarpEntry:
-    case RecordOp::kWarpExit:
-      return true;
-    case RecordOp::kInvalid:
-      return false;
-  }
-  return false;
+std::optional<std::string> describe_record_defect(const RecordHeader& header) {
+  const RecordDefect defect = RecordView(header).defect();
+  if (defect == RecordDefect::kNone) return std::nullopt;
+  char bytes[48];
+  std::snprintf(bytes, sizeof bytes, " (header op %u, size_mode %#x)", unsigned{header.op}, unsigned{header.size_mode});
+  return record_defect_text(defect) + std::string(bytes);
 }
 
-template <typename Word>
-Word payload_word(std::span<const QueueSlot> payload, uint32_t lane) {
-  Word word;
-  std::memcpy(&word, payload.data()->bytes.data() + size_t{lane} * sizeof(Word), sizeof(Word));
-  return word;
-}
-
-}  // namespace
-
-RecordView::RecordView(std::span<const QueueSlot> slots) {
-  std::memcpy(&header_, slots.data(), sizeof(header_));
-  payload_ = slots.subspan(1, slot_count() - 1);
-}
-
-uint64_t RecordView::lane_address(uint32_t lane) const {
-  switch (record_address_mode(header_)) {
-    case AddressMode::kAffine:
-      return header_.base + static_cast<uint64_t>(int64_t{record_affine_stride(header_)} * lane);
-    case AddressMode::kDelta32:
-      return header_.base + static_cast<uint64_t>(int64_t{payload_word<int32_t>(payload_, lane)});
-    case AddressMode::kFull64:
-      return payload_word<uint64_t>(payload_, lane);
-  }
-  return 0;
-}
-
-LaneAddresses RecordView::lane_addresses() const {
+LaneAddresses lane_addresses(const RecordView& record) {
   LaneAddresses addresses{};
-  for (uint32_t lane = 0; lane < kWarpSize; ++lane) addresses[lane] = lane_address(lane);
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) addresses[lane] = record.lane_address(lane);
   return addresses;
-}
-
-std::optional<std::string> validate_record_header(const RecordHeader& header) {
-  if (!is_known_op(header.op)) return "unknown record op " + std::to_string(header.op);
-  uint32_t mode = (header.size_mode >> 3) & 0x3u;
-  if (mode > static_cast<uint32_t>(AddressMode::kFull64)) return "unknown address mode " + std::to_string(mode);
-  if (header.size_mode >> 5) return "reserved size_mode bits set: " + std::to_string(header.size_mode);
-  if (!is_memory_access(static_cast<RecordOp>(header.op)) && mode != 0) {
-    return "non-memory record op " + std::to_string(header.op) + " with an address payload";
-  }
-  if ((header.size_mode & 0x7u) > 4) return "access size 2^" + std::to_string(header.size_mode & 0x7u) + " bytes";
-  return std::nullopt;
 }
 
 std::optional<RecordView> RecordCursor::next() {
   if (slots_.empty()) return std::nullopt;
-  RecordHeader header;
-  std::memcpy(&header, slots_.data(), sizeof(header));
-  // drain_queue only appends validated whole records; this guards hand-made buffers.
-  uint32_t count = record_slots(record_address_mode(header));
-  if (validate_record_header(header) || count > slots_.size()) return std::nullopt;
-  RecordView record(slots_.first(count));
-  slots_ = slots_.subspan(count);
+  // Queue slots are RecordHeader-sized and -aligned (QueueSlot's static_assert): the engine reads
+  // drained buffers the same way.
+  const auto* header = reinterpret_cast<const RecordHeader*>(slots_.data());
+  const RecordView record(*header, header + 1);
+  if (record.defect() != RecordDefect::kNone || record.slot_count() > slots_.size()) return std::nullopt;
+  slots_ = slots_.subspan(record.slot_count());
   return record;
 }
 

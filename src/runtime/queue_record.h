@@ -1,14 +1,14 @@
 #pragma once
-// Host view of records drained from a device queue (barracuda/queue.h): a record is its header slot
-// followed by record_slots(mode) - 1 payload slots, stored contiguously once drained.
+// Host side of records drained from a device queue (barracuda/queue.h): a record is its header slot
+// followed by its payload slots, stored contiguously once drained. RecordView (barracuda/record_view.h)
+// decodes them; this adds what only the host needs: raw slot storage, messages and iteration.
 #include <array>
-#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 
-#include "barracuda/record.h"
+#include "barracuda/record_view.h"
 
 namespace barracuda::runtime {
 
@@ -18,33 +18,20 @@ struct alignas(8) QueueSlot {
 };
 static_assert(sizeof(QueueSlot) == sizeof(RecordHeader) && alignof(QueueSlot) == alignof(RecordHeader));
 
+// Why `header` cannot start a record (RecordView::defect()), with the bytes that say so, or nullopt
+// when it can.
+std::optional<std::string> describe_record_defect(const RecordHeader& header);
+
 using LaneAddresses = std::array<uint64_t, kWarpSize>;
-
-class RecordView {
- public:
-  // `slots` must hold the whole record (validate_record_header accepted its header).
-  explicit RecordView(std::span<const QueueSlot> slots);
-
-  const RecordHeader& header() const { return header_; }
-  uint32_t slot_count() const { return record_slots(record_address_mode(header_)); }
-  // Address accessed by `lane` (meaningful for active lanes of memory-access records).
-  uint64_t lane_address(uint32_t lane) const;
-  LaneAddresses lane_addresses() const;
-
- private:
-  RecordHeader header_;
-  std::span<const QueueSlot> payload_;
-};
-
-// Why a header slot cannot start a record, or nullopt when it can. Guards the host against torn or
-// foreign memory: an unknown op or address mode would otherwise mis-frame every following record.
-std::optional<std::string> validate_record_header(const RecordHeader& header);
+LaneAddresses lane_addresses(const RecordView& record);
 
 // Iterates over a buffer of whole records (what drain_queue appends).
 class RecordCursor {
  public:
   explicit RecordCursor(std::span<const QueueSlot> slots) : slots_(slots) {}
-  // The next record, or nullopt at the end of the buffer.
+  // The next record, viewing the buffer's slots; nullopt at the end of the buffer or at a slot that
+  // cannot start a record (drain_queue only appends whole, well-formed records: that guards
+  // hand-made buffers).
   std::optional<RecordView> next();
 
  private:

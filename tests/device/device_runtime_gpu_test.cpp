@@ -30,8 +30,8 @@ void check_access(const DecodedRecord& record, RecordOp op, MemorySpace space, A
                   const char* what) {
   std::string name = what;
   check(record.header.op == static_cast<uint8_t>(op), name + ": op");
-  check(record_space(record.header) == space, name + ": memory space");
-  check(record_address_mode(record.header) == mode, name + ": address mode");
+  check(RecordView(record.header).space() == space, name + ": memory space");
+  check(RecordView(record.header).address_mode() == mode, name + ": address mode");
   check(record.header.active_mask == mask, name + ": active mask");
 }
 
@@ -47,7 +47,7 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
     const auto& coalesced = find_site(warp, ProbeSite::kCoalesced);
     check_access(coalesced, RecordOp::kLoad, MemorySpace::kGlobal, AddressMode::kAffine, ~0u, "coalesced");
     check(coalesced.header.stride == 8 && coalesced.header.base == data + 8 * first_thread, "coalesced base/stride");
-    check(record_access_bytes(coalesced.header) == 8 && coalesced.header.flags == 0, "coalesced size/flags");
+    check(RecordView(coalesced.header).access_bytes() == 8 && coalesced.header.flags == 0, "coalesced size/flags");
 
     const auto& scattered = find_site(warp, ProbeSite::kScattered);
     check_access(scattered, RecordOp::kLoad, MemorySpace::kGlobal, AddressMode::kDelta32, ~0u, "scattered");
@@ -73,9 +73,9 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
     check(global.header.base == data + 8 * first_thread, "generic global address unchanged");
 
     check(find_site(warp, ProbeSite::kBarrier).header.op == static_cast<uint8_t>(RecordOp::kBarrier), "barrier");
-    const auto& fence = find_site(warp, ProbeSite::kFence).header;
-    check(fence.op == static_cast<uint8_t>(RecordOp::kFence) && record_scope(fence) == MemoryScope::kGpu &&
-              record_semantics(fence) == MemorySemantics::kAcqRel,
+    const RecordView fence(find_site(warp, ProbeSite::kFence).header);
+    check(fence.op() == RecordOp::kFence && fence.scope() == MemoryScope::kGpu &&
+              fence.semantics() == MemorySemantics::kAcqRel,
           "fence");
     // The gpu-scope fence and the unmarked legacy atomic are the probe's only ticketed records: two
     // tickets per warp, 0, 1, 2, ...
@@ -107,7 +107,8 @@ void check_flood(const WarpRecords& records, uint32_t blocks, uint32_t warps_per
     for (uint32_t sequence = 0; sequence < per_warp; ++sequence) {
       const DecodedRecord& record = warp[1 + sequence];
       check(record.addresses[0] == probe::flood_tag(key.first, key.second, sequence), "flood record in order, intact");
-      check(record_address_mode(record.header) == static_cast<AddressMode>(sequence % 3), "flood encoding rotates");
+      check(RecordView(record.header).address_mode() == static_cast<AddressMode>(sequence % 3),
+            "flood encoding rotates");
     }
   }
 }

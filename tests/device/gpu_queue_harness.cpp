@@ -110,7 +110,7 @@ bool DeviceArena::drain_queue(uint32_t queue, WarpRecords& records) {
       ticket = header.base;
       continue;
     }
-    records[{header.block_id, header.warp_id}].push_back({header, record->lane_addresses(), ticket});
+    records[{header.block_id, header.warp_id}].push_back({header, runtime::lane_addresses(*record), ticket});
     ticket.reset();
   }
   check(!ticket, "sync ticket at the end of a drained batch");

@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RecordCursor cursor(out);
   uint64_t sum = 0;
   while (auto record = cursor.next()) {
-    for (uint64_t address : record->lane_addresses()) sum += address;
+    for (uint64_t address : lane_addresses(*record)) sum += address;
   }
   return sum == 42 ? 0 : 0;
 }

@@ -204,7 +204,7 @@ TEST(QueueDrain, GarbageHeaderStopsTheDrainAtItsPosition) {
   DrainResult result = drain_queue(ring, 0, out);
   EXPECT_EQ(result.records, 1u);
   EXPECT_EQ(result.read_head, 1u);
-  EXPECT_EQ(*result.error, "unknown record op 238 at queue position 1");
+  EXPECT_EQ(*result.error, "reserved size_mode bits set (header op 238, size_mode 0xee) at queue position 1");
 }
 
 TEST(QueueDrain, RingsThatAreNoPowerOfTwoAreRejected) {

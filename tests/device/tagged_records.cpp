@@ -26,7 +26,7 @@ TaggedRecord tagged_record(uint32_t producer, uint32_t sequence, AddressMode mod
   return record;
 }
 
-void expect_tagged(const runtime::RecordView& view, uint32_t producer, uint32_t sequence) {
+void expect_tagged(const RecordView& view, uint32_t producer, uint32_t sequence) {
   TaggedRecord expected = tagged_record(producer, sequence, mixed_mode(producer, sequence));
   ASSERT_EQ(view.header().site_id, producer);
   ASSERT_EQ(view.header().block_id, sequence);

@@ -17,6 +17,6 @@ struct TaggedRecord {
 AddressMode mixed_mode(uint32_t producer, uint32_t sequence);
 TaggedRecord tagged_record(uint32_t producer, uint32_t sequence, AddressMode mode);
 // Checks (gtest assertions) that `view` is tagged_record(producer, sequence, mixed_mode(...)).
-void expect_tagged(const runtime::RecordView& view, uint32_t producer, uint32_t sequence);
+void expect_tagged(const RecordView& view, uint32_t producer, uint32_t sequence);
 
 }  // namespace barracuda::testing

@@ -202,7 +202,7 @@ std::set<RaceKey> ReferenceDetector::races() const {
 
 void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t address) {
   const auto op = static_cast<RecordOp>(h.op);
-  const MemorySemantics sem = record_semantics(h);
+  const MemorySemantics sem = RecordView(h).semantics();
   const uint32_t b = h.block_id;
   const uint32_t t = global_thread(b, h.warp_id * 32u + lane);
   Thread& thread = threads_[t];
@@ -220,7 +220,7 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   const bool volatile_sem = sem == MemorySemantics::kVolatile;
   cur.strong = cur.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak &&
                               (!volatile_sem || !cur.write || completes_fence));
-  cur.scope = volatile_sem ? MemoryScope::kSystem : record_scope(h);
+  cur.scope = volatile_sem ? MemoryScope::kSystem : RecordView(h).scope();
   const bool releasing = sem == MemorySemantics::kRelease || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
   const bool acquiring = sem == MemorySemantics::kAcquire || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
   const bool legacy_rmw = cur.read && cur.write && sem == MemorySemantics::kLegacy;
@@ -233,10 +233,10 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
       thread.pending_release.reset();
     }
   }
-  auto& memory = record_space(h) == MemorySpace::kShared ? blocks_[b].shared : global_;
+  auto& memory = RecordView(h).space() == MemorySpace::kShared ? blocks_[b].shared : global_;
   // Distributed shared memory has its own shadow in the engine; keep it apart here too.
-  const uint64_t key_offset = record_space(h) == MemorySpace::kCluster ? (uint64_t{1} << 63) : 0;
-  for (uint64_t byte = address; byte < address + record_access_bytes(h); ++byte) {
+  const uint64_t key_offset = RecordView(h).space() == MemorySpace::kCluster ? (uint64_t{1} << 63) : 0;
+  for (uint64_t byte = address; byte < address + RecordView(h).access_bytes(); ++byte) {
     ByteHistory& history = memory[byte ^ key_offset];
     if (history.write) check(*history.write, cur, h);
     if (cur.write) {
@@ -276,12 +276,12 @@ void ReferenceDetector::apply(const RecordHeader& h) {
     case RecordOp::kFence:
       for (uint32_t t : lanes_of(h.active_mask)) {
         Thread& thread = threads_[t];
-        const MemorySemantics sem = record_semantics(h);
+        const MemorySemantics sem = RecordView(h).semantics();
         if (sem != MemorySemantics::kRelease && thread.last_read) {
-          acquire(t, thread.last_read->first, std::min(record_scope(h), thread.last_read->second));
+          acquire(t, thread.last_read->first, std::min(RecordView(h).scope(), thread.last_read->second));
           thread.last_read.reset();
         }
-        if (sem != MemorySemantics::kAcquire) thread.pending_release = record_scope(h);
+        if (sem != MemorySemantics::kAcquire) thread.pending_release = RecordView(h).scope();
       }
       break;
     case RecordOp::kBarrier:
@@ -318,9 +318,9 @@ void ReferenceDetector::apply(const RecordHeader& h) {
       }
       return;
     default:
-      if (record_space(h) != MemorySpace::kOther) {
+      if (RecordView(h).space() != MemorySpace::kOther) {
         for (uint32_t lane = 0; lane < 32; ++lane) {
-          if (h.active_mask >> lane & 1u) access(h, lane, h.base + static_cast<uint64_t>(int64_t{record_affine_stride(h)} * lane));
+          if (h.active_mask >> lane & 1u) access(h, lane, h.base + static_cast<uint64_t>(int64_t{RecordView(h).affine_stride()} * lane));
         }
       }
       break;

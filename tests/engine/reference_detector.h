@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "barracuda/record.h"
+#include "barracuda/record_view.h"
 #include "engine/findings.h"
 #include "engine/launch.h"
 

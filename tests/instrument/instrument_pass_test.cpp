@@ -283,7 +283,7 @@ TEST(InstrumentPass, BarriersAndWarpSyncsAreLoggedBeforeTheyExecuteFencesAfter) 
 }
 
 // Sync tickets are causal only if acquire reads are logged after they read and releases before they
-// write (barracuda/record.h, SyncRole).
+// write (barracuda/record_view.h, SyncRole).
 TEST(InstrumentPass, AcquireReadsAreLoggedAfterReadingReleasesBefore) {
   auto out = instrument(
       "ld.acquire.gpu.global.u64 %rd1, [%rd1];\n"

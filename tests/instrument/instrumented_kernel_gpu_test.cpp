@@ -88,8 +88,8 @@ void check_store_coalesced(cudaLibrary_t library, const ptx::passes::SiteTable& 
     check(warp.back().header.op == static_cast<uint8_t>(RecordOp::kWarpExit), "exit last");
     const DecodedRecord& record = testing::find_site(warp, store);
     check(record.header.op == static_cast<uint8_t>(RecordOp::kStore) && record.header.active_mask == ~0u &&
-              record_address_mode(record.header) == AddressMode::kAffine && record.header.stride == 4 &&
-              record_space(record.header) == MemorySpace::kGlobal,
+              RecordView(record.header).address_mode() == AddressMode::kAffine && record.header.stride == 4 &&
+              RecordView(record.header).space() == MemorySpace::kGlobal,
           "store_coalesced: one affine global store of stride 4 per warp");
     check(record.addresses[1] - record.addresses[0] == 4, "lane addresses 4 bytes apart");
   }
@@ -105,9 +105,9 @@ void check_shared_reverse(cudaLibrary_t library, const ptx::passes::SiteTable& s
   uint32_t shared_load = site_at(sites, "shared_reverse", ptx::passes::SiteKind::Access, 12, "ld.shared");
   for (const auto& [key, warp] : records) {
     const DecodedRecord& store = testing::find_site(warp, shared_store);
-    check(record_space(store.header) == MemorySpace::kShared && store.header.stride == 4, "shared store stride 4");
+    check(RecordView(store.header).space() == MemorySpace::kShared && store.header.stride == 4, "shared store stride 4");
     const DecodedRecord& load = testing::find_site(warp, shared_load);
-    check(record_space(load.header) == MemorySpace::kShared && load.header.stride == -4, "reversed load stride -4");
+    check(RecordView(load.header).space() == MemorySpace::kShared && load.header.stride == -4, "reversed load stride -4");
     check(load.addresses[0] == store.addresses[0] + 252 - 256 * key.second, "load mirrors the store window");
     check(testing::find_site(warp, barrier).header.op == static_cast<uint8_t>(RecordOp::kBarrier), "barrier logged");
   }

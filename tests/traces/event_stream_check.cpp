@@ -8,7 +8,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,8 +31,8 @@ struct ExpectedRecord {
 };
 
 struct Warp {
-  std::vector<runtime::RecordView> records;
-  std::vector<std::vector<runtime::QueueSlot>> storage;  // keeps each view's slots alive
+  std::vector<RecordView> records;
+  std::vector<std::vector<RecordHeader>> storage;  // keeps each view's slots alive
 };
 
 struct Launch {
@@ -60,16 +59,16 @@ Trace read_trace(const char* path) {
       launch_index[launch->launch_id] = result.launches.size();
       result.launches.push_back({*launch, {}});
     } else if (auto* chunk = std::get_if<trace::SlotChunk>(&*item)) {
-      const auto* slots = reinterpret_cast<const runtime::QueueSlot*>(chunk->slots.data());
+      const RecordHeader* slots = chunk->slots.data();
       for (size_t position = 0; position < chunk->slots.size();) {
         const RecordHeader& h = chunk->slots[position];
-        if (auto why = runtime::validate_record_header(h)) throw std::runtime_error(*why);
-        size_t count = record_slots(record_address_mode(h));
+        if (auto why = runtime::describe_record_defect(h)) throw std::runtime_error(*why);
+        const size_t count = RecordView(h).slot_count();
         if (position + count > chunk->slots.size()) throw std::runtime_error("record cut off at the end of a chunk");
         Launch& owner = result.launches.at(launch_index.at(h.launch_id));
         Warp& warp = owner.warps[{h.block_id, h.warp_id}];
         warp.storage.emplace_back(slots + position, slots + position + count);  // outlives the chunk
-        warp.records.emplace_back(std::span<const runtime::QueueSlot>(warp.storage.back()));
+        warp.records.emplace_back(warp.storage.back()[0], warp.storage.back().data() + 1);
         position += count;
       }
     }
@@ -134,11 +133,12 @@ class Checker {
                           std::to_string(expected.size()));
         continue;
       }
-      for (size_t i = 0; i < expected.size(); ++i) check_record(where + " record " + std::to_string(i), warp.records[i].header(), expected[i]);
+      for (size_t i = 0; i < expected.size(); ++i) check_record(where + " record " + std::to_string(i), warp.records[i], expected[i]);
     }
   }
 
-  void check_record(const std::string& where, const RecordHeader& h, const ExpectedRecord& e) {
+  void check_record(const std::string& where, const RecordView& record, const ExpectedRecord& e) {
+    const RecordHeader& h = record.header();
     expect(h.op == static_cast<uint8_t>(e.op), where + ": op " + std::to_string(h.op) + ", expected " +
                                                    std::to_string(static_cast<int>(e.op)));
     expect(h.active_mask == e.mask, where + ": mask " + std::to_string(h.active_mask));
@@ -147,12 +147,13 @@ class Checker {
       expect(site && site->file.ends_with("access_patterns.cu") && site->line == e.line,
              where + ": site " + std::to_string(h.site_id) + " is not access_patterns.cu:" + std::to_string(e.line));
     }
-    if (static_cast<uint8_t>(e.op) < static_cast<uint8_t>(RecordOp::kFence)) {
-      expect(record_address_mode(h) == e.mode, where + ": address mode " + std::to_string(static_cast<int>(record_address_mode(h))));
-      expect(record_access_bytes(h) == 4, where + ": " + std::to_string(record_access_bytes(h)) + " bytes per lane");
-      expect(record_space(h) == e.space, where + ": space " + std::to_string(static_cast<int>(record_space(h))));
+    if (is_memory_op(e.op)) {
+      expect(record.address_mode() == e.mode,
+             where + ": address mode " + std::to_string(static_cast<int>(record.address_mode())));
+      expect(record.access_bytes() == 4, where + ": " + std::to_string(record.access_bytes()) + " bytes per lane");
+      expect(record.space() == e.space, where + ": space " + std::string(memory_space_name(record.space())));
       if (e.mode == AddressMode::kAffine) {
-        expect(record_affine_stride(h) == e.stride, where + ": stride " + std::to_string(record_affine_stride(h)));
+        expect(record.affine_stride() == e.stride, where + ": stride " + std::to_string(record.affine_stride()));
       }
     }
   }
@@ -211,7 +212,7 @@ int check(const Trace& trace) {
     checker.expect_warps(*launch, 1,
                          {entry, {Op::kLoad, kFullWarp, 23, AddressMode::kDelta32}, {Op::kStore, kFullWarp, 23, AddressMode::kAffine, 4}, exit});
     if (checker.failures() == 0) {
-      runtime::LaneAddresses lanes = launch->warps.begin()->second.records[1].lane_addresses();
+      const runtime::LaneAddresses lanes = runtime::lane_addresses(launch->warps.begin()->second.records[1]);
       for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
         checker.expect(lanes[lane] - lanes[0] == 4u * ((lane * lane) % 64),
                        "scattered_load: lane " + std::to_string(lane) + " reads in[(lane * lane) % 64]");

@@ -173,10 +173,9 @@ class AccessLogger {
     DebugLocation location = instruction.debug_location;
     position = unguard(context_, position);
     Operand address = std::get<Instruction>(*position).operands[address_operand];
-    // Acquire reads are logged once they have read (barracuda/record.h, SyncRole); their destination
-    // may overwrite the address register, hence the saved copy.
-    const bool after = sync_role(static_cast<RecordOp>(info & 0xffu), static_cast<uint8_t>(info >> 8)) ==
-                       SyncRole::kAcquire;
+    // Acquire reads are logged once they have read (barracuda/record_view.h, SyncRole); their
+    // destination may overwrite the address register, hence the saved copy.
+    const bool after = sync_role(access_info_op(info), access_info_space_sem(info)) == SyncRole::kAcquire;
     Operand address_value = after ? context_.calls.save_address(position, address, location)
                                   : context_.calls.materialize_address(position, address, location);
     Operand stored = value ? context_.calls.widen_to_64(position, *value, 1, location) : Operand::integer(0);

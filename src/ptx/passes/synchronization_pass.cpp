@@ -1,8 +1,8 @@
 // Logs block barriers, warp syncs and cluster barriers before they execute, fences after they
-// completed (barracuda/record.h, SyncRole: that keeps the sync-ticket order causal).
+// completed (barracuda/record_view.h, SyncRole: that keeps the sync-ticket order causal).
 #include <optional>
 
-#include "barracuda/record.h"
+#include "barracuda/record_view.h"
 #include "ptx/passes/pass_context.h"
 
 namespace barracuda::ptx::passes {
