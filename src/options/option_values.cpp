@@ -19,6 +19,34 @@ std::optional<uint64_t> parse_decimal(std::string_view text) {
 // exhaust the stack.
 constexpr size_t kMaxRegexLength = 1024;
 
+// libstdc++'s regex compiler reads the number of a backreference (\12) or of a repetition ({3,4}) into
+// a long with no overflow check (undefined behaviour: options_fuzzer found it), and copies a repeated
+// atom once per count. Kernel-name patterns need neither large backreferences nor large counts.
+bool has_oversized_number(std::string_view pattern) {
+  constexpr size_t kMaxBackreferenceDigits = 2;
+  constexpr size_t kMaxCountDigits = 3;  // repetition counts up to 999
+  bool in_braces = false;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size()) {
+      size_t digits = 0;
+      while (i + 1 + digits < pattern.size() && pattern[i + 1 + digits] >= '0' && pattern[i + 1 + digits] <= '9') ++digits;
+      if (digits > kMaxBackreferenceDigits) return true;
+      ++i;  // the escaped character is never a brace
+      continue;
+    }
+    if (c == '{') in_braces = true;
+    if (c == '}') in_braces = false;
+    if (in_braces && c >= '0' && c <= '9') {
+      size_t digits = 0;
+      while (i + digits < pattern.size() && pattern[i + digits] >= '0' && pattern[i + digits] <= '9') ++digits;
+      if (digits > kMaxCountDigits) return true;
+      i += digits - 1;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> TextValue::parse(std::string_view text) { return std::string{text}; }
@@ -65,7 +93,7 @@ std::optional<int> ExitCodeValue::parse(std::string_view text) {
 std::string ExitCodeValue::format(const int& value) { return std::to_string(value); }
 
 std::optional<std::string> RegexValue::parse(std::string_view text) {
-  if (text.size() > kMaxRegexLength) return std::nullopt;
+  if (text.size() > kMaxRegexLength || has_oversized_number(text)) return std::nullopt;
   // Compiled from a std::string, not the view: libstdc++ 12's scanner peeks one character past a
   // trailing '(' and relies on the string's terminator being there.
   std::string pattern{text};

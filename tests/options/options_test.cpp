@@ -86,6 +86,13 @@ TEST(Options, NamesTheKeyInErrors) {
   expect_error("kernel_name=(unclosed",
                "BARRACUDA_OPTIONS: bad value \"(unclosed\" for kernel_name: expected a valid ECMAScript regular "
                "expression");
+  // Numbers libstdc++'s regex compiler would overflow or expand without bound.
+  expect_error("kernel_name=a\\33333333333333333333",
+               "BARRACUDA_OPTIONS: bad value \"a\\33333333333333333333\" for kernel_name: expected a valid ECMAScript "
+               "regular expression");
+  expect_error("kernel_name=a{1000000000}",
+               "BARRACUDA_OPTIONS: bad value \"a{1000000000}\" for kernel_name: expected a valid ECMAScript regular "
+               "expression");
   expect_error("quiet=1:verbose=1", "BARRACUDA_OPTIONS: quiet and verbose exclude each other");
 }
 
