@@ -2,7 +2,14 @@
 # Packs the Release build for the GPU machine (Ubuntu 24.04, CUDA 13, no TBB/libelf headers there):
 # the build tree without object files, plus the shared libraries that machine lacks, into .device-pack/
 # (git-ignored). Carry it with the device tool (carry: [".device-pack"]) and run scripts/device-test.sh.
+#   scripts/device-pack.sh [--bench WORKLOAD,...]
+# --bench keeps only the named gpubench programs (default: all 16, about 16 MB): the working tree and
+# the pack together must stay under the device tool's 64 MiB.
 set -euo pipefail
+bench_kept=""
+if [[ ${1:-} == --bench ]]; then
+  bench_kept=",${2?device-pack: --bench needs a comma-separated list of workloads (or \"\" for none)},"
+fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 [[ -d build ]] || { echo "device-pack: no build/ — run scripts/setup.sh first" >&2; exit 2; }
@@ -24,6 +31,7 @@ print(" ".join(sorted(names)))')"
 for program in .device-pack/build/bin/*; do
   name="$(basename "$program")"
   [[ " $gpu_programs " == *" $name "* || $name == barracuda* || $name == gpubench-* ]] || rm -f "$program"
+  if [[ -n $bench_kept && $name == gpubench-* && $bench_kept != *",${name#gpubench-},"* ]]; then rm -f "$program"; fi
 done
 # Libraries the GPU machine does not have: TBB (and whatever else ldd resolves outside the system set).
 for bin in .device-pack/build/bin/* .device-pack/build/lib/*.so; do
