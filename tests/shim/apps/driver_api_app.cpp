@@ -11,30 +11,12 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "driver_check.h"
+
 namespace {
-
-void check(CUresult result, const char* call) {
-  if (result == CUDA_SUCCESS) return;
-  const char* name = nullptr;
-  cuGetErrorName(result, &name);
-  std::fprintf(stderr, "driver_api_app: %s failed: %s (%d)\n", call, name != nullptr ? name : "?", int(result));
-  std::exit(1);
-}
-#define CHECK(call) check(call, #call)
-
-std::string read_file(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "driver_api_app: cannot read %s\n", path);
-    std::exit(1);
-  }
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 struct Grid {
   unsigned x, y, threads;

@@ -10,33 +10,15 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
+
+#include "driver_check.h"
 
 namespace {
 
 constexpr unsigned kValues = 64;
 constexpr unsigned kMemsetValue = 0xffffffffu;
-
-void check(CUresult result, const char* call) {
-  if (result == CUDA_SUCCESS) return;
-  const char* name = nullptr;
-  cuGetErrorName(result, &name);
-  std::fprintf(stderr, "graph_app: %s failed: %s (%d)\n", call, name != nullptr ? name : "?", int(result));
-  std::exit(1);
-}
-#define CHECK(call) check(call, #call)
-
-std::string read_file(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "graph_app: cannot read %s\n", path);
-    std::exit(1);
-  }
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // "N marked, then V": how many leading values are marker + index, and the value after them.
 void report(const char* what, CUdeviceptr buffer) {
