@@ -41,7 +41,7 @@ void Engine::end_launch() {
   }
   DiagnosticLog redundant;
   for (uint32_t site : executed) {
-    if (!useful.contains(site)) {
+    if (!useful.contains(site) && !shared_->launch.unlogged_accesses) {
       redundant.add(DiagnosticKind::kRedundantBarrier, static_cast<SiteId>(site), BlockId{},
                     "barrier ordered no conflicting accesses in this launch");
     }

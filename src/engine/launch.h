@@ -40,6 +40,10 @@ struct LaunchInfo {
   uint32_t shared_bytes = 0;  // static + dynamic shared memory per block
   WarpModel warp_model = WarpModel::kIndependent;
   LaunchOrder order;
+  // The kernel holds memory instructions the instrumentation does not log (ldmatrix, wmma operands,
+  // surfaces, tensor copies): a barrier may order accesses the engine never sees, so none is
+  // reported redundant.
+  bool unlogged_accesses = false;
 
   uint32_t warps_per_block() const { return static_cast<uint32_t>((block.volume() + 31) / 32); }
   uint32_t padded_threads_per_block() const { return warps_per_block() * 32; }

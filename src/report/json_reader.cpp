@@ -199,6 +199,13 @@ Summary read_summary(const Node& node) {
   for (const Node& skipped : node.field("kernels_skipped").elements()) {
     summary.kernels_skipped.push_back(SkippedKernel{skipped.field("kernel").string(), skipped.field("reason").string()});
   }
+  if (node.has("unlogged_instructions")) {  // reports written before it lack it
+    for (const Node& unlogged : node.field("unlogged_instructions").elements()) {
+      UnloggedInstructions instructions{unlogged.field("kind").string(), {}};
+      for (const Node& kernel : unlogged.field("kernels").elements()) instructions.kernels.push_back(kernel.string());
+      summary.unlogged_instructions.push_back(std::move(instructions));
+    }
+  }
   summary.launches = node.field("launches").u64();
   if (node.has("launches_filtered")) summary.launches_filtered = node.field("launches_filtered").u64();
   summary.events = node.field("events").u64();

@@ -97,8 +97,13 @@ Json summary_json(const Report& report) {
   for (const SkippedKernel& kernel : summary.kernels_skipped) {
     skipped.push_back(Json{{"kernel", kernel.kernel}, {"reason", kernel.reason}});
   }
+  Json unlogged = Json::array();
+  for (const UnloggedInstructions& instructions : summary.unlogged_instructions) {
+    unlogged.push_back(Json{{"kind", instructions.kind}, {"kernels", instructions.kernels}});
+  }
   return Json{{"kernels_instrumented", summary.kernels_instrumented},
               {"kernels_skipped", std::move(skipped)},
+              {"unlogged_instructions", std::move(unlogged)},
               {"launches", summary.launches},
               {"launches_filtered", summary.launches_filtered},
               {"events", summary.events},

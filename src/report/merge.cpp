@@ -54,6 +54,19 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
       merged.summary.kernels_skipped.push_back(
           {skipped.kernel + " (process " + std::to_string(report.run.pid) + ")", skipped.reason});
     }
+    for (const UnloggedInstructions& unlogged : summary.unlogged_instructions) {
+      auto same_kind = std::find_if(merged.summary.unlogged_instructions.begin(), merged.summary.unlogged_instructions.end(),
+                                    [&](const UnloggedInstructions& known) { return known.kind == unlogged.kind; });
+      if (same_kind == merged.summary.unlogged_instructions.end()) {
+        merged.summary.unlogged_instructions.push_back(unlogged);
+        continue;
+      }
+      for (const std::string& kernel : unlogged.kernels) {
+        if (std::find(same_kind->kernels.begin(), same_kind->kernels.end(), kernel) == same_kind->kernels.end()) {
+          same_kind->kernels.push_back(kernel);
+        }
+      }
+    }
     merged.summary.launches += summary.launches;
     merged.summary.launches_filtered += summary.launches_filtered;
     merged.summary.events += summary.events;

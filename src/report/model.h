@@ -177,9 +177,18 @@ struct SkippedKernel {
   friend bool operator==(const SkippedKernel&, const SkippedKernel&) = default;
 };
 
+// Memory instructions of one kind that checked kernels held but that were not logged (ldmatrix,
+// wmma.load, surfaces, tensor copies): races through them were not looked for.
+struct UnloggedInstructions {
+  std::string kind;
+  std::vector<std::string> kernels;  // the checked kernels that hold them
+  friend bool operator==(const UnloggedInstructions&, const UnloggedInstructions&) = default;
+};
+
 struct Summary {
   uint64_t kernels_instrumented = 0;
   std::vector<SkippedKernel> kernels_skipped;
+  std::vector<UnloggedInstructions> unlogged_instructions;
   uint64_t launches = 0;
   uint64_t launches_filtered = 0;  // of those, run unchecked as the launch filters asked (launch_sample...)
   uint64_t events = 0;

@@ -120,6 +120,15 @@ std::string count_of(uint64_t count, std::string_view singular, std::string_view
   return std::to_string(count) + ' ' + std::string{count == 1 ? singular : plural};
 }
 
+// "a, b and 3 more kernels": a kind many kernels hold must not flood the summary.
+std::string join_kernels(const std::vector<std::string>& kernels) {
+  constexpr size_t kNamed = 3;
+  std::string text;
+  for (size_t i = 0; i < kernels.size() && i < kNamed; ++i) text += (i == 0 ? "" : ", ") + kernels[i];
+  if (kernels.size() > kNamed) text += " and " + count_of(kernels.size() - kNamed, "more kernel", "more kernels");
+  return text;
+}
+
 void print_final_line(const Report& report, std::ostream& out) {
   const SummaryCounts counts = count_summary(report);
   const Summary& summary = report.summary;
@@ -155,6 +164,10 @@ void render_text(const Report& report, const TextOptions& options, std::ostream&
   }
   for (const SkippedKernel& skipped : report.summary.kernels_skipped) {
     out << "barracuda: NOT checked: " << skipped.kernel << ": " << skipped.reason << '\n';
+  }
+  for (const UnloggedInstructions& unlogged : report.summary.unlogged_instructions) {
+    out << "barracuda: not logged: " << unlogged.kind << " instructions in " << join_kernels(unlogged.kernels)
+        << ": races through them are not checked\n";
   }
   if (report.summary.dropped_events != 0) {
     out << "barracuda: " << report.summary.dropped_events

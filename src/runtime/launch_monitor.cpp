@@ -104,6 +104,8 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   info.shared_bytes = launch.shared_mem_bytes;
   info.warp_model = warp_model_;
   info.order = std::move(order);
+  const std::map<std::string, uint64_t> unlogged = modules_.unlogged_memory(launch.module, launch.kernel_name);
+  info.unlogged_accesses = !unlogged.empty();
   try {
     engine_.begin_launch(info);
   } catch (const std::exception& e) {
@@ -122,6 +124,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   this_thread_launch = LaunchMode::kCheck;
   std::lock_guard lock(totals_mutex_);
   launches_.push_back({info.kernel, info.grid, info.block});
+  for (const auto& [kind, instructions] : unlogged) totals_.unlogged_memory[kind].insert(info.kernel);
 }
 
 void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result) {

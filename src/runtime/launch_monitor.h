@@ -7,10 +7,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <regex>
+#include <set>
 #include <vector>
 #include <string>
 
@@ -48,6 +50,9 @@ struct LaunchTotals {
   // be told apart), so the run's analysis is incomplete. `graph_not_replayed` says why for the latest.
   uint64_t unchecked_graph_launches = 0;
   std::string graph_not_replayed;
+  // Memory instructions checked launches held but did not log (ldmatrix, wmma.load...): kind ->
+  // the kernels.
+  std::map<std::string, std::set<std::string>> unlogged_memory;
 };
 
 class LaunchMonitor final : public shim::LaunchObserver {

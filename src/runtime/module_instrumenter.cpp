@@ -149,6 +149,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::vector<trace::ModuleTable> tables;
   std::vector<std::string> kernels;
   std::vector<std::string> variables;
+  ptx::passes::UnloggedMemory unlogged;
   uint32_t next_site = sites_.next_id();
   std::string link_arch = "sm_" + std::to_string(arch);
   for (const PtxSource& source : sources) {
@@ -168,6 +169,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     pass_options.first_site_id = next_site;
     ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, pass_options);
     next_site += static_cast<uint32_t>(result.sites.sites().size());
+    unlogged.merge(result.unlogged_memory);
     std::vector<std::string> object_kernels = kernel_names(*parsed.module);
     kernels.insert(kernels.end(), object_kernels.begin(), object_kernels.end());
     tables.push_back(module_table(static_cast<uint32_t>(image.id), result.sites, std::move(object_kernels)));
@@ -201,6 +203,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::lock_guard lock(mutex_);
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
   variables_[image.id] = std::move(variables);
+  if (!unlogged.empty()) unlogged_[image.id] = std::move(unlogged);
   if (compiled) {
     ++totals_.compiled;
     totals_.compile_time += elapsed;
@@ -314,6 +317,15 @@ std::vector<SkippedModule> ModuleInstrumenter::skipped() const {
 std::vector<std::string> ModuleInstrumenter::instrumented_kernels() const {
   std::lock_guard lock(mutex_);
   return kernels_;
+}
+
+std::map<std::string, uint64_t> ModuleInstrumenter::unlogged_memory(shim::ModuleId module,
+                                                                    std::string_view kernel) const {
+  std::lock_guard lock(mutex_);
+  auto found = unlogged_.find(module);
+  if (found == unlogged_.end()) return {};
+  auto kinds = found->second.find(std::string(kernel));
+  return kinds == found->second.end() ? std::map<std::string, uint64_t>{} : kinds->second;
 }
 
 InstrumentationTotals ModuleInstrumenter::totals() const {

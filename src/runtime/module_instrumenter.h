@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ptx/passes/instrument.h"
@@ -79,6 +80,9 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   void queues_released();
   std::vector<SkippedModule> skipped() const;
   std::vector<std::string> instrumented_kernels() const;
+  // The memory instructions of `kernel` (call closure included) that are not logged, by kind
+  // (ptx/passes/unlogged_memory.h); empty for kernels with none and modules not instrumented.
+  std::map<std::string, uint64_t> unlogged_memory(shim::ModuleId module, std::string_view kernel) const;
   InstrumentationTotals totals() const;
 
  private:
@@ -103,6 +107,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;
   std::map<shim::ModuleId, std::vector<std::string>> variables_;  // the .global variables each module defines
+  std::map<shim::ModuleId, ptx::passes::UnloggedMemory> unlogged_;
   InstrumentationTotals totals_;
 };
 

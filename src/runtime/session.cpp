@@ -397,6 +397,9 @@ class Session final : public shim::SyncObserver {
                (totals.graph_not_replayed.empty() ? std::string("reason unknown") : totals.graph_not_replayed) +
                ")"});
     }
+    for (const auto& [kind, kernels] : totals.unlogged_memory) {
+      report.summary.unlogged_instructions.push_back({kind, {kernels.begin(), kernels.end()}});
+    }
     report.summary.launches = totals.launches_checked + totals.launches_unchecked;
     report.summary.launches_filtered = totals.launches_filtered;
     report.summary.events = totals.records;

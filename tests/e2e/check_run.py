@@ -69,6 +69,8 @@ def main():
     parser.add_argument("--incomplete", help="text the report's reason for an incomplete analysis must hold")
     parser.add_argument("--allocation", help="KIND:SIZE:OFFSET[:SYMBOL] every race's allocation must have")
     parser.add_argument("--allocated-by", help="function one of the allocation's host frames must be in")
+    parser.add_argument("--unlogged", action="append", default=[],
+                        help="memory instruction kind the report must list as not logged")
     parser.add_argument("--tool-option", action="append", default=[],
                         help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
     argv = sys.argv[1:]
@@ -133,6 +135,10 @@ def main():
     for line in args.line:
         if line not in named:
             failures.append(f"no race names {line} (races name {sorted(named)})")
+    listed = {entry["kind"] for entry in summary.get("unlogged_instructions", [])}
+    for kind in args.unlogged:
+        if kind not in listed:
+            failures.append(f"'{kind}' not listed as unlogged (listed: {sorted(listed)})")
     if args.allocation or args.allocated_by:
         failures += allocation_failures(report["races"], args.allocation, args.allocated_by, checked.stderr)
     for failure in failures:

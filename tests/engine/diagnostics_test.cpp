@@ -76,6 +76,18 @@ TEST(Diagnostics, BarrierOrderingNothingIsRedundant) {
   EXPECT_TRUE(s.races().empty());
 }
 
+// A barrier between ldmatrix or wmma.load and the stores they read orders accesses the engine never
+// sees: in a kernel that holds such instructions no barrier is called redundant.
+TEST(Diagnostics, NoBarrierIsRedundantWhereAccessesAreNotLogged) {
+  Scenario s(kOneBlock, kTwoWarps);
+  s.with_unlogged_accesses();
+  s.warp(0, 0).store(lane(0), kX);
+  const SiteId barrier = s.warp(0, 0).barrier();
+  s.warp(0, 1).barrier();
+  s.run();
+  EXPECT_FALSE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, barrier));
+}
+
 // cooperative_groups::this_grid().sync(): __syncthreads, one thread releases its block's work to the
 // others at device scope and acquires theirs, __syncthreads. The accesses it orders are in different
 // blocks (through the release and the acquire), yet neither barrier may be called redundant.

@@ -125,6 +125,11 @@ Scenario& Scenario::with_cluster(Dim3 cluster) {
   return *this;
 }
 
+Scenario& Scenario::with_unlogged_accesses() {
+  launch_.unlogged_accesses = true;
+  return *this;
+}
+
 void Scenario::append(uint32_t block, const RecordHeader& header, const std::vector<RecordHeader>& payload) {
   auto& queue = queues_[block % queues_.size()];
   queue.push_back(header);

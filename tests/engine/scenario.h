@@ -72,6 +72,8 @@ class Scenario {
   Scenario(Dim3 grid, Dim3 block, WarpModel model = WarpModel::kIndependent, uint32_t workers = 1);
 
   Scenario& with_cluster(Dim3 cluster);
+  // The kernel holds memory instructions that are not logged (LaunchInfo::unlogged_accesses).
+  Scenario& with_unlogged_accesses();
   WarpScript warp(uint32_t block, uint32_t warp) { return WarpScript(*this, block, warp); }
 
   // Feeds every record to the engine and ends the launch. The records of each queue are consumed

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <sstream>
 
 #include "barracuda/queue.h"
@@ -251,6 +252,56 @@ TEST(InstrumentPass, TextureAndSurfaceInstructionsAreNotLogged) {
     EXPECT_EQ(out.result.statistics.read_only_loads, 0u);
     for (const std::string& line : out.lines) EXPECT_EQ(line.find("__barracuda_log_access,"), std::string::npos);
   }
+}
+
+TEST(InstrumentPass, MemoryInstructionsNotLoggedAreListedPerKernel) {
+  auto out = instrument(
+      "ld.param.u64 %rd1, [k_param_0];\n"
+      "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [smem];\n"
+      "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [smem+128];\n"
+      "wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [smem];\n"
+      "sust.b.2d.b32.trap [%rd1, {%r3, %r4}], {%r2};\n"
+      "tex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%r1}];\n"
+      "st.shared.u32 [smem], %r1;\n"
+      "ret;");
+  const std::map<std::string, uint64_t> expected{{"ldmatrix", 2}, {"sust", 1}, {"wmma.load", 1}};
+  ASSERT_TRUE(out.result.unlogged_memory.contains("k"));
+  EXPECT_EQ(out.result.unlogged_memory.at("k"), expected);
+}
+
+// A kernel is charged with what the functions it calls hold; a kernel that calls none holds nothing.
+TEST(InstrumentPass, UnloggedMemoryCountsTheKernelsCallClosure) {
+  ParseResult parsed = parse(R"(.version 8.0
+.target sm_90
+.address_size 64
+.shared .align 16 .b8 tile[256];
+.func store_tile(.param .b32 v)
+{
+.reg .b32 %r<2>;
+ld.param.b32 %r1, [v];
+stmatrix.sync.aligned.m8n8.x1.shared.b16 [tile], {%r1};
+ret;
+}
+.visible .entry calls()
+{
+.reg .b32 %r<2>;
+mov.b32 %r1, 1;
+{
+.param .b32 param0;
+st.param.b32 [param0], %r1;
+call.uni store_tile, (param0);
+}
+ret;
+}
+.visible .entry alone()
+{
+ret;
+}
+)");
+  ASSERT_TRUE(parsed) << parsed.error.to_string();
+  const UnloggedMemory unlogged = unlogged_memory_by_kernel(*parsed.module);
+  ASSERT_EQ(unlogged.size(), 1u);
+  EXPECT_EQ(unlogged.at("calls"), (std::map<std::string, uint64_t>{{"stmatrix", 1}}));
 }
 
 TEST(InstrumentPass, GuardedAccessIsLoggedOnlyWhereItsGuardHolds) {

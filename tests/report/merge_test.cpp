@@ -74,6 +74,17 @@ TEST(MergeProcessReports, AnIncompleteProcessMakesTheRunIncompleteAndIsNamed) {
   EXPECT_EQ(exit_code_for(merged, 0, {}), 67);
 }
 
+TEST(MergeProcessReports, UnloggedInstructionKindsAreListedOnceWithEveryKernel) {
+  Report first = process_report(50, {});
+  first.summary.unlogged_instructions = {{"ldmatrix", {"gemm"}}};
+  Report second = process_report(51, {});
+  second.summary.unlogged_instructions = {{"ldmatrix", {"gemm", "attention"}}, {"sust", {"blur"}}};
+  const Report merged = merge_process_reports({first, second}, {"make"});
+  const std::vector<UnloggedInstructions> expected{{"ldmatrix", {"gemm", "attention"}}, {"sust", {"blur"}}};
+  EXPECT_EQ(merged.summary.unlogged_instructions, expected);
+  EXPECT_FALSE(analysis_incomplete(merged));
+}
+
 TEST(MergeProcessReports, DiagnosticsAndStatisticsAddUp) {
   Report first = sample_report();
   first.run.pid = 41;

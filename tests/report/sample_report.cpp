@@ -43,6 +43,7 @@ Report sample_report() {
                        WarpModel::kIndependent, 4242};
   report.summary.kernels_instrumented = 3;
   report.summary.kernels_skipped = {{"cublasLt_sm90_gemm", "no sm_90 PTX in the fat binary"}};
+  report.summary.unlogged_instructions = {{"ldmatrix", {"gemm_tensor_cores", "attention", "softmax", "layernorm"}}};
   report.summary.launches = 12;
   report.summary.launches_filtered = 5;
   report.summary.events = 123456;

@@ -1,8 +1,8 @@
 #include "ptx/passes/fence_free_functions.h"
 
 #include <string_view>
-#include <unordered_map>
-#include <vector>
+
+#include "ptx/passes/call_graph.h"
 
 namespace barracuda::ptx::passes {
 namespace {
@@ -23,80 +23,36 @@ bool exposed(const Function& function) {
          function.linkage == Linkage::Common;
 }
 
-// `call[.uni] [(returns),] target[, (arguments)][, prototype];`: the first operand that is not a list.
-const Operand* call_target(const Instruction& call) {
-  for (const Operand& operand : call.operands) {
-    if (operand.kind != OperandKind::ParameterList) return &operand;
+// A fence in its own body, or a call whose callee's body the module cannot vouch for.
+bool fenced_itself(const CallGraph& graph, const Function* function) {
+  for (std::string_view callee : graph.outside_callees.at(function)) {
+    if (!logs_no_fence(callee)) return true;
   }
-  return nullptr;
-}
-
-struct CallGraph {
-  std::unordered_map<const Function*, std::vector<const Function*>> callees;
-  // A fence in its own body, or a call whose callee's body the module cannot vouch for.
-  std::unordered_set<const Function*> fenced;
-  bool has_indirect_call = false;
-};
-
-CallGraph build_call_graph(const std::vector<const Function*>& definitions) {
-  std::unordered_map<std::string_view, const Function*> by_name;
-  for (const Function* function : definitions) by_name.emplace(function->name, function);
-  CallGraph graph;
-  for (const Function* function : definitions) {
-    std::vector<const Function*>& callees = graph.callees[function];
-    for (const Statement& statement : function->body) {
-      const auto* instruction = std::get_if<Instruction>(&statement);
-      if (!instruction) continue;
-      if (is_fence(*instruction)) graph.fenced.insert(function);
-      if (instruction->opcode != Opcode::Call) continue;
-      const Operand* target = call_target(*instruction);
-      if (!target || target->kind != OperandKind::Symbol) {
-        graph.has_indirect_call = true;
-        continue;
-      }
-      auto callee = by_name.find(target->text);
-      if (callee != by_name.end() && callee->second->linkage != Linkage::Weak) {
-        callees.push_back(callee->second);
-      } else if (!logs_no_fence(target->text)) {
-        graph.fenced.insert(function);
-      }
-    }
+  for (const Statement& statement : function->body) {
+    const auto* instruction = std::get_if<Instruction>(&statement);
+    if (instruction && is_fence(*instruction)) return true;
   }
-  return graph;
-}
-
-// `kernel` and every function it can call, transitively.
-std::unordered_set<const Function*> call_closure(const CallGraph& graph, const Function* kernel) {
-  std::unordered_set<const Function*> reached{kernel};
-  std::vector<const Function*> pending{kernel};
-  while (!pending.empty()) {
-    const Function* function = pending.back();
-    pending.pop_back();
-    for (const Function* callee : graph.callees.at(function)) {
-      if (reached.insert(callee).second) pending.push_back(callee);
-    }
-  }
-  return reached;
+  return false;
 }
 
 }  // namespace
 
 FenceFreeFunctions::FenceFreeFunctions(const Module& module) {
-  std::vector<const Function*> definitions;
-  for (const Function* function : module.functions()) {
-    if (function->is_definition && !function->name.starts_with("__barracuda_")) definitions.push_back(function);
-  }
-  const CallGraph graph = build_call_graph(definitions);
+  const CallGraph graph = build_call_graph(module);
   if (graph.has_indirect_call) return;
+  std::unordered_set<const Function*> fenced;
+  for (const Function* function : graph.definitions) {
+    if (fenced_itself(graph, function)) fenced.insert(function);
+  }
   std::unordered_set<const Function*> run_by_fenced_kernel;
-  for (const Function* kernel : definitions) {
+  for (const Function* kernel : graph.definitions) {
     if (!kernel->is_entry) continue;
     const std::unordered_set<const Function*> closure = call_closure(graph, kernel);
-    bool fenced = false;
-    for (const Function* function : closure) fenced = fenced || graph.fenced.contains(function);
-    if (fenced) run_by_fenced_kernel.insert(closure.begin(), closure.end());
+    bool reaches_fence = false;
+    for (const Function* function : closure) reaches_fence = reaches_fence || fenced.contains(function);
+    if (reaches_fence) run_by_fenced_kernel.insert(closure.begin(), closure.end());
   }
-  for (const Function* function : definitions) {
+  for (const Function* function : graph.definitions) {
     if (run_by_fenced_kernel.contains(function) || (!function->is_entry && exposed(*function))) continue;
     fence_free_.insert(function);
   }

@@ -20,7 +20,7 @@ StatementIterator unguard(PassContext& context, StatementIterator position) {
 InstrumentResult instrument_module(Module& module, const InstrumentOptions& options) {
   // First: the runtime calls the passes insert need at least the ISA and target it sets.
   upgrade_legacy_isa(module);
-  InstrumentResult result{SiteTable(module, options.first_site_id), {}};
+  InstrumentResult result{SiteTable(module, options.first_site_id), {}, unlogged_memory_by_kernel(module)};
   const FenceFreeFunctions fence_free(module);
   declare_runtime_functions(module);
   for (Function* function : module.definitions()) {

@@ -7,6 +7,7 @@
 
 #include "ptx/module.h"
 #include "ptx/passes/site_table.h"
+#include "ptx/passes/unlogged_memory.h"
 
 namespace barracuda::ptx::passes {
 
@@ -36,6 +37,7 @@ struct InstrumentStatistics {
 struct InstrumentResult {
   SiteTable sites;
   InstrumentStatistics statistics;
+  UnloggedMemory unlogged_memory;  // per kernel: memory instructions not logged (unlogged_memory.h)
 };
 
 // Rewrites `module` in place. Functions of the runtime itself (__barracuda_*) are left alone. PTX of an
