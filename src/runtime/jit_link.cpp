@@ -59,7 +59,9 @@ std::vector<char> link_once(const JitRequest& request, uint32_t register_cap) {
   Handle handle(raw);
   for (const LinkInput& input : request.inputs) {
     const std::string& name = names.emplace_back(input.name);
-    nvJitLinkInputType type = input.kind == LinkInputKind::kObject ? NVJITLINK_INPUT_CUBIN : NVJITLINK_INPUT_PTX;
+    const nvJitLinkInputType type = input.kind == LinkInputKind::kObject    ? NVJITLINK_INPUT_CUBIN
+                                    : input.kind == LinkInputKind::kLibrary ? NVJITLINK_INPUT_LIBRARY
+                                                                            : NVJITLINK_INPUT_PTX;
     check(nvJitLinkAddData(raw, type, input.text.data(), input.text.size(), name.c_str()), raw, "add " + name);
   }
   check(nvJitLinkComplete(raw), raw, "link");

@@ -16,7 +16,11 @@ class JitError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class LinkInputKind : uint8_t { kPtx, kObject /* relocatable cubin (ptxas -c) */ };
+enum class LinkInputKind : uint8_t {
+  kPtx,
+  kObject,   // relocatable cubin (ptxas -c)
+  kLibrary,  // static library of objects (libcudadevrt.a)
+};
 
 struct LinkInput {
   std::string_view name;  // shown in nvJitLink's error log

@@ -9,8 +9,10 @@
 #include "fatbin/image.h"
 #include "fatbin/ptx_select.h"
 #include "ptx/parser.h"
+#include "ptx/passes/device_launch_copies.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/printer.h"
+#include "runtime/cuda_device_runtime_library.h"
 #include "runtime/driver_api.h"
 
 namespace barracuda::runtime {
@@ -58,19 +60,6 @@ std::vector<std::string> split_options(std::string_view text) {
 // Kernels launched from the device (dynamic parallelism) call the device runtime's launch functions.
 // Their grids would log under their parent's launch, which the engine cannot tell apart yet: such
 // modules are declined with that reason rather than checked wrongly.
-bool launches_from_the_device(const ptx::Module& module) {
-  for (const ptx::Function* function : module.functions()) {
-    // CUDA 12+ (CDP2) names them __cudaCDP2LaunchDeviceV2, __cudaCDP2GetParameterBufferV2, ...; older
-    // PTX calls cudaLaunchDevice / cudaGetParameterBuffer.
-    const std::string_view name = function->name;
-    if (!function->is_entry && (name.starts_with("__cudaCDP2") || name.starts_with("cudaLaunchDevice") ||
-                                name.starts_with("cudaGetParameterBuffer"))) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // The module's own .global variables (not those it declares .extern, nor the instrumentation's).
 std::vector<std::string> global_variable_names(const ptx::Module& module) {
   std::vector<std::string> names;
@@ -86,7 +75,9 @@ std::vector<std::string> global_variable_names(const ptx::Module& module) {
 std::vector<std::string> kernel_names(const ptx::Module& module) {
   std::vector<std::string> names;
   for (const ptx::Function* function : module.functions()) {
-    if (function->is_entry && function->is_definition) names.emplace_back(function->name);
+    if (function->is_entry && function->is_definition && !function->name.starts_with(ptx::passes::kUncheckedPrefix)) {
+      names.emplace_back(function->name);
+    }
   }
   return names;
 }
@@ -150,6 +141,8 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::vector<std::string> kernels;
   std::vector<std::string> variables;
   ptx::passes::UnloggedMemory unlogged;
+  bool links_device_runtime = false;
+  std::vector<std::string> launched_from_device;  // their child grids run unchecked
   uint32_t next_site = sites_.next_id();
   std::string link_arch = "sm_" + std::to_string(arch);
   for (const PtxSource& source : sources) {
@@ -158,9 +151,16 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
       skip(image, "PTX not understood: " + parsed.error.to_string());
       return nullptr;
     }
-    if (launches_from_the_device(*parsed.module)) {
-      skip(image, "it launches kernels from the device (dynamic parallelism), which barracuda does not check yet");
-      return nullptr;
+    if (ptx::passes::launches_from_the_device(*parsed.module)) {
+      if (!cuda_device_runtime_library()) {
+        skip(image, "it launches kernels from the device (dynamic parallelism) and libcudadevrt.a, which it must be "
+                    "linked with, was not found (set CUDA_HOME to the CUDA toolkit)");
+        return nullptr;
+      }
+      links_device_runtime = true;
+    }
+    for (std::string& kernel : ptx::passes::copy_device_launched_kernels(*parsed.module)) {
+      launched_from_device.push_back(std::move(kernel));
     }
     if (targets_arch_specific(*parsed.module, link_arch)) link_arch += 'a';
     std::vector<std::string> object_variables = global_variable_names(*parsed.module);
@@ -184,6 +184,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     ptx_bytes += text.size();
   }
   request.inputs.push_back(device_runtime_input(link_arch));
+  if (links_device_runtime) request.inputs.push_back({"libcudadevrt.a", *cuda_device_runtime_library(), LinkInputKind::kLibrary});
   bool large = ptx_bytes > kLargeModuleBytes;
   if (large && config_.message) {
     config_.message("compiling instrumented " + name + " (" + std::to_string(ptx_bytes >> 20) +
@@ -201,6 +202,13 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     sites_.add(std::move(table));
   }
   std::lock_guard lock(mutex_);
+  if (!launched_from_device.empty()) {
+    std::string names;
+    for (const std::string& kernel : launched_from_device) names += (names.empty() ? "" : ", ") + kernel;
+    skipped_.push_back({name + " (" + names + ")",
+                        "child grids launched from the device (dynamic parallelism) run unchecked; launches of "
+                        "these kernels from the host are checked"});
+  }
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
   variables_[image.id] = std::move(variables);
   if (!unlogged.empty()) unlogged_[image.id] = std::move(unlogged);

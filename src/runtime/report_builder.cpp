@@ -15,6 +15,13 @@ report::Site to_report_site(engine::SiteId id, const SiteRegistry& sites) {
   site.function = found->function;
   site.ptx_line = found->ptx_line;
   site.source = {found->file, found->line, found->column};
+  // An access inside an inlined function is reported at its own line, with the call site in the
+  // kernel as the frame it was inlined into; unless that line is in the toolkit's headers (atomicAdd,
+  // cooperative groups), where the user's call is the line worth showing.
+  if (found->inner_line != 0 && !report::in_toolkit_headers(found->inner_file)) {
+    site.inlined_at.push_back({found->function, site.source});
+    site.source = {found->inner_file, found->inner_line, found->inner_column};
+  }
   return site;
 }
 

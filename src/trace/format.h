@@ -25,7 +25,9 @@ namespace barracuda::trace {
 static_assert(std::endian::native == std::endian::little, "trace files are little-endian and written raw");
 
 inline constexpr char kTraceMagic[8] = {'B', 'C', 'D', 'T', 'R', 'A', 'C', 'E'};
-inline constexpr uint32_t kTraceFormatVersion = 1;
+// Version 2 added each site's inner location (SiteInfo::inner_*); version 1 files are still read.
+inline constexpr uint32_t kTraceFormatVersion = 2;
+inline constexpr uint32_t kOldestTraceFormatVersion = 1;
 
 // Limits that keep a reader's memory bounded whatever the file claims.
 inline constexpr uint32_t kMaxSectionPayloadBytes = 64u << 20;
@@ -66,6 +68,12 @@ struct SiteFixed {
   uint32_t column;
 };
 static_assert(sizeof(SiteFixed) == 12);
+
+struct SiteInnerFixed {  // version 2 on, after a site's file: then the inner file's string
+  uint32_t line;  // 0: the site is not in an inlined function
+  uint32_t column;
+};
+static_assert(sizeof(SiteInnerFixed) == 8);
 
 struct LaunchFixed {
   uint64_t launch_id;  // full launch sequence number; records carry its low 16 bits

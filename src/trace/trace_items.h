@@ -13,9 +13,15 @@ namespace barracuda::trace {
 struct SiteInfo {
   std::string function;
   uint32_t ptx_line = 0;
+  // The instruction's line in the kernel's own code: for an instruction of an inlined function, the
+  // outermost call site.
   std::string file;
   uint32_t line = 0;  // 0: no line info
   uint32_t column = 0;
+  // For an instruction of an inlined function, its own line (inner_line 0 otherwise).
+  std::string inner_file;
+  uint32_t inner_line = 0;
+  uint32_t inner_column = 0;
   friend bool operator==(const SiteInfo&, const SiteInfo&) = default;
 };
 

@@ -13,7 +13,7 @@ namespace {
 // much memory as the file really has.
 constexpr uint32_t kReadStepBytes = 1u << 20;
 
-ModuleTable decode_module(PayloadDecoder& payload) {
+ModuleTable decode_module(PayloadDecoder& payload, uint32_t format_version) {
   const auto header = payload.get<ModuleHeader>("module header");
   ModuleTable module{header.module_index, header.site_base, {}, {}};
   if (uint64_t{header.site_base} + header.site_count > UINT32_MAX + uint64_t{1}) {
@@ -33,6 +33,12 @@ ModuleTable decode_module(PayloadDecoder& payload) {
     site.column = fixed.column;
     site.function = payload.get_string("site function");
     site.file = payload.get_string("site file");
+    if (format_version >= 2) {
+      const auto inner = payload.get<SiteInnerFixed>("site inner location");
+      site.inner_line = inner.line;
+      site.inner_column = inner.column;
+      site.inner_file = payload.get_string("site inner file");
+    }
     module.sites.push_back(std::move(site));
   }
   payload.expect_end();
@@ -70,10 +76,12 @@ TraceReader::TraceReader(std::istream& in) : in_(in) {
   if (std::memcmp(header.magic, kTraceMagic, sizeof kTraceMagic) != 0) {
     throw TraceFormatError("trace: not a barracuda trace (bad magic)");
   }
-  if (header.format_version != kTraceFormatVersion) {
+  if (header.format_version < kOldestTraceFormatVersion || header.format_version > kTraceFormatVersion) {
     throw TraceFormatError("trace: format version " + std::to_string(header.format_version) +
-                           " is not supported (this barracuda reads " + std::to_string(kTraceFormatVersion) + ")");
+                           " is not supported (this barracuda reads " + std::to_string(kOldestTraceFormatVersion) +
+                           " to " + std::to_string(kTraceFormatVersion) + ")");
   }
+  format_version_ = header.format_version;
   if (header.record_format_version != kRecordFormatVersion) {
     throw TraceFormatError("trace: record format version " + std::to_string(header.record_format_version) +
                            " is not supported (this barracuda reads " + std::to_string(kRecordFormatVersion) + ")");
@@ -115,7 +123,7 @@ std::optional<TraceItem> TraceReader::next() {
   const std::string bytes = read_payload(header.payload_bytes, what);
   PayloadDecoder payload{bytes, what};
   switch (static_cast<SectionKind>(header.kind)) {
-    case SectionKind::kModule: ++counts_.module_count; return decode_module(payload);
+    case SectionKind::kModule: ++counts_.module_count; return decode_module(payload, format_version_);
     case SectionKind::kLaunch: ++counts_.launch_count; return decode_launch(payload);
     case SectionKind::kSlotChunk: {
       SlotChunk chunk = decode_chunk(payload);

@@ -27,6 +27,7 @@ class TraceReader {
 
   std::istream& in_;
   uint64_t offset_ = 0;
+  uint32_t format_version_ = kTraceFormatVersion;
   EndPayload counts_{};
   bool ended_ = false;
 };

@@ -7,6 +7,7 @@
 #include "barracuda/queue.h"
 #include "device/runtime_ptx.h"
 #include "ptx/parser.h"
+#include "ptx/passes/device_launch_copies.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
@@ -302,6 +303,84 @@ ret;
   const UnloggedMemory unlogged = unlogged_memory_by_kernel(*parsed.module);
   ASSERT_EQ(unlogged.size(), 1u);
   EXPECT_EQ(unlogged.at("calls"), (std::map<std::string, uint64_t>{{"stmatrix", 1}}));
+}
+
+// Dynamic parallelism: the kernel launched from the device and what it calls are copied uninstrumented,
+// the parent's reference points at the copy, and the originals (launched from the host) stay checked.
+TEST(InstrumentPass, KernelsLaunchedFromTheDeviceRunAsUninstrumentedCopies) {
+  ParseResult parsed = parse(R"(.version 9.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2
+(
+.param .b64 __cudaCDP2LaunchDeviceV2_param_0,
+.param .b64 __cudaCDP2LaunchDeviceV2_param_1
+)
+;
+.visible .func bump(.param .b64 bump_param_0)
+{
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [bump_param_0];
+st.global.u32 [%rd1], 1;
+ret;
+}
+.visible .entry child(.param .u64 child_param_0)
+{
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [child_param_0];
+{
+.param .b64 param0;
+st.param.b64 [param0], %rd1;
+call.uni bump, (param0);
+}
+ret;
+}
+.visible .entry parent(.param .u64 parent_param_0)
+{
+.reg .b32 %r<2>;
+.reg .b64 %rd<3>;
+ld.param.u64 %rd1, [parent_param_0];
+st.global.u32 [%rd1], 2;
+mov.u64 %rd2, child;
+{
+.param .b64 param0;
+st.param.b64 [param0], %rd2;
+.param .b64 param1;
+st.param.b64 [param1], %rd1;
+.param .b32 retval0;
+call.uni (retval0), __cudaCDP2LaunchDeviceV2, (param0, param1);
+ld.param.b32 %r1, [retval0];
+}
+ret;
+}
+)");
+  ASSERT_TRUE(parsed) << parsed.error.to_string();
+  EXPECT_TRUE(launches_from_the_device(*parsed.module));
+  EXPECT_EQ(copy_device_launched_kernels(*parsed.module), std::vector<std::string>{"child"});
+  instrument_module(*parsed.module, {});
+  // Each function's text, and how many runtime calls it makes.
+  std::map<std::string, std::string> bodies;
+  for (const Function* function : parsed.module->functions()) {
+    if (!function->is_definition || function->name.starts_with("__barracuda_log")) continue;
+    std::string text;
+    for (const Statement& statement : function->body) {
+      if (const auto* instruction = std::get_if<Instruction>(&statement)) {
+        text += std::string(instruction->mnemonic) + ' ';
+        for (const Operand& operand : instruction->operands) text += std::string(operand.text) + ' ';
+        text += '\n';
+      }
+    }
+    bodies[std::string(function->name)] = text;
+  }
+  ASSERT_TRUE(bodies.contains("__barracuda_unchecked_child"));
+  ASSERT_TRUE(bodies.contains("__barracuda_unchecked_bump"));
+  EXPECT_EQ(bodies["__barracuda_unchecked_child"].find("__barracuda_log"), std::string::npos);
+  EXPECT_EQ(bodies["__barracuda_unchecked_bump"].find("__barracuda_log"), std::string::npos);
+  EXPECT_NE(bodies["__barracuda_unchecked_child"].find("call.uni __barracuda_unchecked_bump"), std::string::npos);
+  EXPECT_NE(bodies["parent"].find("mov.u64 %rd2 __barracuda_unchecked_child"), std::string::npos);
+  EXPECT_NE(bodies["child"].find("__barracuda_log_entry"), std::string::npos);
+  EXPECT_NE(bodies["child"].find("call.uni bump"), std::string::npos);
+  EXPECT_NE(bodies["bump"].find("__barracuda_log_access"), std::string::npos);
 }
 
 TEST(InstrumentPass, GuardedAccessIsLoggedOnlyWhereItsGuardHolds) {

@@ -99,47 +99,25 @@ TEST(RdcInstrument, TotalsTellCompiledModulesFromCachedOnes) {
   std::filesystem::remove_all(cache);
 }
 
-// A module that launches kernels from the device (dynamic parallelism; nvcc 13 -rdc, cut down) is
-// declined in one line that says why, not with nvJitLink's undefined references.
-TEST(RdcInstrument, DeviceSideLaunchesAreDeclinedWithTheirReason) {
-  const std::string ptx = R"(.version 9.0
-.target sm_90
-.address_size 64
-.extern .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2
-(
-  .param .b64 __cudaCDP2LaunchDeviceV2_param_0,
-  .param .b64 __cudaCDP2LaunchDeviceV2_param_1
-)
-;
-.visible .entry parent(
-  .param .u64 parent_param_0
-)
-{
-  .reg .b32 %r<2>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [parent_param_0];
-  mov.u64 %rd2, 0;
-  { // callseq 0
-  .param .b64 param0;
-  st.param.b64 [param0], %rd1;
-  .param .b64 param1;
-  st.param.b64 [param1], %rd2;
-  .param .b32 retval0;
-  call.uni (retval0), __cudaCDP2LaunchDeviceV2, (param0, param1);
-  ld.param.b32 %r1, [retval0];
-  } // callseq 0
-  ret;
-}
-)";
+// A module that launches kernels from the device (dynamic parallelism, nvcc 13 -rdc) is instrumented
+// and linked with libcudadevrt: the host launches of its kernels are checked, and the report names
+// the kernel whose child grids run unchecked.
+TEST(RdcInstrument, DeviceSideLaunchesLinkTheDeviceRuntimeAndNameTheUncheckedChildGrids) {
+  std::vector<char> ptx = read_file(DEVICE_LAUNCH_PTX);
+  ASSERT_FALSE(ptx.empty());
+  ptx.push_back('\0');
   const std::filesystem::path cache = empty_cache("barracuda-cdp-test-cache");
   SiteRegistry sites;
   ModuleInstrumenter instrumenter(config_with_cache(cache), sites, [] { return SharedQueues(); });
-  const shim::ModuleImage image{shim::ModuleId{1}, {shim::Hook::ModuleLoadData, false}, ptx.c_str(),
-                                shim::ImageKind::PtxText, ptx.size() + 1};
-  EXPECT_EQ(instrumenter.transform(image), nullptr);
+  const shim::ModuleImage image{shim::ModuleId{1}, {shim::Hook::ModuleLoadData, false}, ptx.data(),
+                                shim::ImageKind::PtxText, ptx.size()};
+  EXPECT_NE(instrumenter.transform(image), nullptr);
+  std::vector<std::string> kernels = instrumenter.instrumented_kernels();
+  std::sort(kernels.begin(), kernels.end());
+  EXPECT_EQ(kernels, (std::vector<std::string>{"_Z5childPii", "_Z6parentPii"}));
   ASSERT_EQ(instrumenter.skipped().size(), 1u);
-  EXPECT_EQ(instrumenter.skipped()[0].reason,
-            "it launches kernels from the device (dynamic parallelism), which barracuda does not check yet");
+  EXPECT_EQ(instrumenter.skipped()[0].module, "module 1 (_Z5childPii)");
+  EXPECT_NE(instrumenter.skipped()[0].reason.find("child grids launched from the device"), std::string::npos);
   std::filesystem::remove_all(cache);
 }
 

@@ -95,6 +95,34 @@ TEST(AddFindings, ASameValueWriteWriteIsItsOwnWarningClass) {
   EXPECT_FALSE(flag_stores(1, 1, {.same_value_races = true}).races[0].same_value) << "the option makes it a race";
 }
 
+// A race inside an inlined device function is reported at the function's own line, with the kernel's
+// call as the frame it was inlined into; inside a toolkit header (atomicAdd), at the user's call.
+TEST(AddFindings, AccessesInInlinedFunctionsNameTheirOwnLineAndTheCallSite) {
+  for (const bool in_toolkit : {false, true}) {
+    const std::string inner_file = in_toolkit ? "/usr/local/cuda/include/sm_60_atomic_functions.hpp" : "/src/helpers.cuh";
+    trace::ModuleTable table;
+    table.sites.assign(64, trace::SiteInfo{"_Z6kernelv", 1, "/src/kernel.cu", 51, 3, inner_file, 31, 5});
+    SiteRegistry sites;
+    sites.add(table);
+    Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+    s.warp(0, 0).store(lane(0), 0x30000);
+    s.warp(1, 0).store(lane(0), 0x30000);
+    s.run();
+    report::Report report;
+    add_findings(report, s.engine(), sites, [](const std::string&) { return std::optional<LaunchRecord>(); }, {});
+    ASSERT_EQ(report.races.size(), 1u);
+    const report::Site& site = report.races[0].current.site;
+    if (in_toolkit) {
+      EXPECT_EQ(site.source, (report::SourceLocation{"/src/kernel.cu", 51, 3}));
+      EXPECT_TRUE(site.inlined_at.empty());
+    } else {
+      EXPECT_EQ(site.source, (report::SourceLocation{"/src/helpers.cuh", 31, 5}));
+      ASSERT_EQ(site.inlined_at.size(), 1u);
+      EXPECT_EQ(site.inlined_at[0].location, (report::SourceLocation{"/src/kernel.cu", 51, 3}));
+    }
+  }
+}
+
 TEST(AddFindings, DifferentOrUnknownValuesStillRace) {
   ASSERT_EQ(flag_stores(1, 2).races.size(), 1u);
   EXPECT_FALSE(flag_stores(1, 2).races[0].same_value);

@@ -15,7 +15,7 @@ namespace {
 
 ModuleTable sample_module() {
   return ModuleTable{2, 1000, {"histogram", "reduce<float>"},
-                     {{"histogram", 57, "/src/hist.cu", 12, 5}, {"add_bin", 61, "", 0, 0}}};
+                     {{"histogram", 57, "/src/hist.cu", 12, 5, "/src/bins.cuh", 7, 9}, {"add_bin", 61, "", 0, 0}}};
 }
 
 LaunchDescriptor sample_launch() {
@@ -113,7 +113,7 @@ TEST(Trace, RejectsForeignFilesAndVersions) {
   EXPECT_EQ(read_error(bad_magic), "trace: not a barracuda trace (bad magic)");
   std::string new_version = trace;
   new_version[8] = 9;
-  EXPECT_EQ(read_error(new_version), "trace: format version 9 is not supported (this barracuda reads 1)");
+  EXPECT_EQ(read_error(new_version), "trace: format version 9 is not supported (this barracuda reads 1 to 2)");
   std::string new_records = trace;
   new_records[12] = 2;
   EXPECT_EQ(read_error(new_records), "trace: record format version 2 is not supported (this barracuda reads 1)");
@@ -208,6 +208,21 @@ TEST(Trace, CommittedTraceStillReads) {
   EXPECT_EQ(bytes.str(), sample_trace(4));
   const auto items = read_all(bytes.str());
   ASSERT_EQ(items.size(), 3u);
+  EXPECT_TRUE(same_slots(std::get<SlotChunk>(items[2]).slots, sample_slots(4)));
+}
+
+// A version-1 trace (before sites carried their inner location) still reads: its sites have none.
+TEST(Trace, VersionOneTraceStillReads) {
+  std::ifstream in{std::string{BARRACUDA_TRACE_SEED_DIR} + "/small-v1.bctrace", std::ios::binary};
+  ASSERT_TRUE(in);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  const auto items = read_all(bytes.str());
+  ASSERT_EQ(items.size(), 3u);
+  const ModuleTable& module = std::get<ModuleTable>(items[0]);
+  ASSERT_EQ(module.sites.size(), 2u);
+  EXPECT_EQ(module.sites[0].line, 12u);
+  EXPECT_EQ(module.sites[0].inner_line, 0u);
   EXPECT_TRUE(same_slots(std::get<SlotChunk>(items[2]).slots, sample_slots(4)));
 }
 
