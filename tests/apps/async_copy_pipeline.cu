@@ -8,6 +8,7 @@
 #include <cuda/pipeline>
 #include <cuda_pipeline.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -100,7 +101,13 @@ int main() {
   const size_t partial_bytes = 2 * partial_stage_rows * kThreads * sizeof(float);
 
   std::vector<float> matrix(static_cast<size_t>(kRows) * kCols);
-  for (size_t i = 0; i < matrix.size(); ++i) matrix[i] = static_cast<float>((i * 2654435761u >> 7) % 9) - 4.0f;
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    uint32_t h = static_cast<uint32_t>(i) * 2654435761u;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    matrix[i] = static_cast<float>(h % 9) - 4.0f;
+  }
   float *dmatrix, *partial, *colsum;
   CUDA_CHECK(cudaMalloc(&dmatrix, matrix.size() * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&partial, kPartialBlocks * kCols * sizeof(float)));

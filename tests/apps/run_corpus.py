@@ -11,7 +11,8 @@ natively) and that its verdict is the one the program's header expects:
 Writes a markdown table (one row per program, with a verdict column) to --markdown and prints it, and
 the tool's output for programs that failed.
 
-  run_corpus.py BARRACUDA --manifest BUILD/apps_manifest.json --markdown OUT.md [--timeout S] [NAME ...]
+  run_corpus.py BARRACUDA --manifest BUILD/apps_manifest.json --markdown OUT.md [--timeout S] [--reports DIR]
+                [--only NAME ...]
 
 Exit status 0 when every program behaved and got its expected verdict, 1 otherwise, 77 without a GPU."""
 import argparse
@@ -61,12 +62,14 @@ def parse_expectation(text, filename):
 
 
 def sites_named(report):
-    """FILE:LINE (file's base name) of both accesses of every race in a JSON report."""
+    """FILE:LINE (file's base name) of both accesses of every race in a JSON report, with the frames
+    their code was inlined into."""
     named = set()
     for race in report.get("races", []):
         for access in (race["current"], race["previous"]):
             site = access["site"]
-            named.add(f"{os.path.basename(site['file'])}:{site['line']}")
+            for frame in [site] + site.get("inlined_at", []):
+                named.add(f"{os.path.basename(frame['file'])}:{frame['line']}")
     return named
 
 
@@ -120,18 +123,19 @@ def cell(text):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("barracuda")
-    parser.add_argument("names", nargs="*", help="run only these programs")
     parser.add_argument("--manifest", required=True, help="apps_manifest.json of the corpus build")
     parser.add_argument("--markdown", required=True, help="where the results table goes")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per run")
+    parser.add_argument("--reports", help="keep each program's JSON report in this directory")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME", help="run only this program (repeatable)")
     args = parser.parse_args()
     with open(args.manifest) as f:
         programs = json.load(f)["programs"]
-    if args.names:
-        unknown = set(args.names) - {p["name"] for p in programs}
+    if args.only:
+        unknown = set(args.only) - {p["name"] for p in programs}
         if unknown:
             parser.error(f"not in the manifest: {', '.join(sorted(unknown))}")
-        programs = [p for p in programs if p["name"] in args.names]
+        programs = [p for p in programs if p["name"] in args.only]
     expectations = {}
     for program in programs:
         with open(program["source"]) as f:
@@ -150,10 +154,12 @@ def main():
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        reports = args.reports or tmp
+        os.makedirs(reports, exist_ok=True)
         for program in programs:
             name, expectation = program["name"], expectations[program["name"]]
             native_code, native_out, native_err, native_s = run([program["executable"]], args.timeout)
-            report_path = os.path.join(tmp, name + ".json")
+            report_path = os.path.join(reports, name + ".json")
             code, out, err, tool_s = run([args.barracuda, "run", "--report", report_path, "--", program["executable"]],
                                          args.timeout, env)
             report = load_report(report_path)

@@ -81,6 +81,11 @@ class Judge(unittest.TestCase):
         self.assertTrue(judge(RACY, report(), 0)[1])
         self.assertTrue(judge(RACY, report(races=[(("app.cu", 12), ("app.cu", 12))]), 0)[1])
 
+    def test_inlined_frames_count(self):
+        racy = report(races=[(("app.cu", 40), ("app.cu", 41))])
+        racy["races"][0]["current"]["site"]["inlined_at"] = [{"function": "f", "file": "/src/app.cu", "line": 12}]
+        self.assertEqual(judge(RACY, racy, 66)[1], [])
+
     def test_missing_report(self):
         self.assertEqual(judge(CLEAN, None, 1), ("no report", ["no JSON report was written"]))
 
