@@ -1,6 +1,10 @@
 #include "runtime/module_instrumenter.h"
 
+#include <dlfcn.h>
+
 #include <chrono>
+#include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "barracuda/queue.h"
@@ -46,6 +50,14 @@ struct PtxSource {
 const std::string kCubinOnlyHint =
     "; a cubin NVRTC compiled in a run not under barracuda is not recognised (clear the program's kernel "
     "cache, e.g. CUPY_CACHE_DIR)";
+
+// The shared object (or executable) whose mapped image holds `image`, as "libcufft.so.12": a cubin
+// that lies in one was built with it (a library's kernels), not compiled at run time.
+std::optional<std::string> shipped_in(const void* image) {
+  Dl_info info{};
+  if (dladdr(image, &info) == 0 || info.dli_fname == nullptr || *info.dli_fname == '\0') return std::nullopt;
+  return std::filesystem::path(info.dli_fname).filename().string();
+}
 
 std::string module_name(shim::ModuleId id) { return "module " + std::to_string(static_cast<unsigned>(id)); }
 
@@ -132,8 +144,10 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     }
   }
   if (sources.empty()) {
-    skip(image, "no PTX for sm_" + std::to_string(arch) + " in the module (cubin only)" +
-                    (image.kind == shim::ImageKind::Elf ? kCubinOnlyHint : ""));
+    const std::optional<std::string> library = shipped_in(image.data);
+    skip(image, "no PTX for sm_" + std::to_string(arch) + " in the module (cubin only" +
+                    (library ? ", shipped in " + *library + ")" : ")") +
+                    (image.kind == shim::ImageKind::Elf && !library ? kCubinOnlyHint : ""));
     return nullptr;
   }
   std::vector<std::string> texts;
