@@ -104,6 +104,9 @@ LinkInput device_runtime_input(std::string_view arch) {
 std::vector<std::string> jit_options(const JitRequest& request, uint32_t register_cap) {
   std::vector<std::string> options{"-arch=" + request.arch};
   if (register_cap != 0) options.push_back("-maxrregcount=" + std::to_string(register_cap));
+  // ptxas compiles the module's functions on every core. nvJitLink's own -split-compile does not reach
+  // PTX inputs (one thread); forwarded to its ptxas, this one does.
+  options.push_back(std::string(kParallelPtxas));
   for (const std::string& o : request.ptxas_options) options.push_back("-Xptxas=" + o);
   return options;
 }

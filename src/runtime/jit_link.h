@@ -49,8 +49,12 @@ struct LinkedCubin {
 // sm_90 object for sm_90 and sm_90a, its PTX for other architectures.
 LinkInput device_runtime_input(std::string_view arch);
 
-// The options passed to nvJitLink: the architecture, the register cap when non-zero, then each ptxas
-// option forwarded with -Xptxas (nvJitLink rejects ptxas spellings such as --generate-line-info).
+// ptxas's compilation of one module spread over every core.
+inline constexpr std::string_view kParallelPtxas = "-Xptxas=--split-compile=0";
+
+// The options passed to nvJitLink: the architecture, the register cap when non-zero, kParallelPtxas,
+// then each ptxas option forwarded with -Xptxas (nvJitLink rejects ptxas spellings such as
+// --generate-line-info).
 std::vector<std::string> jit_options(const JitRequest& request, uint32_t register_cap = 0);
 
 // Link-time-optimisation IR (NVRTC's or nvcc's -dlto output) linked and optimised into one PTX module

@@ -44,9 +44,11 @@ TEST(JitLink, InvalidPtxReportsTheCompilerLog) {
 TEST(JitLink, PtxasOptionsAreForwardedAfterTheArchitecture) {
   JitRequest request{{}, "sm_80", {"--generate-line-info", "-O2"}};
   EXPECT_EQ(jit_options(request),
-            (std::vector<std::string>{"-arch=sm_80", "-Xptxas=--generate-line-info", "-Xptxas=-O2"}));
+            (std::vector<std::string>{"-arch=sm_80", "-Xptxas=--split-compile=0", "-Xptxas=--generate-line-info",
+                                      "-Xptxas=-O2"}));
   EXPECT_EQ(jit_options(request, 24),
-            (std::vector<std::string>{"-arch=sm_80", "-maxrregcount=24", "-Xptxas=--generate-line-info", "-Xptxas=-O2"}));
+            (std::vector<std::string>{"-arch=sm_80", "-maxrregcount=24", "-Xptxas=--split-compile=0",
+                                      "-Xptxas=--generate-line-info", "-Xptxas=-O2"}));
   EXPECT_THROW(link_to_cubin(request), JitError);  // no inputs
 }
 
