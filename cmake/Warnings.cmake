@@ -4,6 +4,11 @@ target_compile_options(barracuda_flags INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wno-missing-field-initializers>)
 target_include_directories(barracuda_flags INTERFACE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
 
+# BARRACUDA_DCHECK (barracuda/dcheck.h) is checked in debug and sanitizer builds.
+if(BARRACUDA_SANITIZE OR CMAKE_BUILD_TYPE STREQUAL "Debug")
+  target_compile_definitions(barracuda_flags INTERFACE BARRACUDA_DCHECKS)
+endif()
+
 if(BARRACUDA_SANITIZE)
   set(sanitizer_flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   # Quoted so the flag list stays inside the generator expression; CUDA code and nvcc links are left alone.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "barracuda/dcheck.h"
+
 namespace barracuda::engine {
 namespace {
 
@@ -192,7 +194,8 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       return;
     }
     case CellState::kSplit:
-      break;  // callers resolve split words to byte cells
+      BARRACUDA_DCHECK(!"apply_access on a split word: callers resolve it to byte cells");
+      break;
   }
 }
 
