@@ -121,13 +121,6 @@ Site read_site(const Node& node) {
   return site;
 }
 
-Access read_access(const Node& node) {
-  return Access{read_site(node.field("site")), read_thread(node.field("thread")),
-                node.field("kind").enumeration(kAccessKindNames),
-                node.field("semantics").enumeration(kMemorySemanticsNames),
-                node.field("scope").enumeration(kMemoryScopeNames)};
-}
-
 Allocation read_allocation(const Node& node) {
   Allocation allocation;
   allocation.kind = node.field("kind").enumeration(kAllocationKindNames);
@@ -142,6 +135,20 @@ Allocation read_allocation(const Node& node) {
   if (node.has("symbol")) allocation.symbol = node.field("symbol").string();
   for (const Node& frame : node.field("allocated_by").elements()) allocation.allocated_by.push_back(frame.string());
   return allocation;
+}
+
+Access read_access(const Node& node) {
+  Access access{read_site(node.field("site")), read_thread(node.field("thread")),
+                node.field("kind").enumeration(kAccessKindNames),
+                node.field("semantics").enumeration(kMemorySemanticsNames),
+                node.field("scope").enumeration(kMemoryScopeNames)};
+  if (node.has("out_of_bounds")) {  // optional
+    const Node out_of_bounds = node.field("out_of_bounds");
+    access.out_of_bounds = OutOfBounds{out_of_bounds.field("parameter").u32(),
+                                       out_of_bounds.field("parameter_type").string(),
+                                       read_allocation(out_of_bounds.field("pointee"))};
+  }
+  return access;
 }
 
 Race read_race(const Node& node) {

@@ -29,11 +29,17 @@ Json site_json(const Site& site) {
 }
 
 Json access_json(const Access& access) {
-  return Json{{"kind", name_of(kAccessKindNames, access.kind)},
-              {"semantics", name_of(kMemorySemanticsNames, access.semantics)},
-              {"scope", name_of(kMemoryScopeNames, access.scope)},
-              {"thread", thread_json(access.thread)},
-              {"site", site_json(access.site)}};
+  Json json{{"kind", name_of(kAccessKindNames, access.kind)},
+            {"semantics", name_of(kMemorySemanticsNames, access.semantics)},
+            {"scope", name_of(kMemoryScopeNames, access.scope)},
+            {"thread", thread_json(access.thread)},
+            {"site", site_json(access.site)}};
+  if (access.out_of_bounds) {
+    json["out_of_bounds"] = Json{{"parameter", access.out_of_bounds->parameter},
+                                 {"parameter_type", access.out_of_bounds->parameter_type},
+                                 {"pointee", allocation_json(access.out_of_bounds->pointee)}};
+  }
+  return json;
 }
 
 }  // namespace

@@ -54,25 +54,6 @@ struct ThreadCoordinates {
   friend bool operator==(const ThreadCoordinates&, const ThreadCoordinates&) = default;
 };
 
-enum class AccessKind { kRead, kWrite, kAtomic };
-
-struct Access {
-  Site site;
-  ThreadCoordinates thread;
-  AccessKind kind = AccessKind::kRead;
-  MemorySemantics semantics = MemorySemantics::kWeak;
-  MemoryScope scope = MemoryScope::kSystem;  // meaningful only for strong (non-weak) accesses
-  friend bool operator==(const Access&, const Access&) = default;
-};
-
-// A race that a spin on an atomic would have ordered, had an acquire fence followed it (the warning
-// class "unfenced acquire"): the spin's atomic and the fence it lacks.
-struct UnfencedAcquire {
-  Site flag;                  // the atomic the thread spun on (while (atomicExch(&flag, 0) == 0);)
-  std::string missing_fence;  // e.g. "__threadfence() after the spin (there is none)"
-  friend bool operator==(const UnfencedAcquire&, const UnfencedAcquire&) = default;
-};
-
 // What made the memory a race's address lies in: ThreadSanitizer's "Location is heap block of size N".
 enum class AllocationKind {
   kNone,            // a global address in no allocation barracuda saw (memory from an API it does not track)
@@ -97,6 +78,36 @@ struct Allocation {
   // exports no name for it); empty where it was not taken (variables, shared memory).
   std::vector<std::string> allocated_by;
   friend bool operator==(const Allocation&, const Allocation&) = default;
+};
+
+// An access whose address derives from a kernel parameter (`p[i]` where `p` is a pointer the kernel
+// received) but lies outside the allocation that pointer points into: an out-of-bounds access through
+// that parameter (a memory error racecheck and memcheck would report apart, if at all).
+struct OutOfBounds {
+  uint32_t parameter = 0;      // index in the kernel's parameter list, 0 first
+  std::string parameter_type;  // from the kernel's demangled signature ("const int*"); empty if unknown
+  Allocation pointee;          // what the parameter points into; offset: of the parameter's value
+  friend bool operator==(const OutOfBounds&, const OutOfBounds&) = default;
+};
+
+enum class AccessKind { kRead, kWrite, kAtomic };
+
+struct Access {
+  Site site;
+  ThreadCoordinates thread;
+  AccessKind kind = AccessKind::kRead;
+  MemorySemantics semantics = MemorySemantics::kWeak;
+  MemoryScope scope = MemoryScope::kSystem;  // meaningful only for strong (non-weak) accesses
+  std::optional<OutOfBounds> out_of_bounds;
+  friend bool operator==(const Access&, const Access&) = default;
+};
+
+// A race that a spin on an atomic would have ordered, had an acquire fence followed it (the warning
+// class "unfenced acquire"): the spin's atomic and the fence it lacks.
+struct UnfencedAcquire {
+  Site flag;                  // the atomic the thread spun on (while (atomicExch(&flag, 0) == 0);)
+  std::string missing_fence;  // e.g. "__threadfence() after the spin (there is none)"
+  friend bool operator==(const UnfencedAcquire&, const UnfencedAcquire&) = default;
 };
 
 enum class RaceClass {

@@ -62,7 +62,14 @@ Json race_result(const Race& race) {
                               address_text(race.address) + ", seen " + std::to_string(race.dynamic_count) +
                               " times." +
                               (race.unfenced_acquire ? " Missing: " + race.unfenced_acquire->missing_fence + "." : "") +
-                              (race.allocation ? " Memory: " + allocation_text(*race.allocation, race.size, race.address) + "." : "");
+                              (race.allocation ? " Memory: " + allocation_text(*race.allocation, race.size, race.address) + "." : "") +
+                              (race.current.out_of_bounds
+                                   ? " Out of bounds: " + out_of_bounds_text(*race.current.out_of_bounds, race.address) + "."
+                                   : "") +
+                              (race.previous.out_of_bounds
+                                   ? " Previous access out of bounds: " +
+                                         out_of_bounds_text(*race.previous.out_of_bounds, race.address) + "."
+                                   : "");
   Json related = location_json(race.previous.site);
   related["id"] = 1;
   related["message"] = Json{{"text", "Previous " + access_phrase(race.previous)}};

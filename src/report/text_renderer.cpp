@@ -83,9 +83,15 @@ void print_race(const Report& report, const Race& race, std::ostream& out) {
   out << "  " << capitalized(access_description(race.current)) << where << thread_text(race.current.thread)
       << ":\n";
   print_stack(race.current.site, out);
+  if (race.current.out_of_bounds) {
+    out << "    Out of bounds: " << out_of_bounds_text(*race.current.out_of_bounds, race.address) << '\n';
+  }
   out << "  Previous " << access_description(race.previous) << where << thread_text(race.previous.thread)
       << ":\n";
   print_stack(race.previous.site, out);
+  if (race.previous.out_of_bounds) {
+    out << "    Out of bounds: " << out_of_bounds_text(*race.previous.out_of_bounds, race.address) << '\n';
+  }
   if (race.unfenced_acquire) {
     out << "  Spin on the flag (no acquire fence after it):\n";
     print_stack(race.unfenced_acquire->flag, out);

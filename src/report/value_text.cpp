@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <vector>
 
 namespace barracuda::report {
 namespace {
@@ -78,6 +79,47 @@ std::string demangled(const std::string& symbol) {
   const std::unique_ptr<char, decltype(&std::free)> name(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
                                                          &std::free);
   return status == 0 && name ? std::string(name.get()) : symbol;
+}
+
+std::string out_of_bounds_text(const OutOfBounds& out_of_bounds, uint64_t address) {
+  const Allocation& pointee = out_of_bounds.pointee;
+  std::string text = "the address comes from parameter " + std::to_string(out_of_bounds.parameter);
+  if (!out_of_bounds.parameter_type.empty()) text += " (" + out_of_bounds.parameter_type + ")";
+  text += " of the kernel, which points into ";
+  text += pointee.kind == AllocationKind::kGlobalVariable
+              ? "the " + std::to_string(pointee.size) + "-byte __device__ variable " + pointee.symbol
+              : "a " + std::to_string(pointee.size) + "-byte allocation";
+  text += " at " + address_text(pointee.base) + "; it lies ";
+  const uint64_t end = pointee.base + pointee.size;
+  text += address >= end ? std::to_string(address - end) + " bytes past that allocation's end"
+                         : std::to_string(pointee.base - address) + " bytes before its start";
+  return text;
+}
+
+std::string kernel_parameter_type(const std::string& mangled_kernel, uint32_t index) {
+  const std::string signature = demangled(mangled_kernel);
+  // The parameter list is the last balanced "( ... )": template arguments before it may hold parentheses.
+  if (signature.empty() || signature.back() != ')') return {};
+  size_t open = signature.size() - 1;
+  for (int depth = 0; open-- > 0;) {
+    if (signature[open] == ')') ++depth;
+    if (signature[open] == '(' && depth-- == 0) break;
+  }
+  if (open == std::string::npos) return {};
+  std::vector<std::string> parameters(1);
+  int nesting = 0;
+  for (size_t i = open + 1; i + 1 < signature.size(); ++i) {
+    const char c = signature[i];
+    if (c == '<' || c == '(' || c == '[') ++nesting;
+    if (c == '>' || c == ')' || c == ']') --nesting;
+    if (c == ',' && nesting == 0) {
+      parameters.emplace_back();
+      continue;
+    }
+    if (c == ' ' && parameters.back().empty()) continue;
+    parameters.back() += c;
+  }
+  return index < parameters.size() ? parameters[index] : std::string();
 }
 
 std::string allocation_text(const Allocation& allocation, uint32_t access_bytes, uint64_t address) {

@@ -33,5 +33,11 @@ std::string demangled(const std::string& symbol);
 // main+0x1c (app))", "... of the 4-byte __device__ variable counter at ...", "shared memory of block
 // (2,1,0), offset 0x80", "0x7f3a00001000 is not in any allocation barracuda saw".
 std::string allocation_text(const Allocation& allocation, uint32_t access_bytes, uint64_t address);
+// "the address comes from parameter 1 (int const*) of the kernel, which points into a 804-byte
+// allocation at 0x...; it lies 4 bytes past that allocation's end".
+std::string out_of_bounds_text(const OutOfBounds& out_of_bounds, uint64_t address);
+// The type of parameter `index` in a kernel's mangled name ("_Z6gatherPKiPi", 0 -> "int const*"),
+// or empty when the name does not demangle to a parameter list that long.
+std::string kernel_parameter_type(const std::string& mangled_kernel, uint32_t index);
 
 }  // namespace barracuda::report

@@ -2,7 +2,9 @@
 // The allocation each global-memory race's address lay in when the race was first seen. The engine
 // keeps a race's first address for the report built at exit; by then the allocation may be freed
 // and its address handed out again, so the address is looked up right after the launch that found
-// the race, while the memory the kernel touched is still allocated.
+// the race, while the memory the kernel touched is still allocated. So is, for each access whose
+// address the instrumentation traced back to a kernel parameter (ptx/passes/address_parameters.h),
+// the allocation that parameter pointed into: an address outside it is an out-of-bounds access.
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -12,6 +14,8 @@
 #include "engine/engine.h"
 #include "report/model.h"
 #include "runtime/allocation_map.h"
+#include "runtime/report_builder.h"
+#include "runtime/site_registry.h"
 #include "shim/launch_observer.h"
 
 namespace barracuda::runtime {
@@ -20,25 +24,45 @@ class RaceAllocations final : public shim::LaunchObserver {
  public:
   // `lock_results` holds the engine's results still (LaunchMonitor::lock_results). Registered after
   // the LaunchMonitor, whose after_launch closes the launch in the engine first.
-  RaceAllocations(const engine::Engine& engine, const AllocationMap& allocations,
+  RaceAllocations(const engine::Engine& engine, const AllocationMap& allocations, const SiteRegistry& sites,
                   std::function<std::unique_lock<std::mutex>()> lock_results);
 
   void before_launch(const shim::LaunchInfo&) override {}
   void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
 
-  // With the engine's results locked: looks up the races logged since the last call.
-  void note_new_races();
-  // Where `race`'s address lay when it was noted, symbolized now; nullopt for races outside global
-  // memory (runtime/report_builder.h names shared memory by its block).
-  std::optional<report::Allocation> allocation_of(const engine::Race& race) const;
+  // With the engine's results locked: looks up the races logged since the last call. `launch` is the
+  // launch that just ended (its parameters' values are read), or null (a flush at exit).
+  void note_new_races(const shim::LaunchInfo* launch = nullptr);
+  // Where `race`'s address lay when it was noted, symbolized now, and its out-of-bounds accesses;
+  // nothing for races outside global memory (runtime/report_builder.h names shared memory by its block).
+  RaceMemory memory_of(const engine::Race& race) const;
 
  private:
+  // A kernel parameter an access's address came from, and what its value pointed into.
+  struct ParameterPointee {
+    uint32_t parameter = 0;
+    uint64_t value = 0;
+    std::optional<AllocationRecord> pointee;
+  };
+  struct NotedRace {
+    std::optional<AllocationRecord> hit;
+    std::optional<ParameterPointee> previous;
+    std::optional<ParameterPointee> current;
+  };
+
+  // The parameter `site`'s address came from, read from the launch's arguments; nullopt when unknown.
+  std::optional<ParameterPointee> parameter_of(engine::SiteId site, const shim::LaunchInfo* launch) const;
+  // The access through `noted` when the race's address lies outside what the parameter pointed into.
+  static std::optional<report::OutOfBounds> out_of_bounds(const std::optional<ParameterPointee>& noted,
+                                                          const engine::Race& race);
+
   const engine::Engine& engine_;
   const AllocationMap& allocations_;
+  const SiteRegistry& sites_;
   std::function<std::unique_lock<std::mutex>()> lock_results_;
   mutable std::mutex mutex_;
   uint64_t noted_ = 0;  // races whose serial is below this were looked up
-  std::unordered_map<uint64_t, std::optional<AllocationRecord>> by_serial_;  // global-memory races only
+  std::unordered_map<uint64_t, NotedRace> by_serial_;  // global-memory races only
 };
 
 }  // namespace barracuda::runtime

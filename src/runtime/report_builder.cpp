@@ -118,7 +118,10 @@ report::Race to_report(const engine::Race& race, const SiteRegistry& sites, cons
     out.allocation = report::Allocation{.kind = report::AllocationKind::kShared, .offset = race.address,
                                         .block = out.current.thread.block};
   } else if (allocations) {
-    out.allocation = allocations(race);
+    RaceMemory memory = allocations(race);
+    out.allocation = std::move(memory.allocation);
+    out.previous.out_of_bounds = std::move(memory.previous_out_of_bounds);
+    out.current.out_of_bounds = std::move(memory.current_out_of_bounds);
   }
   return out;
 }

@@ -13,9 +13,16 @@
 namespace barracuda::runtime {
 
 using LaunchLookup = std::function<std::optional<LaunchRecord>(const std::string& kernel)>;
-// The allocation a global-memory race's address lay in (runtime/race_allocations.h); empty where
-// allocations were not tracked (`barracuda replay`): such races name no allocation.
-using AllocationLookup = std::function<std::optional<report::Allocation>(const engine::Race& race)>;
+// What a global-memory race's memory was when the race was seen (runtime/race_allocations.h): the
+// allocation its address lay in, and for each access whose address came from a kernel parameter
+// pointing elsewhere, that out-of-bounds access.
+struct RaceMemory {
+  std::optional<report::Allocation> allocation;
+  std::optional<report::OutOfBounds> previous_out_of_bounds;
+  std::optional<report::OutOfBounds> current_out_of_bounds;
+};
+// Empty where allocations were not tracked (`barracuda replay`): such races name no allocation.
+using AllocationLookup = std::function<RaceMemory(const engine::Race& race)>;
 
 // Shared-memory races name their block's shared memory whatever `allocations` says.
 report::Race to_report(const engine::Race& race, const SiteRegistry& sites, const LaunchLookup& launches,

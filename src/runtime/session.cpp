@@ -151,7 +151,7 @@ class Session final : public shim::SyncObserver {
                  LaunchFilterSettings{
                      options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name)),
                      options_.launch_skip, options_.launch_count, options_.launch_sample}),
-        race_allocations_(engine_, allocations_, [this] { return monitor_.lock_results(); }) {
+        race_allocations_(engine_, allocations_, sites_, [this] { return monitor_.lock_results(); }) {
     shim::install_module_transformer(instrumenter_);
     shim::add_runtime_compilation_observer(runtime_compiled_);
     shim::add_module_observer(runtime_compiled_);
@@ -411,7 +411,7 @@ class Session final : public shim::SyncObserver {
     add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); },
                  FindingOptions{options_.warn_redundant_barriers, options_.same_value_races,
                                 options_.unfenced_acquire_races, options_.toolkit_diagnostics},
-                 [this](const engine::Race& race) { return race_allocations_.allocation_of(race); });
+                 [this](const engine::Race& race) { return race_allocations_.memory_of(race); });
     return report;
   }
 

@@ -9,7 +9,7 @@ trace::ModuleTable module_table(uint32_t module_index, const ptx::passes::SiteTa
   trace::ModuleTable table{module_index, sites.first_id(), std::move(kernels), {}};
   for (const ptx::passes::Site& site : sites.sites()) {
     table.sites.push_back({site.function, site.ptx_line, site.source_file, site.source_line, site.source_column,
-                           site.inlined_file, site.inlined_line, site.inlined_column});
+                           site.inlined_file, site.inlined_line, site.inlined_column, site.parameter});
   }
   return table;
 }

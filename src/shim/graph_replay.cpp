@@ -114,7 +114,7 @@ class Replay {
     void** extra = kernel.packed_arguments ? packed : nullptr;
     return observe_launch(
         {Hook::GraphLaunch, entry_.per_thread_stream}, kernel.function, kernel.grid, kernel.block,
-        kernel.shared_mem_bytes, stream_,
+        kernel.shared_mem_bytes, stream_, kernel_params,
         [&] { return driver_.launch_kernel_ex(&config, kernel.function, kernel_params, extra); },
         GraphNodeRef{exec_, position});
   }

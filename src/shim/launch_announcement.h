@@ -29,12 +29,13 @@ CUresult announce_launch(Describe&& describe, Launch&& launch) {
 
 template <typename Launch>
 CUresult observe_launch(HookedSymbol entry, CUfunction function, Dim3 grid, Dim3 block, unsigned shared_mem_bytes,
-                        CUstream stream, Launch&& launch, GraphNodeRef graph_node = {}) {
+                        CUstream stream, void* const* kernel_params, Launch&& launch, GraphNodeRef graph_node = {}) {
   return announce_launch(
       [&] {
         const KernelIdentity& kernel = identify(function);
         LaunchInfo info{entry, function, kernel.name, kernel.module, grid, block, shared_mem_bytes, stream};
         info.graph_node = graph_node;
+        info.kernel_params = kernel_params;
         return info;
       },
       launch);

@@ -53,7 +53,7 @@ CUresult intercept_launch_kernel(const DriverEntry& entry, CUfunction function, 
                                  CUstream stream, void** kernel_params, void** extra) {
   auto real = entry.real_as<PFN_cuLaunchKernel_v4000>();
   return observe_launch(entry.symbol, function, {grid_x, grid_y, grid_z}, {block_x, block_y, block_z},
-                        shared_mem_bytes, stream, [&] {
+                        shared_mem_bytes, stream, kernel_params, [&] {
                           return real(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
                                       shared_mem_bytes, stream, kernel_params, extra);
                         });
@@ -66,7 +66,7 @@ CUresult intercept_launch_kernel_ex(const DriverEntry& entry, const CUlaunchConf
   if (config == nullptr) return launch();  // the driver reports the error
   return observe_launch(entry.symbol, function, {config->gridDimX, config->gridDimY, config->gridDimZ},
                         {config->blockDimX, config->blockDimY, config->blockDimZ}, config->sharedMemBytes,
-                        config->hStream, launch);
+                        config->hStream, kernel_params, launch);
 }
 
 CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunction function, unsigned int grid_x,
@@ -76,7 +76,7 @@ CUresult intercept_launch_cooperative_kernel(const DriverEntry& entry, CUfunctio
                                              void** kernel_params) {
   auto real = entry.real_as<PFN_cuLaunchCooperativeKernel_v9000>();
   return observe_launch(entry.symbol, function, {grid_x, grid_y, grid_z}, {block_x, block_y, block_z},
-                        shared_mem_bytes, stream, [&] {
+                        shared_mem_bytes, stream, kernel_params, [&] {
                           return real(function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
                                       shared_mem_bytes, stream, kernel_params);
                         });

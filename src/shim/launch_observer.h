@@ -30,6 +30,9 @@ struct LaunchInfo {
   // A kernel node of a replayed graph launch (entry is cuGraphLaunch): ordered with the graph's other
   // nodes by the graph's edges (SyncKind::kGraphNode*), not by `stream`, which only runs it.
   GraphNodeRef graph_node;
+  // The launch's kernelParams (one pointer per kernel parameter, to the application's copy of its
+  // value, valid during the observers' calls), or null (arguments packed in `extra`, graph launches).
+  void* const* kernel_params = nullptr;
 };
 
 class LaunchObserver {

@@ -25,7 +25,8 @@ namespace barracuda::trace {
 static_assert(std::endian::native == std::endian::little, "trace files are little-endian and written raw");
 
 inline constexpr char kTraceMagic[8] = {'B', 'C', 'D', 'T', 'R', 'A', 'C', 'E'};
-// Version 2 added each site's inner location (SiteInfo::inner_*); version 1 files are still read.
+// Version 2 added each site's inner location and address parameter (SiteInfo::inner_*, parameter);
+// version 1 files are still read.
 inline constexpr uint32_t kTraceFormatVersion = 2;
 inline constexpr uint32_t kOldestTraceFormatVersion = 1;
 
@@ -72,8 +73,9 @@ static_assert(sizeof(SiteFixed) == 12);
 struct SiteInnerFixed {  // version 2 on, after a site's file: then the inner file's string
   uint32_t line;  // 0: the site is not in an inlined function
   uint32_t column;
+  int32_t parameter;  // SiteInfo::parameter
 };
-static_assert(sizeof(SiteInnerFixed) == 8);
+static_assert(sizeof(SiteInnerFixed) == 12);
 
 struct LaunchFixed {
   uint64_t launch_id;  // full launch sequence number; records carry its low 16 bits

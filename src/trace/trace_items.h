@@ -22,6 +22,7 @@ struct SiteInfo {
   std::string inner_file;
   uint32_t inner_line = 0;
   uint32_t inner_column = 0;
+  int32_t parameter = -1;  // the kernel parameter an access's address derives from, or -1
   friend bool operator==(const SiteInfo&, const SiteInfo&) = default;
 };
 

@@ -37,6 +37,7 @@ ModuleTable decode_module(PayloadDecoder& payload, uint32_t format_version) {
       const auto inner = payload.get<SiteInnerFixed>("site inner location");
       site.inner_line = inner.line;
       site.inner_column = inner.column;
+      site.parameter = inner.parameter;
       site.inner_file = payload.get_string("site inner file");
     }
     module.sites.push_back(std::move(site));

@@ -25,7 +25,7 @@ void TraceWriter::write_module(const ModuleTable& module) {
     payload.put(SiteFixed{site.ptx_line, site.line, site.column});
     payload.put_string(site.function);
     payload.put_string(site.file);
-    payload.put(SiteInnerFixed{site.inner_line, site.inner_column});
+    payload.put(SiteInnerFixed{site.inner_line, site.inner_column, site.parameter});
     payload.put_string(site.inner_file);
   }
   write_section(SectionKind::kModule, payload.bytes());

@@ -71,6 +71,8 @@ def main():
     parser.add_argument("--allocated-by", help="function one of the allocation's host frames must be in")
     parser.add_argument("--unlogged", action="append", default=[],
                         help="memory instruction kind the report must list as not logged")
+    parser.add_argument("--out-of-bounds", type=int,
+                        help="kernel parameter an access of some race must be named out of bounds through")
     parser.add_argument("--tool-option", action="append", default=[],
                         help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
     argv = sys.argv[1:]
@@ -135,6 +137,11 @@ def main():
     for line in args.line:
         if line not in named:
             failures.append(f"no race names {line} (races name {sorted(named)})")
+    if args.out_of_bounds is not None:
+        through = {access["out_of_bounds"]["parameter"] for race in report["races"]
+                   for access in (race["current"], race["previous"]) if "out_of_bounds" in access}
+        if args.out_of_bounds not in through:
+            failures.append(f"no access named out of bounds through parameter {args.out_of_bounds} (named: {sorted(through)})")
     listed = {entry["kind"] for entry in summary.get("unlogged_instructions", [])}
     for kind in args.unlogged:
         if kind not in listed:

@@ -383,6 +383,46 @@ ret;
   EXPECT_NE(bodies["bump"].find("__barracuda_log_access"), std::string::npos);
 }
 
+// Each global access's site names the kernel parameter its address comes from (nvcc's cvta, mul.wide
+// and add.s64 chain, mad.wide), and none where two parameters meet or the pointer was loaded.
+TEST(InstrumentPass, AccessSitesNameTheParameterTheirAddressComesFrom) {
+  ParseResult parsed = parse(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry gather(.param .u64 gather_param_0, .param .u64 gather_param_1, .param .u32 gather_param_2)
+{
+.reg .b32 %r<8>;
+.reg .b64 %rd<16>;
+ld.param.u64 %rd1, [gather_param_0];
+ld.param.u64 %rd2, [gather_param_1];
+ld.param.u32 %r1, [gather_param_2];
+cvta.to.global.u64 %rd3, %rd1;
+cvta.to.global.u64 %rd4, %rd2;
+mul.wide.s32 %rd5, %r1, 4;
+add.s64 %rd6, %rd3, %rd5;
+ld.global.u32 %r2, [%rd6];
+mad.wide.s32 %rd7, %r2, 4, %rd4;
+st.global.u32 [%rd7], %r2;
+add.s64 %rd8, %rd3, %rd4;
+ld.global.u32 %r3, [%rd8];
+ld.global.u64 %rd9, [%rd3+8];
+st.global.u32 [%rd9], %r3;
+ret;
+}
+)");
+  ASSERT_TRUE(parsed) << parsed.error.to_string();
+  const InstrumentResult result = instrument_module(*parsed.module, {});
+  std::map<std::string, int32_t> parameter_of;  // by instruction
+  for (const Site& site : result.sites.sites()) {
+    if (site.kind == SiteKind::Access) parameter_of[site.instruction] = site.parameter;
+  }
+  EXPECT_EQ(parameter_of["ld.global.u32 %r2, [%rd6];"], 0);
+  EXPECT_EQ(parameter_of["st.global.u32 [%rd7], %r2;"], 1);
+  EXPECT_EQ(parameter_of["ld.global.u32 %r3, [%rd8];"], -1) << "two parameters meet";
+  EXPECT_EQ(parameter_of["ld.global.u64 %rd9, [%rd3+8];"], 0);
+  EXPECT_EQ(parameter_of["st.global.u32 [%rd9], %r3;"], -1) << "a pointer read from memory";
+}
+
 TEST(InstrumentPass, GuardedAccessIsLoggedOnlyWhereItsGuardHolds) {
   auto out = instrument("setp.eq.u32 %p1, %r1, 0;\n@%p1 atom.global.exch.b32 %r2, [%rd1], %r3;\nret;");
   size_t atom = line_of(out.lines, "atom.global.exch.b32 %r2, [%rd1], %r3;");

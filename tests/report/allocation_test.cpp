@@ -130,5 +130,21 @@ TEST(Demangled, SpellsCppSymbolsAsSourceDoesAndLeavesOthers) {
   EXPECT_EQ(demangled("counter"), "counter");
 }
 
+TEST(OutOfBoundsText, NamesTheParameterWhatItPointsIntoAndHowFarOutTheAddressLies) {
+  const OutOfBounds past{0, "int const*", Allocation{AllocationKind::kMemAlloc, 0x1000, 804, 0, "", {}, {}}};
+  EXPECT_EQ(out_of_bounds_text(past, 0x1000 + 804 + 12),
+            "the address comes from parameter 0 (int const*) of the kernel, which points into a 804-byte "
+            "allocation at 0x1000; it lies 12 bytes past that allocation's end");
+  EXPECT_NE(out_of_bounds_text(past, 0xff0).find("16 bytes before its start"), std::string::npos);
+}
+
+TEST(KernelParameterType, ComesFromTheDemangledSignature) {
+  EXPECT_EQ(kernel_parameter_type("_Z6gatherPKiPil", 0), "int const*");
+  EXPECT_EQ(kernel_parameter_type("_Z6gatherPKiPil", 2), "long");
+  EXPECT_EQ(kernel_parameter_type("_Z6gatherPKiPil", 3), "");
+  EXPECT_EQ(kernel_parameter_type("_Z4scanIfLi256EEvPT_S1_i", 1), "float*");  // a template kernel
+  EXPECT_EQ(kernel_parameter_type("not_mangled", 0), "");
+}
+
 }  // namespace
 }  // namespace barracuda::report

@@ -67,6 +67,9 @@ Report sample_report() {
                                 ThreadCoordinates{{0, 0, 0}, {35, 0, 0}, 1, 3}, AccessKind::kWrite);
   inter_block.allocation = Allocation{AllocationKind::kMemAlloc, 0x7f3a00000ff0, 1024, 0x10, "", {},
                                       {"cudaMalloc+0x5f (histogram)", "main+0x1c (histogram)"}};
+  inter_block.previous.out_of_bounds =
+      OutOfBounds{1, "int const*", Allocation{AllocationKind::kMemAlloc, 0x7f3a00000bf0, 1024, 0x0, "", {},
+                                              {"cudaMalloc+0x5f (histogram)", "main+0x18 (histogram)"}}};
 
   Race intra_warp;
   intra_warp.race_class = RaceClass::kIntraWarp;

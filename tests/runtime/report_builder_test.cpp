@@ -209,7 +209,8 @@ TEST(RaceAllocations, NameTheAllocationTheRaceHitWhenItWasFoundNotWhatIsThereAtE
   AllocationMap map;
   map.insert({0x30000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
   std::mutex results;
-  RaceAllocations allocations(s.engine(), map, [&] { return std::unique_lock(results); });
+  const SiteRegistry sites;
+  RaceAllocations allocations(s.engine(), map, sites, [&] { return std::unique_lock(results); });
   s.run();
   allocations.after_launch({}, CUDA_SUCCESS);
   // The application frees the buffer and gets its address back for another before exit.
@@ -217,7 +218,7 @@ TEST(RaceAllocations, NameTheAllocationTheRaceHitWhenItWasFoundNotWhatIsThereAtE
   map.insert({0x30000, 0x40, report::AllocationKind::kMemAllocManaged, {}, nullptr, {}});
   report::Report report;
   add_findings(report, s.engine(), SiteRegistry{}, kNoLaunches, {},
-               [&](const engine::Race& race) { return allocations.allocation_of(race); });
+               [&](const engine::Race& race) { return allocations.memory_of(race); });
   ASSERT_EQ(report.races.size(), 1u);
   ASSERT_TRUE(report.races[0].allocation);
   EXPECT_EQ(report.races[0].allocation->kind, report::AllocationKind::kMemAlloc);
@@ -230,14 +231,50 @@ TEST(RaceAllocations, SayWhenTheAddressIsInNoAllocation) {
   two_blocks_store(s, 0x90000);
   AllocationMap map;
   std::mutex results;
-  RaceAllocations allocations(s.engine(), map, [&] { return std::unique_lock(results); });
+  const SiteRegistry sites;
+  RaceAllocations allocations(s.engine(), map, sites, [&] { return std::unique_lock(results); });
   s.run();
   allocations.note_new_races();
   report::Report report;
   add_findings(report, s.engine(), SiteRegistry{}, kNoLaunches, {},
-               [&](const engine::Race& race) { return allocations.allocation_of(race); });
+               [&](const engine::Race& race) { return allocations.memory_of(race); });
   ASSERT_EQ(report.races.size(), 1u);
   EXPECT_EQ(report.races[0].allocation, report::Allocation{});
+}
+
+// Both stores' addresses came from parameter 0, which pointed at a 0x100-byte buffer; the race is in
+// another one: both accesses are out of bounds through parameter 0. Nothing is claimed where the
+// launch's arguments are unknown.
+TEST(RaceAllocations, AnAccessOutsideWhatItsParameterPointsIntoIsOutOfBounds) {
+  Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+  two_blocks_store(s, 0x30010);
+  trace::ModuleTable table;
+  table.sites.assign(64, trace::SiteInfo{"scenario", 1, "/src/gather.cu", 8, 3, "", 0, 0, 0});
+  SiteRegistry sites;
+  sites.add(table);
+  AllocationMap map;
+  map.insert({0x10000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
+  map.insert({0x30000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
+  std::mutex results;
+  RaceAllocations allocations(s.engine(), map, sites, [&] { return std::unique_lock(results); });
+  s.run();
+  uint64_t pointer = 0x10000;
+  void* arguments[] = {&pointer};
+  shim::LaunchInfo launch{};
+  launch.kernel_name = "scenario";
+  launch.kernel_params = arguments;
+  allocations.after_launch(launch, CUDA_SUCCESS);
+  report::Report report;
+  add_findings(report, s.engine(), sites, kNoLaunches, {},
+               [&](const engine::Race& race) { return allocations.memory_of(race); });
+  ASSERT_EQ(report.races.size(), 1u);
+  for (const report::Access* access : {&report.races[0].current, &report.races[0].previous}) {
+    ASSERT_TRUE(access->out_of_bounds);
+    EXPECT_EQ(access->out_of_bounds->parameter, 0u);
+    EXPECT_EQ(access->out_of_bounds->pointee.base, 0x10000u);
+    EXPECT_EQ(access->out_of_bounds->pointee.size, 0x100u);
+  }
+  EXPECT_EQ(report.races[0].allocation->base, 0x30000u);
 }
 
 TEST(AddFindings, SharedMemoryRacesNameTheirBlockAndUntrackedGlobalOnesNothing) {

@@ -15,7 +15,7 @@ namespace {
 
 ModuleTable sample_module() {
   return ModuleTable{2, 1000, {"histogram", "reduce<float>"},
-                     {{"histogram", 57, "/src/hist.cu", 12, 5, "/src/bins.cuh", 7, 9}, {"add_bin", 61, "", 0, 0}}};
+                     {{"histogram", 57, "/src/hist.cu", 12, 5, "/src/bins.cuh", 7, 9, 2}, {"add_bin", 61, "", 0, 0}}};
 }
 
 LaunchDescriptor sample_launch() {

@@ -1,5 +1,6 @@
 #include "ptx/passes/instrument.h"
 
+#include "ptx/passes/address_parameters.h"
 #include "ptx/passes/fence_free_functions.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/pass_context.h"
@@ -30,10 +31,11 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
       if (std::holds_alternative<Instruction>(*it)) instructions.push_back(it);
     }
     result.statistics.instructions += instructions.size();
+    const std::unordered_map<const Instruction*, uint32_t> parameters = address_parameters(*function);
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
     PassContext context{*function, editor, calls, result.sites, result.statistics, fence_free.contains(*function),
-                        options};
+                        options, parameters};
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
     // are split into new branches.
     log_kernel_entry(context, instructions);

@@ -169,7 +169,10 @@ class AccessLogger {
 
   void emit(StatementIterator position, size_t address_operand, uint32_t info, std::optional<Operand> value) {
     Instruction& instruction = std::get<Instruction>(*position);
-    uint32_t site = context_.sites.add(SiteKind::Access, context_.function, instruction);
+    auto parameter = context_.address_parameters.find(&instruction);
+    const int32_t parameter_index =
+        parameter == context_.address_parameters.end() ? -1 : static_cast<int32_t>(parameter->second);
+    uint32_t site = context_.sites.add(SiteKind::Access, context_.function, instruction, parameter_index);
     DebugLocation location = instruction.debug_location;
     position = unguard(context_, position);
     Operand address = std::get<Instruction>(*position).operands[address_operand];

@@ -1,6 +1,8 @@
 #pragma once
 // What every instrumentation pass gets for one function: the editor, the runtime-call builder, the
 // site table and the statistics. Each pass lives in its own file and is declared here.
+#include <unordered_map>
+
 #include "ptx/function_editor.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_call.h"
@@ -17,6 +19,8 @@ struct PassContext {
   // volatile and legacy strong accesses need no sync ticket.
   bool runs_without_fences;
   const InstrumentOptions& options;
+  // The kernel parameter each global access's address derives from (address_parameters.h).
+  const std::unordered_map<const Instruction*, uint32_t>& address_parameters;
 };
 
 // Each takes the function's original instructions (iterators stay valid across insertions).

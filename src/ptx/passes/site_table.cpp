@@ -29,8 +29,9 @@ SiteTable::SiteTable(const Module& module, uint32_t first_id) : first_id_(first_
   }
 }
 
-uint32_t SiteTable::add(SiteKind kind, const Function& function, const Instruction& instruction) {
+uint32_t SiteTable::add(SiteKind kind, const Function& function, const Instruction& instruction, int32_t parameter) {
   Site site;
+  site.parameter = parameter;
   site.id = first_id_ + static_cast<uint32_t>(sites_.size());
   site.kind = kind;
   site.function = std::string(function.name);

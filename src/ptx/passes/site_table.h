@@ -30,6 +30,8 @@ struct Site {
   std::string inlined_file;
   uint32_t inlined_line = 0;
   uint32_t inlined_column = 0;
+  // The kernel parameter (index) the access's address derives from (address_parameters.h), or -1.
+  int32_t parameter = -1;
 };
 
 class SiteTable {
@@ -38,7 +40,8 @@ class SiteTable {
   explicit SiteTable(const Module& module, uint32_t first_id);
 
   // Registers the site of `instruction` in `function` and returns its id.
-  uint32_t add(SiteKind kind, const Function& function, const Instruction& instruction);
+  // `parameter`: the kernel parameter the access's address derives from, or -1.
+  uint32_t add(SiteKind kind, const Function& function, const Instruction& instruction, int32_t parameter = -1);
 
   const std::vector<Site>& sites() const { return sites_; }
   uint32_t first_id() const { return first_id_; }
