@@ -4,6 +4,7 @@
 #include "ptx/function_editor.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_call.h"
+#include "ptx/passes/spin_reads.h"
 
 namespace barracuda::ptx::passes {
 
@@ -17,6 +18,9 @@ struct PassContext {
   // volatile and legacy strong accesses need no sync ticket.
   bool runs_without_fences;
   const InstrumentOptions& options;
+  // The function's volatile loads that decide whether their loop goes on (spin_reads.h), found on the
+  // original body: the memory pass marks them kAccessSpinRead.
+  const SpinReads& spin_reads;
 };
 
 // Each takes the function's original instructions (iterators stay valid across insertions).
