@@ -78,8 +78,9 @@ enum RecordFlag : uint8_t {
   kFlagUniformValue = 1u << 2,
   // A volatile load whose loaded value decides whether a loop containing it iterates again (a spin
   // read: `while (*flag == 0);`, CUB's decoupled look-back), as the instrumentation found it in the PTX
-  // (kAccessSpinRead, barracuda/queue.h). A spin read and a volatile store to the same location are a
-  // morally strong pair: they do not race with each other (docs/engine.md, "volatile is not atomic").
+  // (kAccessSpinRead, barracuda/queue.h). A volatile store and a volatile load of the same location are
+  // a morally strong pair exactly when the load carries this flag (docs/engine.md, "volatile is not
+  // atomic").
   kFlagSpinRead = 1u << 3,
 };
 
