@@ -341,6 +341,7 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   header.space_sem = space_sem;
   header.size_mode = pack_size_mode(access_info_size_log2(access_info), encoding.mode);
   header.flags = flags;
+  if (access_info & kAccessSpinRead) header.flags |= kFlagSpinRead;
   header.stride = encoding.stride;
   header.base = encoding.base;
   // One address, one value (a flag many threads set): the value travels in `stride` (record.h).

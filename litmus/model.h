@@ -132,7 +132,13 @@ constexpr bool weak_outcome_allowed(LitmusTest t, const Variant& v, Placement p)
 // * The detector departs from the PTX model for volatile (BRIEF section 4, docs/engine.md): in CUDA
 //   C++ volatile is not atomic, and a volatile write that completes no fence's release pattern is an
 //   ordinary write. The volatile variant has no fences, so its accesses race for the detector even
-//   where the PTX model calls them morally strong (relaxed.sys).
+//   where the PTX model calls them morally strong (relaxed.sys). The one exception, a volatile store
+//   and a *spin read* (an ld.volatile whose value decides whether its loop goes on, or whether a
+//   rotated wait loop is entered: src/ptx/passes/spin_reads.h), changes no verdict: only MP's reader
+//   waiting for the flag in detector runs (roles.cuh) spins, so MP volatile no longer races on its
+//   flag, but its payload still races (no fences); SB, LB, IRIW and CoRR read once, not in loops, and
+//   their volatile accesses race as before. strong_for_detector is about every access to `sync`, so it
+//   stays false for volatile without fences.
 enum class Verdict : uint8_t { kNoRace, kRace };
 
 constexpr std::string_view verdict_name(Verdict v) { return v == Verdict::kRace ? "race" : "no race"; }

@@ -139,9 +139,13 @@ constexpr bool valid_queue_capacity(uint64_t capacity) {
 //   bit  21    kAccessNoSyncTicket: no thread of the launch can execute a fence (the kernel's call
 //              closure has none), so this access, one ticket_only_serves_fences() accepts, cannot
 //              synchronise: the runtime takes no sync ticket for it (docs/sync_order.md)
+//   bit  22    kAccessSpinRead: an ld.volatile whose value decides whether a loop containing it
+//              iterates again (src/ptx/passes/spin_reads.h); the runtime sets kFlagSpinRead in the
+//              record (barracuda/record.h)
 inline constexpr uint32_t kAccessGeneric = 1u << 19;
 inline constexpr uint32_t kAccessHasValue = 1u << 20;
 inline constexpr uint32_t kAccessNoSyncTicket = 1u << 21;
+inline constexpr uint32_t kAccessSpinRead = 1u << 22;
 
 // Ticketed accesses that synchronise only by completing a fence's release pattern ("fence; write"):
 // relaxed, volatile and legacy strong writes and read-modify-writes. Their reads acquire only

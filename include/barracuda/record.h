@@ -76,6 +76,12 @@ enum RecordFlag : uint8_t {
   // stride is 0, and `stride` carries that value instead (zero-extended to 32 bits). The engine learns
   // from it which stores always write the same constant (a flag set by many threads).
   kFlagUniformValue = 1u << 2,
+  // A volatile load whose loaded value decides whether a loop containing it iterates again (a spin
+  // read: `while (*flag == 0);`, CUB's decoupled look-back), as the instrumentation found it in the PTX
+  // (kAccessSpinRead, barracuda/queue.h). A volatile store and a volatile load of the same location are
+  // a morally strong pair exactly when the load carries this flag (docs/engine.md, "volatile is not
+  // atomic").
+  kFlagSpinRead = 1u << 3,
 };
 
 struct RecordHeader {

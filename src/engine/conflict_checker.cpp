@@ -47,7 +47,11 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   if (block_.knows(local_, earlier.thread, earlier.clock)) return;
   bool scoped;
   bool unfenced = false;
-  if (earlier.kind.strong && current.kind.strong) {
+  // A volatile store and a volatile load: morally strong (.sys covers every thread) exactly when the
+  // load is a spin read, whatever their `strong` bits say.
+  const bool volatile_pair = earlier.kind.volatile_pair_with(current.kind);
+  if (volatile_pair && earlier.kind.spins_with(current.kind)) return;
+  if (earlier.kind.strong && current.kind.strong && !volatile_pair) {
     // Morally strong: each access's scope includes the other thread. Such pairs never race.
     if (covers(earlier.kind.memory_scope(), earlier.thread, current.thread) &&
         covers(current.kind.memory_scope(), current.thread, earlier.thread)) {

@@ -19,6 +19,8 @@ bool covers_other_launches(const AccessKind& kind) {
 
 bool conflicts(const AccessKind& earlier, const AccessKind& current) {
   if (!earlier.write && !current.write) return false;
+  // A volatile store and a volatile load: morally strong (relaxed.sys) exactly when the load spins.
+  if (earlier.volatile_pair_with(current)) return !earlier.spins_with(current);
   return !(covers_other_launches(earlier) && covers_other_launches(current));
 }
 

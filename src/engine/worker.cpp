@@ -23,11 +23,16 @@ AccessKind kind_of(const RecordView& record) {
   kind.write = op != RecordOp::kLoad;
   kind.atomic = op == RecordOp::kAtomic || op == RecordOp::kReduction;
   // volatile is not atomic (BRIEF section 4): conflicting volatile accesses that nothing orders race.
-  // A volatile read stays strong (it may be the spin of an acquire pattern: read a flag, then a fence);
+  // A volatile read is strong (it may be the spin of an acquire pattern: read a flag, then a fence);
   // a volatile write is strong only where it completes a fence's release pattern (a flag written after
-  // __threadfence()), which apply_memory decides lane by lane.
+  // __threadfence()), which apply_memory decides lane by lane. A volatile store and a volatile load are
+  // morally strong exactly when the load is a spin read (kFlagSpinRead), whatever `strong` says
+  // (AccessKind::volatile_pair_with, decided in the conflict check).
   kind.strong = kind.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak &&
                                 !(sem == MemorySemantics::kVolatile && kind.write));
+  kind.volatile_store = op == RecordOp::kStore && sem == MemorySemantics::kVolatile;
+  kind.volatile_load = op == RecordOp::kLoad && sem == MemorySemantics::kVolatile;
+  kind.spin_read = kind.volatile_load && (record.header().flags & kFlagSpinRead);
   // The PTX model treats volatile as relaxed at system scope.
   const MemoryScope scope = sem == MemorySemantics::kVolatile ? MemoryScope::kSystem : record.scope();
   kind.scope = static_cast<uint16_t>(scope);

@@ -89,6 +89,10 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
     const auto& unticketed = find_site(warp, ProbeSite::kLegacyAtomicNoTicket);
     check_access(unticketed, RecordOp::kAtomic, MemorySpace::kGlobal, AddressMode::kAffine, ~0u, "marked atomic");
     check(!unticketed.sync_ticket, "kAccessNoSyncTicket: the legacy atomic carries no ticket");
+    const auto& spin = find_site(warp, ProbeSite::kSpinRead);
+    check_access(spin, RecordOp::kLoad, MemorySpace::kGlobal, AddressMode::kAffine, ~0u, "spin read");
+    check((spin.header.flags & kFlagSpinRead) != 0 && !spin.sync_ticket, "kAccessSpinRead: the record has kFlagSpinRead");
+    check((coalesced.header.flags & kFlagSpinRead) == 0, "an unmarked load has no kFlagSpinRead");
     check(!coalesced.sync_ticket && !shared.sync_ticket && !global.sync_ticket, "plain accesses carry no ticket");
     const auto& branch = find_site(warp, ProbeSite::kBranch).header;
     check(branch.op == static_cast<uint8_t>(RecordOp::kBranchIf) && branch.active_mask == (1u << probe::kBranchTakenLanes) - 1 &&

@@ -53,6 +53,8 @@ extern "C" __global__ void probe_patterns(uint64_t* data) {
   log_converged(base + 8 * threadIdx.x, ProbeSite::kLegacyAtomic, pack_access_info(RecordOp::kAtomic, legacy, 3, 0));
   log_converged(base + 8 * threadIdx.x, ProbeSite::kLegacyAtomicNoTicket,
       pack_access_info(RecordOp::kAtomic, legacy, 3, kAccessNoSyncTicket));
+  log_converged(base + 8 * threadIdx.x, ProbeSite::kSpinRead,
+      access_info(RecordOp::kLoad, MemorySpace::kGlobal, 3, kAccessSpinRead));
 
   __barracuda_log_sync(static_cast<uint32_t>(ProbeSite::kBarrier), static_cast<uint32_t>(RecordOp::kBarrier), 0, 0, 0);
   __syncthreads();

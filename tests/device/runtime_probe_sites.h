@@ -21,6 +21,7 @@ enum class ProbeSite : uint32_t {
   kFlood,
   kLegacyAtomic,            // legacy atom on data + 8 * thread: takes a sync ticket
   kLegacyAtomicNoTicket,    // the same marked kAccessNoSyncTicket: no ticket
+  kSpinRead,                // a load marked kAccessSpinRead: the record carries kFlagSpinRead
 };
 
 inline constexpr uint32_t kPatternThreads = 64;

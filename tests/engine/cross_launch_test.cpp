@@ -127,6 +127,26 @@ TEST(CrossLaunch, GpuScopedAtomicsDoNotRaceButAtomicAndPlainDo) {
   EXPECT_EQ(races[0].first_site, SiteId{22});
 }
 
+// A volatile store and a spin read (kFlagSpinRead) in concurrent launches do not race (a flag one
+// kernel raises and another polls); a volatile read that is not a spin does.
+TEST(CrossLaunch, AVolatileStoreRacesWithAVolatileReadOfAnotherLaunchOnlyWhenItDoesNotSpin) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "raise_a", {}, {}, true);
+  run(engine, a, {access(RecordOp::kStore, a, 0, 0, 11, MemorySemantics::kVolatile)});
+  const LaunchInfo b = launch(2, "poll_b", {kFirst}, {kFirst}, true);
+  RecordHeader spin = access(RecordOp::kLoad, b, 0, 0, 22, MemorySemantics::kVolatile);
+  spin.flags = kFlagSpinRead;
+  run(engine, b, {spin});
+  EXPECT_TRUE(engine.races().empty());
+  const LaunchInfo c = launch(3, "peek_c", {kFirst, kSecond}, {kFirst, kSecond}, false);
+  run(engine, c, {access(RecordOp::kLoad, c, 0, 0, 33, MemorySemantics::kVolatile)});
+  const std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(races[0].first_site, SiteId{11});
+  EXPECT_EQ(races[0].second_site, SiteId{33});
+  EXPECT_EQ(races[0].hazard, Hazard::kReadAfterWrite);
+}
+
 TEST(CrossLaunch, RaceWithinTheLaterLaunchIsStillFoundOnce) {
   Engine engine(EngineConfig{1});
   const LaunchInfo a = launch(1, "fill_a", {}, {}, true);

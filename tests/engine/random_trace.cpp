@@ -18,7 +18,8 @@ struct WarpPlan {
 
 class Generator {
  public:
-  explicit Generator(uint64_t seed) : rng_(seed) {}
+  // The spin-read flag has its own generator: traces of a seed keep the records they had before it.
+  explicit Generator(uint64_t seed) : rng_(seed), spin_rng_(seed ^ 0x5b1f'1a6e'0000'0000ull) {}
 
   RandomTrace run() {
     RandomTrace trace;
@@ -115,6 +116,10 @@ class Generator {
     h.stride = one_of({0, 0, 4, 4, 1, 2, 8});
     h.base = one_of({0x100ull, 0x100ull, 0x104ull, 0x108ull, 0x102ull, 0x200ull});
     if (op == RecordOp::kStore && chance(15)) h.flags = kFlagSameValue;
+    // Half the volatile loads are spin reads (and, rarely, the flag on another load, which must not count).
+    if ((op == RecordOp::kLoad && sem == MemorySemantics::kVolatile) ? spin_rng_() % 2 == 0 : spin_rng_() % 50 == 0) {
+      h.flags |= kFlagSpinRead;
+    }
   }
 
   void step(WarpPlan& p, std::vector<RecordHeader>& out) {
@@ -160,6 +165,7 @@ class Generator {
   }
 
   std::mt19937_64 rng_;
+  std::mt19937_64 spin_rng_;
   std::vector<WarpPlan> plans_;
   uint32_t next_site_ = 1;
 };

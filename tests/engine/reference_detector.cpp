@@ -159,7 +159,10 @@ void ReferenceDetector::check(const Access& earlier, const Access& current, cons
   if (earlier.clock <= me.strict[earlier.thread]) return;
   bool scoped;
   bool unfenced = false;
-  if (earlier.strong && current.strong) {
+  const bool volatile_pair =
+      (earlier.volatile_store && current.volatile_load) || (earlier.volatile_load && current.volatile_store);
+  if (volatile_pair && (earlier.spin_read || current.spin_read)) return;
+  if (earlier.strong && current.strong && !volatile_pair) {
     if (covers(earlier.scope, earlier.thread, current.thread) && covers(current.scope, current.thread, earlier.thread)) return;
     scoped = true;
   } else {
@@ -216,11 +219,15 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   cur.write = op != RecordOp::kLoad;
   cur.atomic = op == RecordOp::kAtomic || op == RecordOp::kReduction;
   const bool completes_fence = cur.write && thread.pending_release.has_value();
-  // volatile: reads strong; writes strong only when they complete a fence's release pattern.
+  // volatile: reads strong; writes strong only when they complete a fence's release pattern; a volatile
+  // store and a volatile load are strong together exactly when the load spins (check()).
   const bool volatile_sem = sem == MemorySemantics::kVolatile;
   cur.strong = cur.atomic || (op != RecordOp::kAsyncCopy && sem != MemorySemantics::kWeak &&
                               (!volatile_sem || !cur.write || completes_fence));
   cur.scope = volatile_sem ? MemoryScope::kSystem : RecordView(h).scope();
+  cur.volatile_store = volatile_sem && op == RecordOp::kStore;
+  cur.volatile_load = volatile_sem && op == RecordOp::kLoad;
+  cur.spin_read = cur.volatile_load && (h.flags & kFlagSpinRead);
   const bool releasing = sem == MemorySemantics::kRelease || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
   const bool acquiring = sem == MemorySemantics::kAcquire || sem == MemorySemantics::kAcqRel || sem == MemorySemantics::kSeqCst;
   const bool legacy_rmw = cur.read && cur.write && sem == MemorySemantics::kLegacy;

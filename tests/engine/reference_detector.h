@@ -35,6 +35,9 @@ class ReferenceDetector {
   struct Access {
     uint32_t thread, clock, site, record, generation;
     bool write, read, atomic, strong;
+    // A volatile store and a volatile load are morally strong (relaxed.sys both) exactly when the load
+    // is a spin read.
+    bool volatile_store, volatile_load, spin_read;
     MemoryScope scope;
   };
   struct ByteHistory {

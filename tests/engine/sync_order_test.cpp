@@ -21,6 +21,8 @@ const Dim3 kTwoWarps{64, 1, 1};
 constexpr uint32_t kQueues = 2;
 constexpr uint32_t kReader = 0, kWriter = 1;
 constexpr AccessOptions kVolatile{.sem = MemorySemantics::kVolatile, .scope = MemoryScope::kSystem};
+// The volatile load of a spin (while (*flag == 0);), as the instrumentation marks it (kFlagSpinRead).
+constexpr AccessOptions kSpin{.sem = MemorySemantics::kVolatile, .scope = MemoryScope::kSystem, .flags = kFlagSpinRead};
 constexpr AccessOptions kReleaseGpu{.sem = MemorySemantics::kRelease, .scope = MemoryScope::kGpu};
 constexpr AccessOptions kAcquireGpu{.sem = MemorySemantics::kAcquire, .scope = MemoryScope::kGpu};
 constexpr AccessOptions kSharedAccess{.space = MemorySpace::kShared};
@@ -66,7 +68,7 @@ TEST(SyncOrder, FenceMessagePassingConsumedReaderFirst) {
   writer.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
   writer.ticket(1, lane(0));
   writer.atomic(lane(0), kFlag);
-  reader.load(lane(0), kFlag, 4, kVolatile);
+  reader.load(lane(0), kFlag, 4, kSpin);
   reader.ticket(2, lane(0));
   reader.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
   const SiteId r = reader.load(lane(0), kData);
@@ -81,7 +83,7 @@ TEST(SyncOrder, NoFenceStillRaces) {
   const SiteId w = writer.store(lane(0), kData);
   writer.ticket(0, lane(0));
   writer.atomic(lane(0), kFlag);
-  reader.load(lane(0), kFlag, 4, kVolatile);
+  reader.load(lane(0), kFlag, 4, kSpin);
   const SiteId r = reader.load(lane(0), kData);
   s.run();
   EXPECT_TRUE(s.race(w, r));
@@ -94,7 +96,7 @@ TEST(SyncOrder, BlockScopedFencesAcrossBlocksAreScopedRaces) {
   writer.fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
   writer.ticket(1, lane(0));
   writer.store(lane(0), kFlag, 4, kVolatile);
-  reader.load(lane(0), kFlag, 4, kVolatile);
+  reader.load(lane(0), kFlag, 4, kSpin);
   reader.ticket(2, lane(0));
   reader.fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
   const SiteId r = reader.load(lane(0), kData);

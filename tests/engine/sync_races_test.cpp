@@ -15,6 +15,8 @@ const Dim3 kTwoBlocks{2, 1, 1};
 const Dim3 kTwoWarps{64, 1, 1};
 constexpr AccessOptions kRelaxedSys{.sem = MemorySemantics::kRelaxed, .scope = MemoryScope::kSystem};
 constexpr AccessOptions kVolatile{.sem = MemorySemantics::kVolatile, .scope = MemoryScope::kSystem};
+// The volatile load of a spin (while (*flag == 0);), as the instrumentation marks it (kFlagSpinRead).
+constexpr AccessOptions kSpin{.sem = MemorySemantics::kVolatile, .scope = MemoryScope::kSystem, .flags = kFlagSpinRead};
 constexpr AccessOptions kReleaseGpu{.sem = MemorySemantics::kRelease, .scope = MemoryScope::kGpu};
 constexpr AccessOptions kAcquireGpu{.sem = MemorySemantics::kAcquire, .scope = MemoryScope::kGpu};
 
@@ -162,7 +164,7 @@ TEST(SyncRaces, LegacyMessagePassingWithFences) {
     const SiteId w = s.warp(0, 0).store(lane(0), kData);
     if (fences) s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
     s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
-    s.warp(1, 0).load(lane(0), kFlag, 4, kVolatile);
+    s.warp(1, 0).load(lane(0), kFlag, 4, kSpin);
     if (fences) s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
     const SiteId r = s.warp(1, 0).load(lane(0), kData);
     s.run();
@@ -179,7 +181,7 @@ TEST(SyncRaces, BlockScopedFencesOrderOnlyTheirBlock) {
     s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
     s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
     auto reader = s.warp(reader_block, 1);
-    reader.load(lane(0), kFlag, 4, kVolatile);
+    reader.load(lane(0), kFlag, 4, kSpin);
     reader.fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
     const SiteId r = reader.load(lane(0), kData);
     s.run();
@@ -229,7 +231,7 @@ TEST(SyncRaces, GridBarrierOrdersEveryBlock) {
     s.warp(b, 0).atomic(lane(0), kFlag);
   }
   for (uint32_t b = 0; b < 2; ++b) {
-    s.warp(b, 0).load(lane(0), kFlag, 4, kVolatile);
+    s.warp(b, 0).load(lane(0), kFlag, 4, kSpin);
     s.warp(b, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
     s.warp(b, 0).barrier();
     s.warp(b, 1).barrier();

@@ -62,7 +62,9 @@ class Thread {
       }
     }
   }
-  void load(Access a, uint64_t address) { access(a, address, false); }
+  // `spin`: a load of roles.cuh's wait loop, whose value decides whether the loop goes on: the
+  // instrumentation marks a volatile one a spin read (kFlagSpinRead).
+  void load(Access a, uint64_t address, bool spin = false) { access(a, address, false, spin); }
   void store(Access a, uint64_t address) { access(a, address, true); }
   void fence() {
     switch (fence_) {
@@ -77,9 +79,10 @@ class Thread {
   }
 
  private:
-  void access(Access a, uint64_t address, bool write) {
+  void access(Access a, uint64_t address, bool write, bool spin = false) {
     Logged l = logged(a);
     AccessOptions o = write ? l.store : l.load;
+    if (spin && o.sem == MemorySemantics::kVolatile) o.flags = barracuda::kFlagSpinRead;
     auto warp = s_.warp(block_, warp_);
     if (l.atomic) {
       warp.atomic(lane(lane_), address, 0, o);
@@ -104,9 +107,11 @@ Verdict engine_verdict(const Cell& c) {
   for (int role = 0; role < thread_count(c.litmus_test()); ++role) t.emplace_back(s, c, role);
   switch (c.litmus_test()) {
     case LitmusTest::kMP:
-      t[1].load(v.sync, kY);  // the wait for the flag: a load that still saw it unset
+      // The wait for the flag (roles.cuh): its first load, the rotated loop's test before the loop,
+      // still saw it unset, a load of the loop saw it set; the instrumentation marks both spin reads.
+      t[1].load(v.sync, kY, true);
       t[0].store(v.data, kX), t[0].fence(), t[0].store(v.sync, kY);
-      t[1].load(v.sync, kY), t[1].fence(), t[1].load(v.data, kX);
+      t[1].load(v.sync, kY, true), t[1].fence(), t[1].load(v.data, kX);
       break;
     case LitmusTest::kSB:
       t[0].store(v.sync, kX), t[0].fence(), t[0].load(v.sync, kY);

@@ -31,11 +31,13 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
       if (std::holds_alternative<Instruction>(*it)) instructions.push_back(it);
     }
     result.statistics.instructions += instructions.size();
+    // Before any pass edits the body: loops and register data-flow of the code as compiled.
+    const SpinReads spin_reads(*function);
     const std::unordered_map<const Instruction*, uint32_t> parameters = address_parameters(*function);
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
     PassContext context{*function, editor, calls, result.sites, result.statistics, fence_free.contains(*function),
-                        options, parameters};
+                        options, parameters, spin_reads};
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
     // are split into new branches.
     log_kernel_entry(context, instructions);

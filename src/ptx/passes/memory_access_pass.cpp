@@ -134,6 +134,7 @@ class AccessLogger {
     if (shape->value_operand && instruction.vector_width == 1) value = stored_value(instruction, *shape->value_operand);
     if (value) extra |= kAccessHasValue;
     if (context_.runs_without_fences && ticket_only_serves_fences(shape->op, space_sem)) extra |= kAccessNoSyncTicket;
+    if (context_.spin_reads.contains(*position)) extra |= kAccessSpinRead;
     uint32_t info = pack_access_info(shape->op, space_sem, *size, extra);
     emit(position, shape->address_operand, info, value);
   }

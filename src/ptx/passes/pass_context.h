@@ -6,6 +6,7 @@
 #include "ptx/function_editor.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_call.h"
+#include "ptx/passes/spin_reads.h"
 
 namespace barracuda::ptx::passes {
 
@@ -21,6 +22,9 @@ struct PassContext {
   const InstrumentOptions& options;
   // The kernel parameter each global access's address derives from (address_parameters.h).
   const std::unordered_map<const Instruction*, uint32_t>& address_parameters;
+  // The function's volatile loads that decide whether their loop goes on (spin_reads.h), found on the
+  // original body: the memory pass marks them kAccessSpinRead.
+  const SpinReads& spin_reads;
 };
 
 // Each takes the function's original instructions (iterators stay valid across insertions).
