@@ -3,6 +3,7 @@
 #include "ptx/passes/fence_free_functions.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/pass_context.h"
+#include "ptx/passes/shared_checkable_kernels.h"
 
 namespace barracuda::ptx::passes {
 
@@ -22,6 +23,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   upgrade_legacy_isa(module);
   InstrumentResult result{SiteTable(module, options.first_site_id), {}};
   const FenceFreeFunctions fence_free(module);
+  const SharedCheckableKernels shared_checkable(module, options.first_site_id);
   declare_runtime_functions(module);
   for (Function* function : module.definitions()) {
     if (function->name.starts_with("__barracuda_")) continue;
@@ -32,8 +34,15 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     result.statistics.instructions += instructions.size();
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
-    PassContext context{*function, editor, calls, result.sites, result.statistics, fence_free.contains(*function),
+    PassContext context{*function,
+                        editor,
+                        calls,
+                        result.sites,
+                        result.statistics,
+                        fence_free.contains(*function),
+                        shared_checkable.contains(*function),
                         options};
+    result.statistics.shared_checkable_kernels += function->is_entry && context.checks_shared_on_device;
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
     // are split into new branches.
     log_kernel_entry(context, instructions);
