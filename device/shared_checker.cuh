@@ -118,8 +118,8 @@ __device__ bool first_report(const QueueProducerHeader* producers, uint64_t key)
   return true;
 }
 
-// The calling lane alone sends a race its access formed.
-__device__ void send_race(QueueProducerHeader* producers, uint32_t site_id, uint32_t size_log2, uint32_t offset,
+// The calling lane alone sends a race its access formed (rare: not inlined into the checks).
+__device__ __noinline__ void send_race(QueueProducerHeader* producers, uint32_t site_id, uint32_t size_log2, uint32_t offset,
                           const SharedAccess& access, const SharedRace& race) {
   const bool intra_warp = race.first.thread / kWarpSize == access.stamp.thread / kWarpSize;
   if (!first_report(producers, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp))) return;
@@ -188,7 +188,8 @@ __device__ void check_word(QueueProducerHeader* producers, SharedShadowWord* wor
 
 // Every lane of `group`: checks the shared lanes of a kAccessDeviceShared access on the device when
 // its block has a shadow here. Returns the lanes checked (same in every lane); the others are logged.
-__device__ uint32_t check_shared_lanes(QueueProducerHeader* producers, const WarpGroup& group, uint64_t address,
+// Not inlined: its registers would otherwise weigh on every logged access (spills of the caller).
+__device__ __noinline__ uint32_t check_shared_lanes(QueueProducerHeader* producers, const WarpGroup& group, uint64_t address,
                                        uint8_t space_sem, uint32_t access_info, uint64_t value, uint32_t site_id) {
   const SharedSlot slot = block_slot(producers);  // one answer for the whole warp
   if (!slot.has_shadow()) return 0;
@@ -227,7 +228,7 @@ __device__ uint32_t check_shared_lanes(QueueProducerHeader* producers, const War
 }
 
 // Every lane of a block barrier's group, before it waits: one more barrier interval.
-__device__ void count_block_barrier(const QueueProducerHeader* producers) {
+__device__ __noinline__ void count_block_barrier(const QueueProducerHeader* producers) {
   const SharedSlot slot = block_slot(producers);
   if (slot.has_shadow()) ++slot.barriers[thread_in_block()];
 }
