@@ -53,7 +53,7 @@ constexpr uint64_t kMaxAutoQueueBytes = uint64_t{64} << 20;
 
 // Device shared-memory checking sends only races: the redundant-barrier warning needs every access,
 // and the lockstep warp model orders a warp's lanes in ways the device rule does not follow.
-bool checks_shared_on_device(const Options& options) {
+bool checks_shared_on_device(const options::Options& options) {
   return options.device_shared_check && !options.warn_redundant_barriers &&
          options.warp_model == WarpModel::kIndependent;
 }
