@@ -216,8 +216,11 @@ __device__ __noinline__ uint32_t check_shared_lanes(QueueProducerHeader* produce
     // A uniform store is of 4 bytes (shared accesses of checked kernels are 4, 8 or 16 bytes).
     const SharedAccess access{{epoch, thread, site_id}, write, warp_base + role.last_writer_lane, uniform,
                               static_cast<uint32_t>(value), role.same_instruction_lanes};
+    // In a cluster launch the block's rank may sit above bit 24 of its shared::cta addresses (as the
+    // engine's worker.cpp masks it).
+    const uint64_t first = address & ((uint64_t{1} << 24) - 1);
     for (uint32_t word = 0; word < (bytes + 3) / 4; ++word) {
-      const uint64_t offset = address + 4 * word;
+      const uint64_t offset = first + 4 * word;
       // Past the window: the access faults on the GPU anyway.
       if (offset / 4 < slot.word_count) {
         check_word(producers, &slot.words[offset / 4], access, site_id, size_log2, static_cast<uint32_t>(offset));
