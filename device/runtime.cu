@@ -457,13 +457,13 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {
   uint32_t index = 0;
   if (group.is_leader()) {
     __threadfence();
-    index = claim_slot(row, key);
+    index = claim_slot(producers, row, key);
     row->warp_slot[hardware_warp_id()] = key | uint64_t{index} << 48;
     __threadfence();
     atomicExch(&row->lock, 0u);
   }
   index = __shfl_sync(group.mask, index, group.leader);
-  const SharedSlot slot = slot_at(producers, row, index);
+  const SharedSlot slot = slot_at(row, index);
   if (slot.has_shadow()) slot.barriers[thread_in_block()] = 0;
   rejoin(group);
 }
@@ -482,9 +482,9 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_end() {
     const uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
     const uint32_t lanes = __popc(group.mask);
     if (atomicAdd(&slot.row->exited_threads[slot.index], lanes) + lanes == threads) {
-      // The block's last thread: the next block on the slot starts past every epoch it used.
-      slot.row->next_epoch[slot.index] =
-          load_cg(&slot.row->first_epoch[slot.index]) + load_cg(&slot.row->last_interval[slot.index]) + 1;
+      // The block's last thread: blocks claiming later start past every epoch it used.
+      atomicMax(&slot.row->epoch_clock,
+                load_cg(&slot.row->first_epoch[slot.index]) + load_cg(&slot.row->last_interval[slot.index]) + 1);
       __threadfence();
       atomicExch(reinterpret_cast<unsigned long long*>(&slot.row->owner[slot.index]), 0ull);
     }

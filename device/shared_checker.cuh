@@ -59,19 +59,23 @@ struct SharedSlot {
   uint32_t word_count = 0;
   __device__ bool has_shadow() const { return words != nullptr; }
 };
+__device__ __forceinline__ uint32_t padded_block_threads() {
+  return (blockDim.x * blockDim.y * blockDim.z + kWarpSize - 1) / kWarpSize * kWarpSize;
+}
+__device__ __forceinline__ uint32_t shadowed_window_bytes() { return total_shared_bytes() + kSharedWindowSlackBytes; }
 
-__device__ SharedSlot slot_at(const QueueProducerHeader* producers, SharedPoolRow* row, uint32_t index) {
+// The slot at `index` of `row` as its claimer laid it out.
+__device__ SharedSlot slot_at(SharedPoolRow* row, uint32_t index) {
   SharedSlot slot;
   slot.row = row;
   slot.index = index;
-  const uint32_t padded_threads = (blockDim.x * blockDim.y * blockDim.z + kWarpSize - 1) / kWarpSize * kWarpSize;
-  const uint32_t window = total_shared_bytes() + kSharedWindowSlackBytes;
-  const uint64_t slot_bytes = shared_slot_bytes(padded_threads, window);
-  if (index >= shared_slots_in_row(producers->shared_pool_row_bytes, slot_bytes)) return slot;
-  char* base = reinterpret_cast<char*>(row) + sizeof(SharedPoolRow) + index * slot_bytes;
+  if (index >= kSharedSlotsPerRow) return slot;
+  const uint32_t offset = load_cg(&row->slot_offset[index]);
+  if (offset == 0) return slot;
+  char* base = reinterpret_cast<char*>(row) + offset;
   slot.barriers = reinterpret_cast<uint32_t*>(base);
-  slot.words = reinterpret_cast<SharedShadowWord*>(base + shared_slot_bytes(padded_threads, 0));
-  slot.word_count = window / 4;
+  slot.words = reinterpret_cast<SharedShadowWord*>(base + shared_slot_bytes(padded_block_threads(), 0));
+  slot.word_count = shadowed_window_bytes() / 4;
   return slot;
 }
 
@@ -82,12 +86,12 @@ __device__ SharedSlot block_slot(const QueueProducerHeader* producers) {
   if (row == nullptr) return {};
   const uint64_t entry = load_cg(&row->warp_slot[hardware_warp_id()]);
   if ((entry & kSharedBlockKeyMask) != shared_block_key(producers->launch_id, linear_block_id())) return {};
-  return slot_at(producers, row, static_cast<uint32_t>(entry >> 48) & 0x3f);
+  return slot_at(row, static_cast<uint32_t>(entry >> 48) & 0x3f);
 }
 
 // Leader only, holding the row lock: the block's slot, claimed when its first warp arrives. A row
 // serves one SM, which holds at most kSharedSlotsPerRow blocks, and every block frees its slot.
-__device__ uint32_t claim_slot(SharedPoolRow* row, uint64_t key) {
+__device__ uint32_t claim_slot(const QueueProducerHeader* producers, SharedPoolRow* row, uint64_t key) {
   uint32_t free_slot = kSharedSlotsPerRow;
   for (uint32_t i = 0; i < kSharedSlotsPerRow; ++i) {
     const uint64_t owner = load_cg(&row->owner[i]);
@@ -95,11 +99,15 @@ __device__ uint32_t claim_slot(SharedPoolRow* row, uint64_t key) {
     if (owner == 0 && free_slot == kSharedSlotsPerRow) free_slot = i;
   }
   if (free_slot == kSharedSlotsPerRow) return free_slot;  // not expected: the block is checked on the host
-  __threadfence();  // the freeing warp wrote next_epoch before the owner it found empty
-  const uint32_t next = load_cg(&row->next_epoch[free_slot]);
-  row->first_epoch[free_slot] = next == 0 ? 1 : next;
+  __threadfence();  // a freeing warp moved the clock before the owner it found empty
+  const uint32_t clock = load_cg(&row->epoch_clock);
+  row->first_epoch[free_slot] = clock == 0 ? 1 : clock;
   row->exited_threads[free_slot] = 0;
   row->last_interval[free_slot] = 0;
+  // Slots of one size for this launch's blocks: as many as the row holds, the rest host-checked.
+  const uint64_t slot_bytes = shared_slot_bytes(padded_block_threads(), shadowed_window_bytes());
+  const bool fits = free_slot < shared_slots_in_row(producers->shared_pool_row_bytes, slot_bytes);
+  row->slot_offset[free_slot] = fits ? static_cast<uint32_t>(sizeof(SharedPoolRow) + free_slot * slot_bytes) : 0;
   row->owner[free_slot] = key;
   return free_slot;
 }

@@ -15,8 +15,10 @@
 // warps find it by the block's key; the warp that counts the block's last thread out frees it. A
 // block that finds its SM id past the rows, or whose slot index is past what the row holds for this
 // launch's slot size, is checked on the host, all of it (every warp of a block sees the same).
-// Epochs only grow on a slot (each block starts after the last epoch of the one before), so the
-// shadow is never cleared; an epoch is 32 bits: a slot wraps after 2^32 barrier intervals.
+// Epochs only grow on a row (a block starts at the row's clock, which a leaving block moves past its
+// last epoch), so whatever an earlier block left in a slot's memory is older than any epoch of the
+// block there now, and the shadow is never cleared. An epoch is 32 bits: a row wraps after 2^32
+// barrier intervals of its blocks.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,15 +36,21 @@ inline constexpr uint32_t kSharedWindowSlackBytes = 1024;
 
 struct SharedPoolRow {
   uint32_t lock;  // 1 while a warp claims or looks up a slot
-  uint32_t reserved;
+  // Past every epoch a block that left the row used: where a claiming block starts. One clock for the
+  // row, not one per slot, because slots are laid out per launch (their size follows the kernel's
+  // shared memory) and a slot's memory may have held another slot index's shadow in an earlier launch.
+  uint32_t epoch_clock;
   uint64_t owner[kSharedSlotsPerRow];  // shared_block_key() of the block on each slot; 0: free
   uint32_t first_epoch[kSharedSlotsPerRow];  // the epoch of the owner's first barrier interval
-  uint32_t next_epoch[kSharedSlotsPerRow];   // where the next block on the slot starts
   uint32_t exited_threads[kSharedSlotsPerRow];
   uint32_t last_interval[kSharedSlotsPerRow];  // most barriers a thread of the owner passed
+  // Where the owner's slot starts, from the row (set by the claiming warp, which sizes the slots for
+  // this launch once); 0 when the row holds no shadow for it (the block is checked on the host).
+  uint32_t slot_offset[kSharedSlotsPerRow];
   uint64_t warp_slot[kWarpSlotsPerRow];  // by %warpid: the warp's block key | slot index << 48 (6 bits)
 };
-static_assert(sizeof(SharedPoolRow) == 8 + 8 * 32 + 4 * 4 * 32 + 8 * 64 && offsetof(SharedPoolRow, owner) == 8,
+static_assert(sizeof(SharedPoolRow) == 8 + 8 * 32 + 4 * 4 * 32 + 8 * 64 && offsetof(SharedPoolRow, owner) == 8 &&
+                  offsetof(SharedPoolRow, warp_slot) % 8 == 0,
               "layout is shared by the host (which sizes the pool) and the device runtime");
 
 // Identifies a block of a launch (the launch id keeps a warp from taking an entry another launch's
