@@ -163,28 +163,38 @@ __device__ void check_word(QueueProducerHeader* producers, SharedShadowWord* wor
     const uint32_t epoch = access.stamp.epoch;
     if (access.write) {
       if (cas(&word->write, seen.write, outcome.next.write) != seen.write) continue;
-      atomicExch(reinterpret_cast<unsigned long long*>(&word->value), outcome.next.value);
+      if (outcome.next.value != seen.value) {
+        atomicExch(reinterpret_cast<unsigned long long*>(&word->value), outcome.next.value);
+      }
       __threadfence();
+      // The write forgets the reads of its interval (readers of earlier ones are stale already). A
+      // read that slipped in after the rule saw the entries is a race too; one that comes after this
+      // clears finds the write when it re-reads it.
       for (uint32_t r = 0; r < 2; ++r) {
-        const uint64_t reader = atomicExch(reinterpret_cast<unsigned long long*>(&word->readers[r]), 0ull);
+        const uint64_t reader = load_relaxed(&word->readers[r]);
+        if (!same_epoch(reader, epoch)) continue;
         const bool late = reader != seen.readers[0] && reader != seen.readers[1];
-        if (late && same_epoch(reader, epoch) && unpack_stamp(reader).thread != access.stamp.thread) {
+        if (late && unpack_stamp(reader).thread != access.stamp.thread) {
           send_race(producers, site_id, size_log2, offset, access,
                     {SharedHazard::kWriteAfterRead, unpack_stamp(reader), false});
         }
+        cas(&word->readers[r], reader, 0);
       }
     } else {
       const uint32_t changed = outcome.next.readers[0] != seen.readers[0] ? 0 : 1;
-      if (outcome.next.readers[changed] != seen.readers[changed] &&
-          cas(&word->readers[changed], seen.readers[changed], outcome.next.readers[changed]) != seen.readers[changed]) {
-        continue;
-      }
-      if (changed == 0 && outcome.next.readers[1] != seen.readers[1]) cas(&word->readers[1], seen.readers[1], 0);
-      __threadfence();
-      const uint64_t write = load_relaxed(&word->write);
-      if (write != seen.write && same_epoch(write, epoch) && unpack_stamp(write).thread != access.stamp.thread) {
-        send_race(producers, site_id, size_log2, offset, access,
-                  {SharedHazard::kReadAfterWrite, unpack_stamp(write), false});
+      // Unchanged (two other threads hold the entries): a concurrent write finds one of them, no
+      // need to see it from here.
+      if (outcome.next.readers[changed] != seen.readers[changed]) {
+        if (cas(&word->readers[changed], seen.readers[changed], outcome.next.readers[changed]) != seen.readers[changed]) {
+          continue;
+        }
+        if (changed == 0 && outcome.next.readers[1] != seen.readers[1]) cas(&word->readers[1], seen.readers[1], 0);
+        __threadfence();
+        const uint64_t write = load_relaxed(&word->write);
+        if (write != seen.write && same_epoch(write, epoch) && unpack_stamp(write).thread != access.stamp.thread) {
+          send_race(producers, site_id, size_log2, offset, access,
+                    {SharedHazard::kReadAfterWrite, unpack_stamp(write), false});
+        }
       }
     }
     for (uint32_t r = 0; r < outcome.race_count; ++r) {

@@ -140,13 +140,14 @@ BARRACUDA_HOST_DEVICE constexpr SharedCheckOutcome check_shared_access(const Sha
     return out;
   }
   // A read: its thread's entry is replaced (the latest read per thread), else a free or stale entry
-  // is taken, else the second reader gives way (the first keeps a thread the second is not).
+  // is taken. Once two other threads hold the entries the read changes nothing: a later write still
+  // finds a reader other than itself, and a word many threads read (a tile row) costs no atomics.
   const bool first_current = same_epoch(seen.readers[0], epoch);
   const bool second_current = same_epoch(seen.readers[1], epoch);
   if (!first_current || unpack_stamp(seen.readers[0]).thread == thread) {
     out.next.readers[0] = me;
     if (second_current && unpack_stamp(seen.readers[1]).thread == thread) out.next.readers[1] = 0;
-  } else {
+  } else if (!second_current || unpack_stamp(seen.readers[1]).thread == thread) {
     out.next.readers[1] = me;
   }
   return out;
