@@ -483,6 +483,7 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_end() {
     const uint32_t lanes = __popc(group.mask);
     if (atomicAdd(&slot.row->exited_threads[slot.index], lanes) + lanes == threads) {
       // The block's last thread: blocks claiming later start past every epoch it used.
+      __threadfence();  // after every other group's atomicMax, as their counts were after it
       atomicMax(&slot.row->epoch_clock,
                 load_cg(&slot.row->first_epoch[slot.index]) + load_cg(&slot.row->last_interval[slot.index]) + 1);
       __threadfence();
