@@ -447,21 +447,24 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {
   if (row == nullptr) return;
   WarpGroup group = form_group(0);
   const uint64_t key = shared_block_key(producers->launch_id, linear_block_id());
-  // The group waits for the row lock as one (see reserve() for why never the leader alone).
-  for (uint32_t sleep_ns = kBackPressureSleepNs;; sleep_ns = min(2 * sleep_ns, kMaxBackPressureSleepNs)) {
-    uint32_t locked = 0;
-    if (group.is_leader()) locked = atomicCAS(&row->lock, 0u, 1u) == 0;
-    if (__shfl_sync(group.mask, locked, group.leader)) break;
-    __nanosleep(sleep_ns);
+  // Every warp but the block's first finds the slot claimed; only a claim takes the row lock.
+  uint32_t index = group.is_leader() ? find_slot(row, key) : 0;
+  if (__shfl_sync(group.mask, index, group.leader) == kSharedSlotsPerRow) {
+    // The group waits for the row lock as one (see reserve() for why never the leader alone).
+    for (uint32_t sleep_ns = kBackPressureSleepNs;; sleep_ns = min(2 * sleep_ns, kMaxBackPressureSleepNs)) {
+      uint32_t locked = 0;
+      if (group.is_leader()) locked = atomicCAS(&row->lock, 0u, 1u) == 0;
+      if (__shfl_sync(group.mask, locked, group.leader)) break;
+      __nanosleep(sleep_ns);
+    }
+    if (group.is_leader()) {
+      __threadfence();
+      index = claim_slot(producers, row, key);
+      __threadfence();
+      atomicExch(&row->lock, 0u);
+    }
   }
-  uint32_t index = 0;
-  if (group.is_leader()) {
-    __threadfence();
-    index = claim_slot(producers, row, key);
-    row->warp_slot[hardware_warp_id()] = key | uint64_t{index} << 48;
-    __threadfence();
-    atomicExch(&row->lock, 0u);
-  }
+  if (group.is_leader()) row->warp_slot[hardware_warp_id()] = key | uint64_t{index} << 48;
   index = __shfl_sync(group.mask, index, group.leader);
   const SharedSlot slot = slot_at(row, index);
   if (slot.has_shadow()) slot.barriers[thread_in_block()] = 0;

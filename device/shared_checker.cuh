@@ -89,6 +89,18 @@ __device__ SharedSlot block_slot(const QueueProducerHeader* producers) {
   return slot_at(row, static_cast<uint32_t>(entry >> 48) & 0x3f);
 }
 
+// The slot another warp of the block claimed already, or kSharedSlotsPerRow. Needs no lock: a claim
+// publishes the owner last (after a fence), and the key names one block of one launch.
+__device__ uint32_t find_slot(SharedPoolRow* row, uint64_t key) {
+  for (uint32_t i = 0; i < kSharedSlotsPerRow; ++i) {
+    if (load_cg(&row->owner[i]) == key) {
+      __threadfence();  // the slot's fields, written before its owner
+      return i;
+    }
+  }
+  return kSharedSlotsPerRow;
+}
+
 // Leader only, holding the row lock: the block's slot, claimed when its first warp arrives. A row
 // serves one SM, which holds at most kSharedSlotsPerRow blocks, and every block frees its slot.
 __device__ uint32_t claim_slot(const QueueProducerHeader* producers, SharedPoolRow* row, uint64_t key) {
@@ -108,6 +120,7 @@ __device__ uint32_t claim_slot(const QueueProducerHeader* producers, SharedPoolR
   const uint64_t slot_bytes = shared_slot_bytes(padded_block_threads(), shadowed_window_bytes());
   const bool fits = free_slot < shared_slots_in_row(producers->shared_pool_row_bytes, slot_bytes);
   row->slot_offset[free_slot] = fits ? static_cast<uint32_t>(sizeof(SharedPoolRow) + free_slot * slot_bytes) : 0;
+  __threadfence();  // find_slot reads the fields once it sees the owner
   row->owner[free_slot] = key;
   return free_slot;
 }

@@ -67,6 +67,19 @@ bool body_keeps_shared_checkable(const Function& function) {
   return true;
 }
 
+// A load or store the device would check: without one, a kernel gains nothing from the check (and
+// would pay for its block slot).
+bool may_access_shared(const Function& function) {
+  for (const Statement& statement : function.body) {
+    const auto* instruction = std::get_if<Instruction>(&statement);
+    if (instruction && (instruction->opcode == Opcode::Ld || instruction->opcode == Opcode::St) &&
+        may_be_shared(instruction->space)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // An upper bound of the site ids the passes give the module: no instruction takes more than three
 // (an access, or a branch with its reconvergence point, and a kernel's entry).
 uint64_t site_bound(const Module& module, uint32_t first_site_id) {
@@ -83,10 +96,12 @@ SharedCheckableKernels::SharedCheckableKernels(const Module& module, uint32_t fi
   if (site_bound(module, first_site_id) >= kSharedCheckMaxSites) return;
   const CallGraph graph(module);
   checkable_ = functions_of_kernels_where(graph, [&](const std::unordered_set<const Function*>& closure) {
+    bool accesses_shared = false;
     for (const Function* function : closure) {
       if (graph.calls_unknown.contains(function) || !body_keeps_shared_checkable(*function)) return false;
+      accesses_shared = accesses_shared || may_access_shared(*function);
     }
-    return true;
+    return accesses_shared;
   });
 }
 

@@ -4,8 +4,9 @@
 // barriers orders two threads' shared accesses, so that two accesses to one shared word race exactly
 // when they fall in one barrier interval, come from two threads and one writes.
 //
-// A kernel qualifies when nothing it can call, transitively (call_graph.h: nothing the module cannot
-// see), contains:
+// A kernel qualifies when something it can call, transitively, loads or stores shared or generic
+// memory (else there is nothing to check), and nothing it can call (call_graph.h: nothing the module
+// cannot see) contains:
 //   - a barrier other than `bar.sync 0` / `barrier.sync[.aligned] 0` (named barriers, thread counts,
 //     bar.arrive, bar.red), a cluster barrier, or `bar.warp.sync` (__syncwarp: it orders lanes);
 //   - a fence, or an access with .acquire/.release/.acq_rel semantics (release/acquire could order
