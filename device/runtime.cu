@@ -372,8 +372,9 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   if (access_info & kAccessGeneric) {
     space_sem = with_space(space_sem, classify_generic(&address));
   }
-  // Shared lanes of a kernel whose shared memory the device checks: checked here, not logged.
-  if (access_info & kAccessDeviceShared) {
+  // Shared lanes of a kernel whose shared memory the device checks: checked here, not logged (with
+  // checking off in this launch, not even a call).
+  if ((access_info & kAccessDeviceShared) && producers->shared_pool_rows != 0) {
     group.mask &= ~check_shared_lanes(producers, group, address, space_sem, access_info, value, site_id);
     group.leader = __ffs(group.mask) - 1;
   }
