@@ -12,11 +12,11 @@ namespace {
 constexpr uint32_t kBarrierSite = 100;
 constexpr uint32_t kEntrySite = 101;
 constexpr uint32_t kExitSite = 102;
-constexpr uint32_t kWords = 6;  // few words: accesses meet often
+constexpr uint32_t kWords = 8;  // few words: accesses meet often
 
 struct Site {
   RecordOp op;
-  uint32_t size_log2;  // 2 or 3
+  uint32_t size_log2;  // 2, 3 or 4
 };
 
 class Generator {
@@ -33,7 +33,7 @@ class Generator {
     launch.shared_bytes = kWords * 4 + 8;
     const uint32_t site_count = pick(2, 8);
     for (uint32_t s = 0; s < site_count; ++s) {
-      sites_.push_back({chance(50) ? RecordOp::kStore : RecordOp::kLoad, chance(80) ? 2u : 3u});
+      sites_.push_back({chance(50) ? RecordOp::kStore : RecordOp::kLoad, chance(75) ? 2u : pick(3, 4)});
     }
     for (uint32_t block = 0; block < launch.grid.x; ++block) emit_block(launch, block, trace.slots);
     return trace;
