@@ -219,6 +219,13 @@ class Session final : public shim::SyncObserver {
       log << "barracuda: the trace " << process_path(options_.record) << " holds a prefix of the run: "
           << recorder_->records_left_out() << " records past record_limit were checked but not recorded\n";
     }
+    {
+      std::lock_guard lock(queues_mutex_);
+      if (queues_ && !queues_->shared_pool_error().empty()) {
+        log << "barracuda: device shared-memory checking was off (" << queues_->shared_pool_error()
+            << "): the host checked shared memory\n";
+      }
+    }
     if (options_.verbose) {
       log << "barracuda: " << report::statistics_line(*report.statistics, report.summary.events) << "\n";
     }
