@@ -16,7 +16,8 @@ extern "C" {
 // Memory access by every calling lane. `access_info` packs op, space/semantics/scope and access size
 // (barracuda::pack_access_info in barracuda/queue.h); `value` is the stored value when
 // kAccessHasValue is set (same-value filter), ignored otherwise. Shared-space addresses are offsets in
-// the CTA's shared window; generic addresses (kAccessGeneric) are classified here. A relaxed,
+// the CTA's shared window; generic addresses (kAccessGeneric) are classified here. Shared lanes of a
+// kAccessDeviceShared access are checked on the device when the launch has that on, not logged. A relaxed,
 // volatile or legacy strong access marked kAccessNoSyncTicket is logged without a sync ticket.
 __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id, uint32_t access_info,
                                                     uint64_t value);
@@ -39,5 +40,12 @@ __device__ __noinline__ void __barracuda_log_reconverge(uint32_t site_id);
 // threads_exited counter once their record is published, which is how the host knows a launch is complete.
 __device__ __noinline__ void __barracuda_log_entry(uint32_t site_id);
 __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id);
+
+// Kernels whose shared memory the device checks (src/ptx/passes/shared_checkable_kernels.h) call
+// these after their entry record and before each exit record: the warp finds or claims its block's
+// slot of the shadow pool, and gives it back once the block's last thread leaves
+// (device/shared_checker.cuh). They do nothing in launches with device checking off.
+__device__ __noinline__ void __barracuda_shared_check_begin();
+__device__ __noinline__ void __barracuda_shared_check_end();
 
 }  // extern "C"

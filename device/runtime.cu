@@ -2,6 +2,7 @@
 // library as text, and linked by nvJitLink with every instrumented module. The queue protocol and
 // arena layout are specified in barracuda/queue.h; the record format in barracuda/record.h.
 #include "barracuda/queue.h"
+#include "barracuda/shared_check_pool.h"
 #include "entry_points.cuh"
 
 using namespace barracuda;
@@ -320,18 +321,9 @@ __device__ void write_payload(const Queue& queue, const WarpGroup& group, uint64
   }
 }
 
-}  // namespace
-
-extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id,
-                                                               uint32_t access_info, uint64_t value) {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
-  WarpGroup group = form_group(site_id);
-
-  uint8_t space_sem = access_info_space_sem(access_info);
-  if (access_info & kAccessGeneric) {
-    space_sem = with_space(space_sem, classify_generic(&address));
-  }
+// Every lane of `group`: logs its access as one record.
+__device__ void log_access_record(QueueProducerHeader* producers, const WarpGroup& group, uint64_t address,
+                                  uint32_t site_id, uint32_t access_info, uint8_t space_sem, uint64_t value) {
   AddressEncoding encoding = encode_addresses(group, address);
   uint8_t flags = conflict_flags(group, address, (access_info & kAccessHasValue) != 0, value);
   uint32_t slots = record_slots(encoding.mode);
@@ -364,7 +356,31 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   }
   __syncwarp(group.mask);
   if (group.is_leader()) publish(queue, reservation, header);
-  rejoin(group);
+}
+
+#include "shared_checker.cuh"
+
+}  // namespace
+
+extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id,
+                                                               uint32_t access_info, uint64_t value) {
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
+  WarpGroup group = form_group(site_id);
+  const uint32_t arrived = group.mask;
+
+  uint8_t space_sem = access_info_space_sem(access_info);
+  if (access_info & kAccessGeneric) {
+    space_sem = with_space(space_sem, classify_generic(&address));
+  }
+  // Shared lanes of a kernel whose shared memory the device checks: checked here, not logged (with
+  // checking off in this launch, not even a call).
+  if ((access_info & kAccessDeviceShared) && producers->shared_pool_rows != 0) {
+    group.mask &= ~check_shared_lanes(producers, group, address, space_sem, access_info, value, site_id);
+    group.leader = __ffs(group.mask) - 1;
+  }
+  if (group.mask >> group.lane & 1u) log_access_record(producers, group, address, site_id, access_info, space_sem, value);
+  rejoin({arrived, group.lane, group.leader});
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, uint32_t op, uint32_t space_sem,
@@ -378,6 +394,10 @@ extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, u
     // would stand for lanes it does not cover.
     group.mask = __match_any_sync(group.mask, payload);
     group.leader = __ffs(group.mask) - 1;
+  }
+  // Full-block barriers are the only ones in kernels whose shared memory the device checks.
+  if (static_cast<RecordOp>(op) == RecordOp::kBarrier && producers->shared_pool_rows != 0) {
+    count_block_barrier(producers);
   }
   RecordHeader header = make_header(producers, static_cast<RecordOp>(op), group.mask, site_id);
   header.space_sem = static_cast<uint8_t>(space_sem);
@@ -420,4 +440,60 @@ extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
     auto* host = reinterpret_cast<QueueArenaHeader*>(producers->host_arena);
     atomicAdd(reinterpret_cast<unsigned long long*>(&host->threads_exited), __popc(group.mask));
   }
+}
+
+extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
+  SharedPoolRow* row = shared_pool_row(producers);
+  if (row == nullptr) return;
+  WarpGroup group = form_group(0);
+  const uint64_t key = shared_block_key(producers->launch_id, linear_block_id());
+  // Every warp but the block's first finds the slot claimed; only a claim takes the row lock.
+  uint32_t index = group.is_leader() ? find_slot(row, key) : 0;
+  if (__shfl_sync(group.mask, index, group.leader) == kSharedSlotsPerRow) {
+    // The group waits for the row lock as one (see reserve() for why never the leader alone).
+    for (uint32_t sleep_ns = kBackPressureSleepNs;; sleep_ns = min(2 * sleep_ns, kMaxBackPressureSleepNs)) {
+      uint32_t locked = 0;
+      if (group.is_leader()) locked = atomicCAS(&row->lock, 0u, 1u) == 0;
+      if (__shfl_sync(group.mask, locked, group.leader)) break;
+      __nanosleep(sleep_ns);
+    }
+    if (group.is_leader()) {
+      __threadfence();
+      index = claim_slot(producers, row, key);
+      __threadfence();
+      atomicExch(&row->lock, 0u);
+    }
+  }
+  if (group.is_leader()) row->warp_slot[hardware_warp_id()] = key | uint64_t{index} << 48;
+  index = __shfl_sync(group.mask, index, group.leader);
+  const SharedSlot slot = slot_at(row, index);
+  if (slot.has_shadow()) slot.barriers[thread_in_block()] = 0;
+  rejoin(group);
+}
+
+extern "C" __device__ __noinline__ void __barracuda_shared_check_end() {
+  QueueProducerHeader* producers = __barracuda_queues;
+  if (producers == nullptr) return;
+  const SharedSlot slot = block_slot(producers);
+  if (slot.row == nullptr || slot.index >= kSharedSlotsPerRow) return;  // the block held no slot
+  WarpGroup group = form_group(0);
+  const uint32_t passed = slot.has_shadow() ? slot.barriers[thread_in_block()] : 0;
+  const uint32_t most = __reduce_max_sync(group.mask, passed);
+  if (group.is_leader()) {
+    atomicMax(&slot.row->last_interval[slot.index], most);
+    __threadfence();
+    const uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
+    const uint32_t lanes = __popc(group.mask);
+    if (atomicAdd(&slot.row->exited_threads[slot.index], lanes) + lanes == threads) {
+      // The block's last thread: blocks claiming later start past every epoch it used.
+      __threadfence();  // after every other group's atomicMax, as their counts were after it
+      atomicMax(&slot.row->epoch_clock,
+                load_cg(&slot.row->first_epoch[slot.index]) + load_cg(&slot.row->last_interval[slot.index]) + 1);
+      __threadfence();
+      atomicExch(reinterpret_cast<unsigned long long*>(&slot.row->owner[slot.index]), 0ull);
+    }
+  }
+  rejoin(group);
 }

@@ -46,7 +46,8 @@ namespace barracuda {
 
 inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
 // 3: producer block in device memory, header-last publication, no commit index
-inline constexpr uint32_t kQueueFormatVersion = 3;
+// 4: the producer header points at the shadow pool of device shared-memory checking
+inline constexpr uint32_t kQueueFormatVersion = 4;
 inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different sides never share a line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
@@ -79,25 +80,36 @@ struct QueueProducerHeader {
   uint32_t queue_count;    // number of QueueProducerLines (and of rings in the host arena)
   uint32_t queues_per_sm;  // a block logs into queue (smid * queues_per_sm + block % queues_per_sm) % queue_count
   uint64_t capacity;       // slots per ring
-  uint32_t launch_id;      // host-set before each launch (one async copy with next_sync_ticket)
-  uint32_t reserved0;
+  uint64_t host_arena;     // device address of the mapped host arena (QueueArenaHeader)
+  // Host-set before each launch, in one async copy (QueueLaunchFields):
+  uint32_t launch_id;
+  // Device checking of shared memory (barracuda/shared_check_pool.h) in this launch: the pool's rows
+  // (one per SM id below it), 0 when off.
+  uint32_t shared_pool_rows;
   uint64_t next_sync_ticket;  // device-incremented, host-reset per launch: the next RecordOp::kSyncTicket
-  uint64_t host_arena;        // device address of the mapped host arena (QueueArenaHeader)
-  uint8_t padding[kQueueLineBytes - 48];
+  uint64_t shared_pool;       // device address of the shadow pool
+  uint64_t shared_pool_row_bytes;
+  uint8_t padding[kQueueLineBytes - 64];
 };
 static_assert(sizeof(QueueProducerHeader) == kQueueLineBytes, "the producer header fills one line");
-static_assert(offsetof(QueueProducerHeader, launch_id) == 24 && offsetof(QueueProducerHeader, next_sync_ticket) == 32 &&
-                  offsetof(QueueProducerHeader, host_arena) == 40,
+static_assert(offsetof(QueueProducerHeader, host_arena) == 24 && offsetof(QueueProducerHeader, launch_id) == 32 &&
+                  offsetof(QueueProducerHeader, next_sync_ticket) == 40 &&
+                  offsetof(QueueProducerHeader, shared_pool) == 48,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
 // What the host writes into the producer block before each launch, in one copy at this offset.
 struct QueueLaunchFields {
   uint32_t launch_id;
-  uint32_t reserved0;
+  uint32_t shared_pool_rows;
   uint64_t next_sync_ticket;
+  uint64_t shared_pool;
+  uint64_t shared_pool_row_bytes;
 };
 inline constexpr uint64_t kQueueLaunchFieldsOffset = offsetof(QueueProducerHeader, launch_id);
-static_assert(sizeof(QueueLaunchFields) == 16, "launch_id, reserved0 and next_sync_ticket are contiguous");
+static_assert(sizeof(QueueLaunchFields) == 32 &&
+                  offsetof(QueueProducerHeader, shared_pool_row_bytes) - kQueueLaunchFieldsOffset ==
+                      offsetof(QueueLaunchFields, shared_pool_row_bytes),
+              "the launch fields are contiguous in the producer header, in this order");
 
 struct QueueProducerLine {
   uint64_t write_head;       // slots reserved so far
@@ -142,10 +154,15 @@ constexpr bool valid_queue_capacity(uint64_t capacity) {
 //   bit  22    kAccessSpinRead: an ld.volatile whose value decides whether a loop containing it
 //              iterates again (src/ptx/passes/spin_reads.h); the runtime sets kFlagSpinRead in the
 //              record (barracuda/record.h)
+//   bit  23    kAccessDeviceShared: a plain load or store of a kernel whose shared memory the device
+//              checks (src/ptx/passes/shared_checkable_kernels.h): when the launch has device checking
+//              on and the address is shared (a generic one as classified), the device checks it
+//              against the block's shadow and logs nothing (device/shared_checker.cuh)
 inline constexpr uint32_t kAccessGeneric = 1u << 19;
 inline constexpr uint32_t kAccessHasValue = 1u << 20;
 inline constexpr uint32_t kAccessNoSyncTicket = 1u << 21;
 inline constexpr uint32_t kAccessSpinRead = 1u << 22;
+inline constexpr uint32_t kAccessDeviceShared = 1u << 23;
 
 // Ticketed accesses that synchronise only by completing a fence's release pattern ("fence; write"):
 // relaxed, volatile and legacy strong writes and read-modify-writes. Their reads acquire only

@@ -68,6 +68,34 @@ enum ClusterBarrierPayload : uint8_t {
   kClusterBarrierRelaxed = 1u << 1,  // barrier.cluster.arrive.relaxed: orders no memory
 };
 
+// The hazard of a shared-memory race the device found, named from the first access to the second.
+enum class SharedHazard : uint8_t {
+  kReadAfterWrite = 0,
+  kWriteAfterRead = 1,
+  kWriteAfterWrite = 2,
+};
+
+// What a kSharedRace record carries in `base` and `stride` (record_ops.inc); the header itself names
+// the second access.
+struct SharedRacePayload {
+  uint32_t offset;        // shared offset of the 4-byte word both accesses touched (below 2^18)
+  uint32_t first_thread;  // block-linear thread of the first access (below 1024)
+  uint32_t first_site;
+  SharedHazard hazard;
+  bool same_value;  // both were stores of one value to one address by a whole warp group (`value`)
+  uint32_t value;
+};
+
+inline constexpr uint32_t kSharedRaceOffsetBits = 18;  // 256 KiB: past any block's shared memory
+inline constexpr uint32_t kSharedRaceThreadBits = 10;  // 1024 threads a block
+
+constexpr uint64_t pack_shared_race_base(const SharedRacePayload& payload) {
+  return (payload.offset & ((1u << kSharedRaceOffsetBits) - 1)) |
+         (uint64_t{payload.first_thread & ((1u << kSharedRaceThreadBits) - 1)} << 18) |
+         (uint64_t{static_cast<uint8_t>(payload.hazard) & 0x3u} << 28) | (uint64_t{payload.same_value} << 30) |
+         (uint64_t{payload.value} << 32);
+}
+
 // Bit flags in RecordHeader::flags.
 enum RecordFlag : uint8_t {
   kFlagSameValue = 1u << 0,       // lanes writing the same address wrote the same value (match.any on GPU)

@@ -28,6 +28,7 @@ enum class RecordOpKind : uint8_t {
   kSyncTicket,   // the place in the launch's cross-queue order of the record that follows it
   kControlFlow,  // divergence and reconvergence, for the lockstep warp model
   kLifetime,     // a warp's first and last record
+  kFinding,      // a race the device found itself (its payload names both accesses)
 };
 
 constexpr RecordOpKind record_op_kind(RecordOp op) {
@@ -209,6 +210,20 @@ class RecordView {
   constexpr uint32_t uniform_value() const { return static_cast<uint32_t>(header_->stride); }
   // The byte stride between consecutive lanes of a kAffine record.
   constexpr int32_t affine_stride() const { return has_uniform_value() ? 0 : header_->stride; }
+
+  // The payload of a kSharedRace record (record_ops.inc). The hazard bits may read 3 in a malformed
+  // record: SharedHazard names no such value, and consumers reject it.
+  constexpr SharedRacePayload shared_race() const {
+    const uint64_t base = header_->base;
+    SharedRacePayload payload{};
+    payload.offset = static_cast<uint32_t>(base & ((1u << kSharedRaceOffsetBits) - 1));
+    payload.first_thread = static_cast<uint32_t>((base >> 18) & ((1u << kSharedRaceThreadBits) - 1));
+    payload.first_site = static_cast<uint32_t>(header_->stride);
+    payload.hazard = static_cast<SharedHazard>((base >> 28) & 0x3u);
+    payload.same_value = ((base >> 30) & 1u) != 0;
+    payload.value = static_cast<uint32_t>(base >> 32);
+    return payload;
+  }
 
   // The address `lane` accessed; meaningful for the active lanes of a memory access.
   BARRACUDA_HOST_DEVICE uint64_t lane_address(uint32_t lane) const {

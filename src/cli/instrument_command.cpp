@@ -31,7 +31,9 @@ struct InstrumentCommandOptions {
 };
 
 void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
-  std::cout << "kernels: " << statistics.kernels << "\ninstructions: " << statistics.instructions
+  std::cout << "kernels: " << statistics.kernels
+            << "\nkernels whose shared memory the device can check: " << statistics.shared_checkable_kernels
+            << "\ninstructions: " << statistics.instructions
             << "\nmemory accesses logged: " << statistics.memory_accesses
             << "\nsynchronizations logged: " << statistics.synchronizations
             << "\nbranches logged: " << statistics.branches << " (reconvergence points: " << statistics.reconvergences

@@ -45,6 +45,12 @@ void print_record(std::ostream& out, const RecordHeader& h, const RecordHeader* 
     } else {
       print_lane_addresses(out, record);
     }
+  } else if (record.op() == RecordOp::kSharedRace) {
+    const SharedRacePayload race = record.shared_race();
+    static constexpr const char* kHazards[] = {"RAW", "WAR", "WAW", "hazard3"};
+    out << " offset " << hex(race.offset) << ' ' << kHazards[static_cast<uint8_t>(race.hazard)] << " first site "
+        << race.first_site << " thread " << race.first_thread;
+    if (race.same_value) out << " same value " << race.value;
   } else if (record.op() == RecordOp::kFence) {
     out << ' ' << memory_semantics_name(record.semantics()) << '.' << memory_scope_name(record.scope());
   } else {

@@ -163,6 +163,8 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
     case RecordOp::kClusterBarrier:
       apply_cluster_barrier(h, block);
       return;
+    case RecordOp::kSharedRace:
+      return apply_shared_race(record, block);
     default:
       if (record.is_memory_access()) apply_memory(record, block);
       break;

@@ -72,6 +72,8 @@ class Worker {
                    const RecordAccess& record);
   // Checks a global access of the current lane (the checker's stamp) against concurrent earlier launches.
   void check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size);
+  // A shared-memory race the device found (RecordOp::kSharedRace): logged as if found here.
+  void apply_shared_race(const RecordView& race, BlockState& block);
   void apply_fence(const RecordView& fence, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
   void apply_cluster_barrier(const RecordHeader& h, BlockState& block);

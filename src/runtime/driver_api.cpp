@@ -32,6 +32,7 @@ DriverApi resolve_all() {
   resolve(api.mem_unmap, "cuMemUnmap", api.missing);
   resolve(api.mem_set_access, "cuMemSetAccess", api.missing);
   resolve(api.memcpy_htod_async, "cuMemcpyHtoDAsync_v2", api.missing);
+  resolve(api.memset_d8_async, "cuMemsetD8Async", api.missing);
   resolve(api.memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2", api.missing);
   resolve(api.stream_create, "cuStreamCreate", api.missing);
   resolve(api.stream_destroy, "cuStreamDestroy_v2", api.missing);

@@ -29,6 +29,7 @@ struct DriverApi {
   PFN_cuMemSetAccess_v10020 mem_set_access = nullptr;
   PFN_cuMemcpyHtoDAsync_v3020 memcpy_htod_async = nullptr;
   PFN_cuMemcpyDtoHAsync_v3020 memcpy_dtoh_async = nullptr;
+  PFN_cuMemsetD8Async_v3020 memset_d8_async = nullptr;
   PFN_cuStreamCreate_v2000 stream_create = nullptr;
   PFN_cuStreamDestroy_v4000 stream_destroy = nullptr;
   PFN_cuStreamSynchronize_v2000 stream_synchronize = nullptr;

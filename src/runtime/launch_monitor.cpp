@@ -27,12 +27,14 @@ bool being_captured(const shim::LaunchInfo& launch) { return stream_is_being_cap
 
 }  // namespace
 
-LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, ModuleInstrumenter& modules,
+LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device,
+                             ModuleInstrumenter& modules,
                              StreamTracker& streams, std::function<SharedQueues()> queues,
                              std::function<void()> queues_ran_full, TraceRecorder* recorder,
                              LaunchFilterSettings filter)
     : engine_(engine),
       warp_model_(warp_model),
+      check_shared_on_device_(check_shared_on_device),
       modules_(modules),
       streams_(streams),
       queues_(std::move(queues)),
@@ -78,7 +80,8 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   }
   const uint16_t launch_id = next_launch_id_++;
   try {
-    queues->begin_launch(launch_id);
+    // Drain-only launches (graphs not replayed, filtered out) are checked nowhere: no shadow work.
+    queues->begin_launch(launch_id, check_shared_on_device_ && !launch.graph && !filtered_out);
   } catch (const std::exception& e) {
     launch_mutex_.unlock();
     std::lock_guard lock(totals_mutex_);

@@ -63,7 +63,9 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // `filter` selects the launches checked (runtime/launch_filter.h): the others run with their
   // module's logging off, one at a time like checked launches (a kernel still running must not see
   // logging switched back on for the next checked launch).
-  LaunchMonitor(engine::Engine& engine, WarpModel warp_model, ModuleInstrumenter& modules,
+  // `check_shared_on_device`: launches have the device check the shared memory of the kernels it can
+  // (barracuda/shared_check.h); the caller has ruled out what needs every access on the host.
+  LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device, ModuleInstrumenter& modules,
                 StreamTracker& streams, std::function<SharedQueues()> queues, std::function<void()> queues_ran_full,
                 TraceRecorder* recorder,
                 LaunchFilterSettings filter);
@@ -85,6 +87,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
 
   engine::Engine& engine_;
   WarpModel warp_model_;
+  bool check_shared_on_device_;
   ModuleInstrumenter& modules_;
   StreamTracker& streams_;
   std::function<SharedQueues()> queues_;

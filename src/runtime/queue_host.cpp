@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "barracuda/shared_check_pool.h"
 #include "runtime/driver_api.h"
 
 namespace barracuda::runtime {
@@ -54,9 +55,11 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(
 QueueHost::~QueueHost() {
   if (forgotten_) {  // the driver released all of it with the context
     producers_->forget();
+    if (shared_pool_) shared_pool_->forget();
     return;
   }
   const DriverApi& api = driver_api();
+  shared_pool_.reset();
   producers_.reset();
   api.stream_destroy(stream_);
   api.mem_free_host(arena_.memory());
@@ -68,9 +71,34 @@ bool QueueHost::alive() const {
                                             reinterpret_cast<CUdeviceptr>(arena_.memory())) == CUDA_SUCCESS;
 }
 
-void QueueHost::begin_launch(uint16_t launch_id) {
+// SM ids run from 0 to the SM count on the GPUs measured; the spare rows cover gaps. A block on an SM
+// id past the rows is checked on the host.
+constexpr uint32_t kSharedPoolSpareRows = 16;
+
+ToolDeviceMemory* QueueHost::shared_pool() {
+  if (shared_pool_ || !shared_pool_error_.empty()) return shared_pool_.get();
+  const uint32_t rows = arena_.shape().queue_count + kSharedPoolSpareRows;
+  const size_t bytes = shared_pool_bytes(rows, kSharedPoolRowBytes);
+  try {
+    auto pool = std::make_unique<ToolDeviceMemory>(bytes);
+    zero_on_device(pool->address(), bytes, "zeroing the shared-memory shadow pool");
+    shared_pool_ = std::move(pool);
+    shared_pool_rows_ = rows;
+  } catch (const std::exception& e) {
+    shared_pool_error_ = e.what();
+  }
+  return shared_pool_.get();
+}
+
+void QueueHost::begin_launch(uint16_t launch_id, bool check_shared_on_device) {
   arena_.begin_launch();
-  const QueueLaunchFields fields{launch_id, 0, 0};
+  QueueLaunchFields fields{launch_id, 0, 0, 0, 0};
+  if (ToolDeviceMemory* pool = check_shared_on_device ? shared_pool() : nullptr) {
+    zero_on_device(pool->address(), shared_pool_rows_offset(), "clearing the shared-memory race filter");
+    fields.shared_pool_rows = shared_pool_rows_;
+    fields.shared_pool = pool->address();
+    fields.shared_pool_row_bytes = kSharedPoolRowBytes;
+  }
   copy_to_device(producers_->address() + kQueueLaunchFieldsOffset, &fields, sizeof(fields), "setting the launch id");
 }
 
@@ -96,6 +124,13 @@ void QueueHost::restore() {
 void QueueHost::point_module_at_queues(CUdeviceptr module_global, bool logging) {
   const CUdeviceptr producers = logging ? producers_->address() : 0;
   copy_to_device(module_global, &producers, sizeof(producers), "setting a module's queue pointer");
+}
+
+void QueueHost::zero_on_device(CUdeviceptr destination, size_t bytes, const char* what) {
+  const DriverApi& api = driver_api();
+  RelaxedCaptureMode relaxed;
+  check(api.memset_d8_async(destination, 0, bytes, stream_), what);
+  check(api.stream_synchronize(stream_), what);
 }
 
 void QueueHost::copy_to_device(CUdeviceptr destination, const void* source, size_t bytes, const char* what) {

@@ -41,8 +41,12 @@ class QueueHost {
   LiveArena& arena() { return arena_; }
 
   // Before a launch (no kernel logging): the id its records carry, a fresh sync-ticket counter and
-  // exit count. Throws std::runtime_error when the copy to the device fails.
-  void begin_launch(uint16_t launch_id);
+  // exit count, and whether the device checks the shared memory of the kernels it can
+  // (`check_shared_on_device`: the shadow pool is allocated at the first such launch; without it the
+  // launch is checked on the host). Throws std::runtime_error when the copy to the device fails.
+  void begin_launch(uint16_t launch_id, bool check_shared_on_device);
+  // Why the shadow pool could not be allocated (then every launch checks shared memory on the host).
+  const std::string& shared_pool_error() const { return shared_pool_error_; }
   // After a launch (no kernel logging): what a stray write of the application changed in the queues'
   // constant fields (queue_arena.h), or nullopt. Throws std::runtime_error when the read-back fails.
   std::optional<std::string> damage();
@@ -54,6 +58,10 @@ class QueueHost {
 
  private:
   static std::byte* allocate_host_arena(const QueueArenaShape& shape);
+  // The pool, allocated and zeroed at the first call; null when that failed (shared_pool_error()).
+  ToolDeviceMemory* shared_pool();
+  // Zeroes `bytes` at `destination` and waits; throws on failure.
+  void zero_on_device(CUdeviceptr destination, size_t bytes, const char* what);
   // Copies `bytes` to `destination` and waits for the copy; throws on failure.
   void copy_to_device(CUdeviceptr destination, const void* source, size_t bytes, const char* what);
 
@@ -62,6 +70,11 @@ class QueueHost {
   CUstream stream_ = nullptr;
   CUdeviceptr host_arena_ = 0;  // the host arena's device address
   std::unique_ptr<ToolDeviceMemory> producers_;
+  // Device shared-memory checking's shadow pool (barracuda/shared_check_pool.h), one row per SM id
+  // below shared_pool_rows_.
+  std::unique_ptr<ToolDeviceMemory> shared_pool_;
+  uint32_t shared_pool_rows_ = 0;
+  std::string shared_pool_error_;
   bool forgotten_ = false;
   uint64_t id_;
 };

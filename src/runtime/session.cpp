@@ -51,6 +51,13 @@ constexpr uint64_t kFreeMemoryShare = 16;
 constexpr uint64_t kMinAutoQueueBytes = uint64_t{1} << 20;
 constexpr uint64_t kMaxAutoQueueBytes = uint64_t{64} << 20;
 
+// Device shared-memory checking sends only races: the redundant-barrier warning needs every access,
+// and the lockstep warp model orders a warp's lanes in ways the device rule does not follow.
+bool checks_shared_on_device(const options::Options& options) {
+  return options.device_shared_check && !options.warn_redundant_barriers &&
+         options.warp_model == WarpModel::kIndependent;
+}
+
 std::string iso_time_now() {
   std::time_t now = std::time(nullptr);
   char text[32];
@@ -146,7 +153,8 @@ class Session final : public shim::SyncObserver {
         engine_(engine::EngineConfig{drain_threads(options_)}),
         runtime_compiled_(tool_cache_dir(options_) / "nvrtc"),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
-        monitor_(engine_, options_.warp_model, instrumenter_, streams_, [this] { return queues(); },
+        monitor_(engine_, options_.warp_model, checks_shared_on_device(options_), instrumenter_, streams_,
+                 [this] { return queues(); },
                  [this] { grow_queues(); }, recorder_.get(),
                  LaunchFilterSettings{
                      options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name)),
@@ -210,6 +218,13 @@ class Session final : public shim::SyncObserver {
     if (recorder_ && recorder_->records_left_out() != 0) {
       log << "barracuda: the trace " << process_path(options_.record) << " holds a prefix of the run: "
           << recorder_->records_left_out() << " records past record_limit were checked but not recorded\n";
+    }
+    {
+      std::lock_guard lock(queues_mutex_);
+      if (queues_ && !queues_->shared_pool_error().empty()) {
+        log << "barracuda: device shared-memory checking was off (" << queues_->shared_pool_error()
+            << "): the host checked shared memory\n";
+      }
     }
     if (options_.verbose) {
       log << "barracuda: " << report::statistics_line(*report.statistics, report.summary.events) << "\n";

@@ -580,14 +580,22 @@ TEST(InstrumentPass, BranchLogsTakenLanesAndItsJoinLogsReconvergence) {
 TEST(InstrumentPass, KernelEntryPrecedesEverythingAndEveryExitIsLogged) {
   auto out = instrument("$L_top:\nst.shared.u32 [smem], 1;\n@%p1 bra $L_top;\n@%p2 ret;\nret;", {100, true});
   size_t top = line_of(out.lines, "$L_top:");
-  RuntimeCall entry = call_before_line(out.lines, top);
+  // The kernel synchronises only with block barriers: after its entry record its warps take their
+  // block's shadow slot (device shared-memory checking), and give it back before each exit record.
+  EXPECT_EQ(out.lines.at(top - 2), "call __barracuda_shared_check_begin;");
+  RuntimeCall entry = call_before_line(out.lines, top - 3);
   EXPECT_EQ(entry.callee, "__barracuda_log_entry");
   EXPECT_EQ(out.result.sites.sites().front().id, 100u);
   EXPECT_EQ(entry.arguments[0], "100");
   EXPECT_EQ(out.result.statistics.kernel_exits, 2u);
   size_t exits = 0;
-  for (const std::string& line : out.lines) exits += line == "call __barracuda_log_exit, (__bc_arg0);";
+  size_t slot_releases = 0;
+  for (const std::string& line : out.lines) {
+    exits += line == "call __barracuda_log_exit, (__bc_arg0);";
+    slot_releases += line == "call __barracuda_shared_check_end;";
+  }
   EXPECT_EQ(exits, 2u);
+  EXPECT_EQ(slot_releases, 2u);
 }
 
 TEST(InstrumentPass, RuntimeDeclarationsAreAddedOnce) {

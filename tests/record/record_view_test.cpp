@@ -220,5 +220,25 @@ TEST(RecordView, CompilesForTheDevice) {
   EXPECT_NE(record_view_device_ptx().find(".entry decode_records"), std::string_view::npos);
 }
 
+TEST(RecordView, DeviceRacePayloadRoundTrips) {
+  EXPECT_EQ(record_op_kind(RecordOp::kSharedRace), RecordOpKind::kFinding);
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(RecordOp::kSharedRace);
+  h.size_mode = pack_size_mode(3, AddressMode::kAffine);
+  const SharedRacePayload sent{0x3fffc, 1023, 0x3fffff, SharedHazard::kWriteAfterRead, true, 0xdeadbeef};
+  h.base = pack_shared_race_base(sent);
+  h.stride = static_cast<int32_t>(sent.first_site);
+  const RecordView record(h);
+  EXPECT_EQ(record.defect(), RecordDefect::kNone);
+  const SharedRacePayload got = record.shared_race();
+  EXPECT_EQ(got.offset, sent.offset);
+  EXPECT_EQ(got.first_thread, sent.first_thread);
+  EXPECT_EQ(got.first_site, sent.first_site);
+  EXPECT_EQ(got.hazard, sent.hazard);
+  EXPECT_EQ(got.same_value, sent.same_value);
+  EXPECT_EQ(got.value, sent.value);
+  EXPECT_EQ(record.access_bytes(), 8u);
+}
+
 }  // namespace
 }  // namespace barracuda

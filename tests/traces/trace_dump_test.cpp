@@ -60,5 +60,13 @@ TEST(TraceDump, SynchronisationShowsItsPayload) {
   EXPECT_NE(printed(unknown).find(" op77 "), std::string::npos);
 }
 
+TEST(TraceDump, DeviceRaceShowsTheWordTheHazardAndTheFirstAccess) {
+  RecordHeader race = header(RecordOp::kSharedRace, 0x10);
+  race.stride = 7;
+  race.base = pack_shared_race_base({0x40, 33, 7, SharedHazard::kWriteAfterWrite, true, 1});
+  EXPECT_EQ(printed(race),
+            "launch 2 block 3 warp 1 site 9 shared-race mask 0x10 offset 0x40 WAW first site 7 thread 33 same value 1\n");
+}
+
 }  // namespace
 }  // namespace barracuda::cli

@@ -5,14 +5,8 @@
 // "Tickets only where a fence can make them count").
 //
 // All threads of a launch run one kernel, so the question is per kernel: does anything the kernel
-// can call, transitively, contain a fence? Whatever the module cannot see counts as "yes":
-//   - an indirect call anywhere (the call graph is unknown): no function of the module qualifies;
-//   - a call to a function without a body here, or to a .weak one (another module's definition may
-//     win at link time): the calling kernel has a fence, except the PTX system calls (vprintf,
-//     malloc, free, __assertfail) and the device runtime (__barracuda_*), which log no fence;
-//   - a .func other modules can call (.visible/.weak/.common, as with -rdc): it may run in their
-//     fenced kernels, so it never qualifies.
-// A .func qualifies when every kernel of the module that reaches it has no fence.
+// can call, transitively, contain a fence? Whatever the module cannot see counts as "yes"
+// (call_graph.h). A .func qualifies when every kernel of the module that reaches it has no fence.
 #include <unordered_set>
 
 #include "ptx/module.h"

@@ -4,6 +4,7 @@
 #include "ptx/passes/fence_free_functions.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/pass_context.h"
+#include "ptx/passes/shared_checkable_kernels.h"
 
 namespace barracuda::ptx::passes {
 
@@ -23,6 +24,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   upgrade_legacy_isa(module);
   InstrumentResult result{SiteTable(module, options.first_site_id), {}, unlogged_memory_by_kernel(module)};
   const FenceFreeFunctions fence_free(module);
+  const SharedCheckableKernels shared_checkable(module, options.first_site_id);
   declare_runtime_functions(module);
   for (Function* function : module.definitions()) {
     if (function->name.starts_with("__barracuda_")) continue;
@@ -36,8 +38,17 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     const std::unordered_map<const Instruction*, uint32_t> parameters = address_parameters(*function);
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
-    PassContext context{*function, editor, calls, result.sites, result.statistics, fence_free.contains(*function),
-                        options, parameters, spin_reads};
+    PassContext context{*function,
+                        editor,
+                        calls,
+                        result.sites,
+                        result.statistics,
+                        fence_free.contains(*function),
+                        shared_checkable.contains(*function),
+                        options,
+                        parameters,
+                        spin_reads};
+    result.statistics.shared_checkable_kernels += function->is_entry && context.checks_shared_on_device;
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
     // are split into new branches.
     log_kernel_entry(context, instructions);

@@ -28,6 +28,7 @@ struct InstrumentStatistics {
   uint64_t reconvergences = 0;   // reconvergence points logged
   uint64_t kernel_exits = 0;     // ret/exit instructions of kernels logged
   uint64_t kernels = 0;
+  uint64_t shared_checkable_kernels = 0;  // kernels whose shared memory the device can check (shared_checkable_kernels.h)
   uint64_t skipped_memory = 0;   // local/param/const accesses (cannot race) and forms not logged
   uint64_t read_only_loads = 0;  // ld.global.nc and ldu not logged (InstrumentOptions::log_read_only)
   // Fraction of the original instructions that now log an event.

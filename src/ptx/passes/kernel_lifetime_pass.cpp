@@ -1,5 +1,7 @@
 // Logs warp entry at the start of each kernel and warp exit before each of its ret/exit
-// instructions; the exit records are how the host knows a launch's events are complete.
+// instructions; the exit records are how the host knows a launch's events are complete. In kernels
+// whose shared memory the device checks, the warp takes its block's shadow slot after its entry
+// record and lets go of it before each exit record (device/shared_checker.cuh).
 #include "ptx/passes/pass_context.h"
 
 namespace barracuda::ptx::passes {
@@ -13,6 +15,9 @@ void log_kernel_entry(PassContext& context, const std::vector<StatementIterator>
   uint32_t site = context.sites.add(SiteKind::Entry, context.function, first);
   context.calls.call_before(start, RuntimeFunction::LogEntry, {{ScalarType::B32, Operand::integer(site)}},
                             first.debug_location);
+  if (context.checks_shared_on_device) {
+    context.calls.call_before(start, RuntimeFunction::SharedCheckBegin, {}, first.debug_location);
+  }
   ++context.statistics.kernels;
 }
 
@@ -24,6 +29,9 @@ void log_kernel_exits(PassContext& context, const std::vector<StatementIterator>
     uint32_t site = context.sites.add(SiteKind::Exit, context.function, instruction);
     DebugLocation location = instruction.debug_location;
     position = unguard(context, position);
+    if (context.checks_shared_on_device) {
+      context.calls.call_before(position, RuntimeFunction::SharedCheckEnd, {}, location);
+    }
     context.calls.call_before(position, RuntimeFunction::LogExit, {{ScalarType::B32, Operand::integer(site)}},
                               location);
     ++context.statistics.kernel_exits;

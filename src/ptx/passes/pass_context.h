@@ -19,6 +19,10 @@ struct PassContext {
   // Every launch that can run this function executes no fence (fence_free_functions.h): its relaxed,
   // volatile and legacy strong accesses need no sync ticket.
   bool runs_without_fences;
+  // Every launch that can run this function is of a kernel whose shared memory the device checks
+  // (shared_checkable_kernels.h): its shared and generic loads and stores carry kAccessDeviceShared,
+  // its kernel entry and exits tell the device runtime where a block's checking starts and ends.
+  bool checks_shared_on_device;
   const InstrumentOptions& options;
   // The kernel parameter each global access's address derives from (address_parameters.h).
   const std::unordered_map<const Instruction*, uint32_t>& address_parameters;

@@ -13,20 +13,23 @@ struct EntryPoint {
 
 // Must match device/entry_points.cuh: name and parameter list, in order.
 const EntryPoint& entry_point(RuntimeFunction function) {
-  static const std::array<EntryPoint, 6> kEntryPoints = {{
+  static const std::array<EntryPoint, 8> kEntryPoints = {{
       {"__barracuda_log_access", {ScalarType::B64, ScalarType::B32, ScalarType::B32, ScalarType::B64}},
       {"__barracuda_log_sync", {ScalarType::B32, ScalarType::B32, ScalarType::B32, ScalarType::B64, ScalarType::B32}},
       {"__barracuda_log_branch", {ScalarType::B32, ScalarType::B32}},
       {"__barracuda_log_reconverge", {ScalarType::B32}},
       {"__barracuda_log_entry", {ScalarType::B32}},
       {"__barracuda_log_exit", {ScalarType::B32}},
+      {"__barracuda_shared_check_begin", {}},
+      {"__barracuda_shared_check_end", {}},
   }};
   return kEntryPoints[static_cast<size_t>(function)];
 }
 
-constexpr std::array kAllFunctions = {RuntimeFunction::LogAccess,     RuntimeFunction::LogSync,
-                                      RuntimeFunction::LogBranch,     RuntimeFunction::LogReconverge,
-                                      RuntimeFunction::LogEntry,      RuntimeFunction::LogExit};
+constexpr std::array kAllFunctions = {RuntimeFunction::LogAccess,        RuntimeFunction::LogSync,
+                                      RuntimeFunction::LogBranch,        RuntimeFunction::LogReconverge,
+                                      RuntimeFunction::LogEntry,         RuntimeFunction::LogExit,
+                                      RuntimeFunction::SharedCheckBegin, RuntimeFunction::SharedCheckEnd};
 
 VariableDeclaration param(Module& module, ScalarType type, std::string_view name) {
   VariableDeclaration declaration;
@@ -150,8 +153,12 @@ void RuntimeCallBuilder::call_before(StatementIterator position, RuntimeFunction
     std::string store = std::string("st.param.") + std::string(to_string(arguments[i].type));
     emit(position, store, {Operand::address(parameters.back().text), arguments[i].value}, location);
   }
-  Operand parameter_list{OperandKind::ParameterList, false, {}, 0, parameters, false};
-  emit(position, "call", {Operand::symbol(entry.name), parameter_list}, location);
+  if (parameters.empty()) {
+    emit(position, "call", {Operand::symbol(entry.name)}, location);  // `call f;`: PTX has no empty list
+  } else {
+    Operand parameter_list{OperandKind::ParameterList, false, {}, 0, parameters, false};
+    emit(position, "call", {Operand::symbol(entry.name), parameter_list}, location);
+  }
   editor_.insert_before(position, ScopeEnd{});
 }
 

@@ -11,7 +11,16 @@
 namespace barracuda::ptx::passes {
 
 // The runtime's entry points as instrumented code sees them.
-enum class RuntimeFunction : uint8_t { LogAccess, LogSync, LogBranch, LogReconverge, LogEntry, LogExit };
+enum class RuntimeFunction : uint8_t {
+  LogAccess,
+  LogSync,
+  LogBranch,
+  LogReconverge,
+  LogEntry,
+  LogExit,
+  SharedCheckBegin,
+  SharedCheckEnd,
+};
 
 // Adds a `.extern .func` prototype for every entry point (once; an existing one is kept).
 void declare_runtime_functions(Module& module);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <list>
 #include <tuple>
+#include <vector>
 
 namespace barracuda::ptx::passes {
 namespace {
@@ -59,19 +61,24 @@ void merge_device_runtime(Module& module, const Module& runtime) {
     if (version && std::tie(version->major, version->minor) < std::tie(needed.major, needed.minor)) *version = needed;
   }
   // The definitions go where the first prototype was (before any use; else before the first
-  // function), and the prototypes go away.
-  auto position = std::find_if(module.items.begin(), module.items.end(),
-                               [&](const ModuleItem& item) { return is_runtime_prototype(item, runtime); });
-  if (position == module.items.end()) {
-    position = std::find_if(module.items.begin(), module.items.end(),
-                            [](const ModuleItem& item) { return std::holds_alternative<Function>(item); });
+  // function), and the module's prototypes go away. The runtime's own forward declarations of its
+  // internal functions (those it does not inline) stay: its entry points call them before their
+  // definitions.
+  std::vector<std::list<ModuleItem>::iterator> prototypes;
+  for (auto it = module.items.begin(); it != module.items.end(); ++it) {
+    if (is_runtime_prototype(*it, runtime)) prototypes.push_back(it);
   }
+  auto position = prototypes.empty() ? std::find_if(module.items.begin(), module.items.end(),
+                                                    [](const ModuleItem& item) {
+                                                      return std::holds_alternative<Function>(item);
+                                                    })
+                                     : prototypes.front();
   for (const ModuleItem& item : runtime.items) {
     if (std::holds_alternative<Function>(item) || std::holds_alternative<VariableDeclaration>(item)) {
       module.items.insert(position, item);
     }
   }
-  module.items.remove_if([&](const ModuleItem& item) { return is_runtime_prototype(item, runtime); });
+  for (auto prototype : prototypes) module.items.erase(prototype);
 }
 
 }  // namespace barracuda::ptx::passes

@@ -33,7 +33,7 @@ std::optional<std::string> unlogged_memory_kind(const Instruction& instruction) 
 }
 
 UnloggedMemory unlogged_memory_by_kernel(const Module& module) {
-  const CallGraph graph = build_call_graph(module);
+  const CallGraph graph(module);
   std::map<const Function*, std::map<std::string, uint64_t>> own;
   for (const Function* function : graph.definitions) {
     for (const Statement& statement : function->body) {
@@ -56,7 +56,7 @@ UnloggedMemory unlogged_memory_by_kernel(const Module& module) {
         if (function == kernel || !function->is_entry) add(function);
       }
     } else {
-      for (const Function* function : call_closure(graph, kernel)) add(function);
+      for (const Function* function : graph.closure(kernel)) add(function);
     }
     if (!kinds.empty()) result.emplace(kernel->name, std::move(kinds));
   }

@@ -1,0 +1,268 @@
+// Device checking of a block's shared memory (barracuda/shared_check.h: the rule; shared_check_pool.h:
+// the shadow pool). Part of the device runtime's translation unit: runtime.cu includes it inside its
+// anonymous namespace, after the queue helpers it sends races with, so the runtime stays one
+// relocatable PTX with one register budget.
+//
+// Per launch with checking on (QueueProducerHeader::shared_pool_rows != 0), in kernels the
+// instrumentation found barrier-only (their entry/exit call __barracuda_shared_check_begin/end, their
+// shared and generic loads and stores carry kAccessDeviceShared):
+//   begin   the warp finds or claims its block's slot in its SM's row and zeroes its threads' barrier counts;
+//   barrier each lane counts the block barrier it is about to wait at (barrier records still go to the host);
+//   access  each shared lane is checked against the slot's shadow, word by word; races go to the host
+//           as kSharedRace records, each site pair once per launch (the pool's race filter);
+//   end     the warp that counts the block's last thread out frees the slot.
+
+__device__ __forceinline__ uint32_t hardware_warp_id() {
+  uint32_t warp;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(warp));
+  return warp;
+}
+
+__device__ __forceinline__ uint32_t total_shared_bytes() {
+  uint32_t bytes;
+  asm("mov.u32 %0, %%total_smem_size;" : "=r"(bytes));
+  return bytes;
+}
+
+__device__ __forceinline__ uint32_t thread_in_block() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+// Written by other warps of the SM (under the row lock): read from L2, never from a stale L1 line.
+__device__ __forceinline__ uint64_t load_cg(const uint64_t* address) {
+  return __ldcg(reinterpret_cast<const unsigned long long*>(address));
+}
+__device__ __forceinline__ uint32_t load_cg(const uint32_t* address) { return __ldcg(address); }
+__device__ __forceinline__ uint64_t load_relaxed(const uint64_t* address) {
+  uint64_t value;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
+  return value;
+}
+__device__ __forceinline__ uint64_t cas(uint64_t* address, uint64_t expected, uint64_t desired) {
+  return atomicCAS(reinterpret_cast<unsigned long long*>(address), expected, desired);
+}
+
+// The SM's row of the pool; null when checking is off in this launch or the SM id is past the rows.
+__device__ SharedPoolRow* shared_pool_row(const QueueProducerHeader* producers) {
+  const uint32_t sm = sm_id();
+  if (producers->shared_pool_rows == 0 || sm >= producers->shared_pool_rows) return nullptr;
+  return reinterpret_cast<SharedPoolRow*>(producers->shared_pool + shared_pool_rows_offset() +
+                                          sm * producers->shared_pool_row_bytes);
+}
+
+// A block's place in its row, and its shadow when the row holds one for it.
+struct SharedSlot {
+  SharedPoolRow* row = nullptr;
+  uint32_t index = 0;
+  uint32_t* barriers = nullptr;  // barriers passed, by block-linear thread
+  SharedShadowWord* words = nullptr;
+  uint32_t word_count = 0;
+  __device__ bool has_shadow() const { return words != nullptr; }
+};
+__device__ __forceinline__ uint32_t padded_block_threads() {
+  return (blockDim.x * blockDim.y * blockDim.z + kWarpSize - 1) / kWarpSize * kWarpSize;
+}
+__device__ __forceinline__ uint32_t shadowed_window_bytes() { return total_shared_bytes() + kSharedWindowSlackBytes; }
+
+// The slot at `index` of `row` as its claimer laid it out.
+__device__ SharedSlot slot_at(SharedPoolRow* row, uint32_t index) {
+  SharedSlot slot;
+  slot.row = row;
+  slot.index = index;
+  if (index >= kSharedSlotsPerRow) return slot;
+  const uint32_t offset = load_cg(&row->slot_offset[index]);
+  if (offset == 0) return slot;
+  char* base = reinterpret_cast<char*>(row) + offset;
+  slot.barriers = reinterpret_cast<uint32_t*>(base);
+  slot.words = reinterpret_cast<SharedShadowWord*>(base + shared_slot_bytes(padded_block_threads(), 0));
+  slot.word_count = shadowed_window_bytes() / 4;
+  return slot;
+}
+
+// The calling warp's block's slot, as __barracuda_shared_check_begin recorded it; row null when the
+// block is not checked here.
+__device__ SharedSlot block_slot(const QueueProducerHeader* producers) {
+  SharedPoolRow* row = shared_pool_row(producers);
+  if (row == nullptr) return {};
+  const uint64_t entry = load_cg(&row->warp_slot[hardware_warp_id()]);
+  if ((entry & kSharedBlockKeyMask) != shared_block_key(producers->launch_id, linear_block_id())) return {};
+  return slot_at(row, static_cast<uint32_t>(entry >> 48) & 0x3f);
+}
+
+// The slot another warp of the block claimed already, or kSharedSlotsPerRow. Needs no lock: a claim
+// publishes the owner last (after a fence), and the key names one block of one launch.
+__device__ uint32_t find_slot(SharedPoolRow* row, uint64_t key) {
+  for (uint32_t i = 0; i < kSharedSlotsPerRow; ++i) {
+    if (load_cg(&row->owner[i]) == key) {
+      __threadfence();  // the slot's fields, written before its owner
+      return i;
+    }
+  }
+  return kSharedSlotsPerRow;
+}
+
+// Leader only, holding the row lock: the block's slot, claimed when its first warp arrives. A row
+// serves one SM, which holds at most kSharedSlotsPerRow blocks, and every block frees its slot.
+__device__ uint32_t claim_slot(const QueueProducerHeader* producers, SharedPoolRow* row, uint64_t key) {
+  uint32_t free_slot = kSharedSlotsPerRow;
+  for (uint32_t i = 0; i < kSharedSlotsPerRow; ++i) {
+    const uint64_t owner = load_cg(&row->owner[i]);
+    if (owner == key) return i;
+    if (owner == 0 && free_slot == kSharedSlotsPerRow) free_slot = i;
+  }
+  if (free_slot == kSharedSlotsPerRow) return free_slot;  // not expected: the block is checked on the host
+  __threadfence();  // a freeing warp moved the clock before the owner it found empty
+  const uint32_t clock = load_cg(&row->epoch_clock);
+  row->first_epoch[free_slot] = clock == 0 ? 1 : clock;
+  row->exited_threads[free_slot] = 0;
+  row->last_interval[free_slot] = 0;
+  // Slots of one size for this launch's blocks: as many as the row holds, the rest host-checked.
+  const uint64_t slot_bytes = shared_slot_bytes(padded_block_threads(), shadowed_window_bytes());
+  const bool fits = free_slot < shared_slots_in_row(producers->shared_pool_row_bytes, slot_bytes);
+  row->slot_offset[free_slot] = fits ? static_cast<uint32_t>(sizeof(SharedPoolRow) + free_slot * slot_bytes) : 0;
+  __threadfence();  // find_slot reads the fields once it sees the owner
+  row->owner[free_slot] = key;
+  return free_slot;
+}
+
+// ---- races ----------------------------------------------------------------------------------------
+
+// Whether the launch has not sent this pair yet (a full neighbourhood of the filter sends it again).
+__device__ bool first_report(const QueueProducerHeader* producers, uint64_t key) {
+  auto* filter = reinterpret_cast<uint64_t*>(producers->shared_pool);
+  const uint32_t home = static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 52);
+  for (uint32_t probe = 0; probe < 8; ++probe) {
+    const uint64_t seen = cas(&filter[(home + probe) % kSharedRaceFilterEntries], 0, key);
+    if (seen == 0) return true;
+    if (seen == key) return false;
+  }
+  return true;
+}
+
+// The calling lane alone sends a race its access formed (rare: not inlined into the checks).
+__device__ __noinline__ void send_race(QueueProducerHeader* producers, uint32_t site_id, uint32_t size_log2, uint32_t offset,
+                          const SharedAccess& access, const SharedRace& race) {
+  const bool intra_warp = race.first.thread / kWarpSize == access.stamp.thread / kWarpSize;
+  if (!first_report(producers, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp))) return;
+  WarpGroup lane_alone;
+  lane_alone.lane = lane_id();
+  lane_alone.mask = 1u << lane_alone.lane;
+  lane_alone.leader = lane_alone.lane;
+  RecordHeader header = make_header(producers, RecordOp::kSharedRace, lane_alone.mask, site_id);
+  header.space_sem = pack_space_sem(MemorySpace::kShared, MemorySemantics::kWeak, MemoryScope::kCta);
+  header.size_mode = pack_size_mode(size_log2, AddressMode::kAffine);
+  header.stride = static_cast<int32_t>(race.first.site);
+  header.base = pack_shared_race_base(
+      {offset, race.first.thread, race.first.site, race.hazard, race.same_value, race.same_value ? access.value : 0});
+  log_header_only(producers, lane_alone, header);
+}
+
+// ---- one lane's access to one word -----------------------------------------------------------------
+
+// Applies check_shared_access to the word with atomics: the field the access changes is swapped in
+// only if it still holds what the rule saw, else the rule runs again. Reads and writes of two threads
+// on one word in one interval race whatever the order, so a read re-reads the write after its own
+// update (and a write the readers after its): with a fence in between, of two concurrent accesses at
+// least one sees the other.
+__device__ void check_word(QueueProducerHeader* producers, SharedShadowWord* word, const SharedAccess& access,
+                           uint32_t site_id, uint32_t size_log2, uint32_t offset) {
+  for (;;) {
+    SharedShadowWord seen;
+    seen.write = load_relaxed(&word->write);
+    seen.readers[0] = load_relaxed(&word->readers[0]);
+    seen.readers[1] = load_relaxed(&word->readers[1]);
+    seen.value = load_relaxed(&word->value);
+    const SharedCheckOutcome outcome = check_shared_access(seen, access);
+    const uint32_t epoch = access.stamp.epoch;
+    if (access.write) {
+      if (cas(&word->write, seen.write, outcome.next.write) != seen.write) continue;
+      if (outcome.next.value != seen.value) {
+        atomicExch(reinterpret_cast<unsigned long long*>(&word->value), outcome.next.value);
+      }
+      __threadfence();
+      // The write forgets the reads of its interval (readers of earlier ones are stale already). A
+      // read that slipped in after the rule saw the entries is a race too; one that comes after this
+      // clears finds the write when it re-reads it.
+      for (uint32_t r = 0; r < 2; ++r) {
+        const uint64_t reader = load_relaxed(&word->readers[r]);
+        if (!same_epoch(reader, epoch)) continue;
+        const bool late = reader != seen.readers[0] && reader != seen.readers[1];
+        if (late && unpack_stamp(reader).thread != access.stamp.thread) {
+          send_race(producers, site_id, size_log2, offset, access,
+                    {SharedHazard::kWriteAfterRead, unpack_stamp(reader), false});
+        }
+        cas(&word->readers[r], reader, 0);
+      }
+    } else {
+      const uint32_t changed = outcome.next.readers[0] != seen.readers[0] ? 0 : 1;
+      // Unchanged (two other threads hold the entries): a concurrent write finds one of them, no
+      // need to see it from here.
+      if (outcome.next.readers[changed] != seen.readers[changed]) {
+        if (cas(&word->readers[changed], seen.readers[changed], outcome.next.readers[changed]) != seen.readers[changed]) {
+          continue;
+        }
+        if (changed == 0 && outcome.next.readers[1] != seen.readers[1]) cas(&word->readers[1], seen.readers[1], 0);
+        __threadfence();
+        const uint64_t write = load_relaxed(&word->write);
+        if (write != seen.write && same_epoch(write, epoch) && unpack_stamp(write).thread != access.stamp.thread) {
+          send_race(producers, site_id, size_log2, offset, access,
+                    {SharedHazard::kReadAfterWrite, unpack_stamp(write), false});
+        }
+      }
+    }
+    for (uint32_t r = 0; r < outcome.race_count; ++r) {
+      send_race(producers, site_id, size_log2, offset, access, outcome.races[r]);
+    }
+    return;
+  }
+}
+
+// Every lane of `group`: checks the shared lanes of a kAccessDeviceShared access on the device when
+// its block has a shadow here. Returns the lanes checked (same in every lane); the others are logged.
+// Not inlined: its registers would otherwise weigh on every logged access (spills of the caller).
+__device__ __noinline__ uint32_t check_shared_lanes(QueueProducerHeader* producers, const WarpGroup& group, uint64_t address,
+                                       uint8_t space_sem, uint32_t access_info, uint64_t value, uint32_t site_id) {
+  const SharedSlot slot = block_slot(producers);  // one answer for the whole warp
+  if (!slot.has_shadow()) return 0;
+  const bool shared = space_of(space_sem) == MemorySpace::kShared;
+  const uint32_t checked = __ballot_sync(group.mask, shared);
+  if (!shared) return checked;
+  const RecordOp op = access_info_op(access_info);
+  const bool write = op == RecordOp::kStore;
+  const uint32_t size_log2 = access_info_size_log2(access_info);
+  const uint32_t bytes = 1u << size_log2;
+  // As conflict_flags (runtime.cu) and the uniform-value test of __barracuda_log_access, over the
+  // checked lanes: what kFlagSameValue and kFlagUniformValue would say of their record.
+  const uint32_t same_address = __match_any_sync(checked, address);
+  const bool has_value = write && (access_info & kAccessHasValue) != 0;
+  const uint32_t same_value_lanes = has_value ? __match_any_sync(checked, value) & same_address : 0;
+  const bool same_value_store = has_value && __all_sync(checked, same_value_lanes == same_address);
+  const bool uniform = same_value_store && same_address == checked && bytes <= 4;
+  const uint32_t lane = group.lane;
+  const SharedLaneRole role = shared_lane_role(same_value_store, checked, same_address, lane);
+  if (role.checks) {
+    const uint32_t thread = thread_in_block();
+    const uint32_t epoch = load_cg(&slot.row->first_epoch[slot.index]) + slot.barriers[thread];
+    const uint32_t warp_base = thread - lane;
+    // A uniform store is of 4 bytes (shared accesses of checked kernels are 4, 8 or 16 bytes).
+    const SharedAccess access{{epoch, thread, site_id}, write, warp_base + role.last_writer_lane, uniform,
+                              static_cast<uint32_t>(value), role.same_instruction_lanes};
+    // In a cluster launch the block's rank may sit above bit 24 of its shared::cta addresses (as the
+    // engine's worker.cpp masks it).
+    const uint64_t first = address & ((uint64_t{1} << 24) - 1);
+    for (uint32_t word = 0; word < (bytes + 3) / 4; ++word) {
+      const uint64_t offset = first + 4 * word;
+      // Past the window: the access faults on the GPU anyway.
+      if (offset / 4 < slot.word_count) {
+        check_word(producers, &slot.words[offset / 4], access, site_id, size_log2, static_cast<uint32_t>(offset));
+      }
+    }
+  }
+  return checked;
+}
+
+// Every lane of a block barrier's group, before it waits: one more barrier interval.
+__device__ __noinline__ void count_block_barrier(const QueueProducerHeader* producers) {
+  const SharedSlot slot = block_slot(producers);
+  if (slot.has_shadow()) ++slot.barriers[thread_in_block()];
+}

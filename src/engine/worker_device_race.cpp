@@ -1,0 +1,48 @@
+// Races the device found itself: in kernels whose shared memory only full-block barriers
+// synchronise, the device checks shared accesses against its own shadow (barracuda/shared_check.h)
+// and sends only the races. Each becomes the Race the engine would have logged for the same pair,
+// so reports cannot tell which side found it.
+#include <bit>
+
+#include "engine/worker.h"
+
+namespace barracuda::engine {
+
+static_assert(static_cast<uint8_t>(Hazard::kReadAfterWrite) == static_cast<uint8_t>(SharedHazard::kReadAfterWrite) &&
+                  static_cast<uint8_t>(Hazard::kWriteAfterRead) == static_cast<uint8_t>(SharedHazard::kWriteAfterRead) &&
+                  static_cast<uint8_t>(Hazard::kWriteAfterWrite) == static_cast<uint8_t>(SharedHazard::kWriteAfterWrite),
+              "a device race's hazard converts by value");
+
+void Worker::apply_shared_race(const RecordView& record, BlockState& block) {
+  const RecordHeader& h = record.header();
+  const SharedRacePayload payload = record.shared_race();
+  if (std::popcount(h.active_mask) != 1) return malformed(h, "device race record with other than one lane");
+  if (payload.hazard > SharedHazard::kWriteAfterWrite) return malformed(h, "device race record with an unknown hazard");
+  if (payload.first_thread >= shared_.launch.padded_threads_per_block()) {
+    return malformed(h, "device race record naming a thread outside the block");
+  }
+  const uint32_t second_thread = h.warp_id * kWarpSize + static_cast<uint32_t>(std::countr_zero(h.active_mask));
+  Race race;
+  // The device checks only under independent thread scheduling, where lanes of one warp are threads
+  // like any other: the class follows from the two threads alone.
+  race.race_class = payload.first_thread / kWarpSize == second_thread / kWarpSize ? RaceClass::kIntraWarp
+                                                                                   : RaceClass::kInterWarp;
+  race.hazard = static_cast<Hazard>(payload.hazard);
+  race.space = MemorySpace::kShared;
+  race.first_site = static_cast<SiteId>(payload.first_site);
+  race.second_site = static_cast<SiteId>(h.site_id);
+  race.first_thread = {block.id(), payload.first_thread};
+  race.second_thread = {block.id(), second_thread};
+  race.address = payload.offset;
+  race.size = record.access_bytes();
+  races_.add(race);
+  // What the host learns from uniform stores (StoreValues), for the pair the device saw: both sites
+  // stored this value. The device never sends their other stores, so a site that also stored other
+  // values elsewhere in the launch still counts as constant here (docs/device_shared_check.md).
+  if (payload.same_value) {
+    store_values_.note(race.first_site, payload.value);
+    store_values_.note(race.second_site, payload.value);
+  }
+}
+
+}  // namespace barracuda::engine

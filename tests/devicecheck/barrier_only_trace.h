@@ -1,0 +1,22 @@
+#pragma once
+// Random, seeded launches of the one kind the device checks on its own: blocks whose warps access
+// shared memory with plain loads and stores (4, 8 or 16 bytes, a handful of overlapping words, lanes
+// sharing addresses, stores of one value or several) and synchronise only with full-block barriers.
+// Sites are instructions: each site keeps its op and size, and every warp may execute it.
+#include <cstdint>
+#include <vector>
+
+#include "barracuda/record.h"
+#include "engine/launch.h"
+
+namespace barracuda::devicecheck::test {
+
+struct BarrierOnlyTrace {
+  engine::LaunchInfo launch;
+  // Whole records in the order the GPU would log them: headers, and kDelta32 payload slots.
+  std::vector<RecordHeader> slots;
+};
+
+BarrierOnlyTrace make_barrier_only_trace(uint64_t seed);
+
+}  // namespace barracuda::devicecheck::test

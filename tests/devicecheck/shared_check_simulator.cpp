@@ -1,0 +1,84 @@
+#include "shared_check_simulator.h"
+
+#include <unordered_map>
+
+#include "barracuda/shared_check.h"
+
+namespace barracuda::devicecheck::test {
+namespace {
+
+struct BlockShadow {
+  std::vector<uint32_t> barriers_passed;  // by block-linear thread
+  std::unordered_map<uint64_t, SharedShadowWord> words;  // by word index
+};
+
+RecordHeader race_record(const RecordHeader& access, uint32_t lane, uint32_t offset, const SharedRace& race) {
+  RecordHeader h = access;
+  h.op = static_cast<uint8_t>(RecordOp::kSharedRace);
+  h.size_mode = pack_size_mode(size_log2_of(access.size_mode), AddressMode::kAffine);
+  h.flags = 0;
+  h.active_mask = 1u << lane;
+  h.stride = static_cast<int32_t>(race.first.site);
+  h.base = pack_shared_race_base({offset, race.first.thread, race.first.site, race.hazard, race.same_value,
+                                  race.same_value ? static_cast<uint32_t>(access.stride) : 0});
+  return h;
+}
+
+void check_access(const RecordView& access, BlockShadow& block, std::vector<RecordHeader>& out) {
+  const RecordHeader& h = access.header();
+  const bool same_value_store = access.op() == RecordOp::kStore && (h.flags & kFlagSameValue) != 0;
+  for (uint32_t m = h.active_mask; m; m &= m - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+    const uint64_t address = access.lane_address(lane);
+    uint32_t same_address = 0;
+    for (uint32_t o = h.active_mask; o; o &= o - 1) {
+      const uint32_t other = static_cast<uint32_t>(__builtin_ctz(o));
+      if (access.lane_address(other) == address) same_address |= 1u << other;
+    }
+    const SharedLaneRole role = shared_lane_role(same_value_store, h.active_mask, same_address, lane);
+    if (!role.checks) continue;
+    const uint32_t thread = h.warp_id * kWarpSize + lane;
+    const uint32_t epoch = 1 + block.barriers_passed[thread];
+    SharedAccess lane_access{{epoch, thread, h.site_id}, access.op() == RecordOp::kStore,
+                             h.warp_id * kWarpSize + role.last_writer_lane, access.has_uniform_value(),
+                             access.uniform_value(), role.same_instruction_lanes};
+    for (uint32_t word = 0; word < (access.access_bytes() + 3) / 4; ++word) {
+      const uint64_t offset = address + 4 * word;
+      SharedShadowWord& shadow = block.words[offset / 4];
+      const SharedCheckOutcome outcome = check_shared_access(shadow, lane_access);
+      shadow = outcome.next;
+      for (uint32_t r = 0; r < outcome.race_count; ++r) {
+        out.push_back(race_record(h, lane, static_cast<uint32_t>(offset), outcome.races[r]));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<RecordHeader> simulate_device_shared_check(const engine::LaunchInfo& launch,
+                                                       std::span<const RecordHeader> slots) {
+  std::unordered_map<uint32_t, BlockShadow> blocks;
+  std::vector<RecordHeader> out;
+  for (size_t i = 0; i < slots.size();) {
+    const RecordView record(slots[i], slots.data() + i + 1);
+    const size_t count = record.slot_count();
+    BlockShadow& block = blocks[record.header().block_id];
+    block.barriers_passed.resize(launch.padded_threads_per_block());
+    if (record.is_memory_access() && record.space() == MemorySpace::kShared) {
+      check_access(record, block, out);
+    } else {
+      if (record.op() == RecordOp::kBarrier) {
+        for (uint32_t m = record.header().active_mask; m; m &= m - 1) {
+          ++block.barriers_passed[record.header().warp_id * kWarpSize + static_cast<uint32_t>(__builtin_ctz(m))];
+        }
+      }
+      out.insert(out.end(), slots.begin() + static_cast<ptrdiff_t>(i),
+                 slots.begin() + static_cast<ptrdiff_t>(i + count));
+    }
+    i += count;
+  }
+  return out;
+}
+
+}  // namespace barracuda::devicecheck::test

@@ -1,0 +1,131 @@
+// The device's shared-memory rule (barracuda/shared_check.h), access by access.
+#include <gtest/gtest.h>
+
+#include "barracuda/shared_check.h"
+
+namespace barracuda {
+namespace {
+
+SharedAccess load(uint32_t epoch, uint32_t thread, uint32_t site) {
+  return {{epoch, thread, site}, false, thread, false, 0, 0};
+}
+SharedAccess store(uint32_t epoch, uint32_t thread, uint32_t site) {
+  return {{epoch, thread, site}, true, thread, false, 0, 0};
+}
+SharedAccess uniform_store(uint32_t epoch, uint32_t thread, uint32_t site, uint32_t value) {
+  return {{epoch, thread, site}, true, thread, true, value, 0};
+}
+
+// Applies the accesses in order and returns the races of the last one.
+SharedCheckOutcome run(std::initializer_list<SharedAccess> accesses) {
+  SharedShadowWord word{};
+  SharedCheckOutcome outcome{};
+  for (const SharedAccess& access : accesses) {
+    outcome = check_shared_access(word, access);
+    word = outcome.next;
+  }
+  return outcome;
+}
+
+TEST(SharedStamp, PacksEpochThreadAndSite) {
+  const SharedStamp stamp{0x12345678u, 1023, kSharedCheckMaxSites - 1};
+  const SharedStamp back = unpack_stamp(pack_stamp(stamp));
+  EXPECT_EQ(back.epoch, stamp.epoch);
+  EXPECT_EQ(back.thread, stamp.thread);
+  EXPECT_EQ(back.site, stamp.site);
+  EXPECT_NE(pack_stamp({1, 0, 0}), 0u) << "epoch 1 and up never reads as an empty entry";
+}
+
+TEST(SharedCheck, WriteThenReadOfAnotherThreadInOneIntervalRaces) {
+  const SharedCheckOutcome out = run({store(1, 0, 10), load(1, 40, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, SharedHazard::kReadAfterWrite);
+  EXPECT_EQ(out.races[0].first.thread, 0u);
+  EXPECT_EQ(out.races[0].first.site, 10u);
+}
+
+TEST(SharedCheck, ABarrierBetweenOrdersThem) {
+  EXPECT_EQ(run({store(1, 0, 10), load(2, 40, 11)}).race_count, 0u);
+  EXPECT_EQ(run({load(1, 0, 10), store(2, 40, 11)}).race_count, 0u);
+  EXPECT_EQ(run({store(1, 0, 10), store(2, 40, 11)}).race_count, 0u);
+}
+
+TEST(SharedCheck, OneThreadNeverRacesWithItself) {
+  EXPECT_EQ(run({store(1, 5, 10), load(1, 5, 11), store(1, 5, 12)}).race_count, 0u);
+}
+
+TEST(SharedCheck, ReadsDoNotRaceWithReads) { EXPECT_EQ(run({load(1, 0, 10), load(1, 1, 10)}).race_count, 0u); }
+
+TEST(SharedCheck, AWriteRacesWithTheLastWriteAndWithReadsSinceIt) {
+  const SharedCheckOutcome out = run({store(1, 0, 10), load(1, 1, 11), load(1, 2, 12), store(1, 3, 13)});
+  ASSERT_EQ(out.race_count, 3u);
+  EXPECT_EQ(out.races[0].hazard, SharedHazard::kWriteAfterWrite);
+  EXPECT_EQ(out.races[1].hazard, SharedHazard::kWriteAfterRead);
+  EXPECT_EQ(out.races[1].first.thread, 1u);
+  EXPECT_EQ(out.races[2].first.thread, 2u);
+}
+
+TEST(SharedCheck, AWriteForgetsTheReadsBeforeIt) {
+  // Thread 1's read was checked by thread 0's write; the host's FastTrack rule reports it once.
+  const SharedCheckOutcome out = run({load(1, 1, 11), store(1, 0, 10), store(1, 0, 12)});
+  EXPECT_EQ(out.race_count, 0u);
+}
+
+TEST(SharedCheck, AWriteNamesAReaderOtherThanItselfWheneverOneExists) {
+  // Readers 1, 2, 3: the shadow keeps two different threads, so the write by 2 still names another.
+  const SharedCheckOutcome out = run({load(1, 1, 11), load(1, 2, 12), load(1, 3, 13), store(1, 2, 14)});
+  ASSERT_GE(out.race_count, 1u);
+  for (uint32_t i = 0; i < out.race_count; ++i) {
+    EXPECT_EQ(out.races[i].hazard, SharedHazard::kWriteAfterRead);
+    EXPECT_NE(out.races[i].first.thread, 2u);
+  }
+}
+
+TEST(SharedCheck, AReaderKeepsItsLatestReadSite) {
+  const SharedCheckOutcome out = run({load(1, 1, 11), load(1, 1, 12), store(1, 0, 14)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].first.site, 12u);
+}
+
+TEST(SharedCheck, EntriesOfAnEarlierBlockOnTheSlotAreStale) {
+  // Epochs only grow on a slot: whatever an earlier block left says nothing to a later epoch.
+  EXPECT_EQ(run({store(7, 3, 10), load(7, 4, 10), store(9, 4, 11)}).race_count, 0u);
+}
+
+TEST(SharedCheck, SameValueStoresAreMarked) {
+  SharedCheckOutcome out = run({uniform_store(1, 0, 10, 1), uniform_store(1, 40, 11, 1)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_TRUE(out.races[0].same_value);
+  out = run({uniform_store(1, 0, 10, 1), uniform_store(1, 40, 11, 2)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_FALSE(out.races[0].same_value);
+  out = run({uniform_store(1, 0, 10, 1), store(1, 40, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_FALSE(out.races[0].same_value);
+}
+
+TEST(SharedCheck, LanesOfOneSameValueStoreActAsOneWrite) {
+  // Lanes 3, 4 and 9 store one value to one address: lane 3 checks, lane 9 is left as the writer.
+  EXPECT_TRUE(shared_lane_role(true, ~0u, 0x218, 3).checks);
+  EXPECT_FALSE(shared_lane_role(true, ~0u, 0x218, 4).checks);
+  EXPECT_EQ(shared_lane_role(true, ~0u, 0x218, 3).last_writer_lane, 9u);
+  EXPECT_TRUE(shared_lane_role(false, ~0u, 0x218, 4).checks);
+  EXPECT_EQ(shared_lane_role(false, ~0u, 0x218, 4).last_writer_lane, 4u);
+  SharedAccess lane3 = store(1, 3, 10);
+  lane3.last_writer_thread = 9;
+  const SharedCheckOutcome out = run({lane3, load(1, 9, 11)});
+  EXPECT_EQ(out.race_count, 0u) << "the last writer is lane 9: its own read does not race";
+}
+
+TEST(SharedCheck, AnEarlierWriteOfTheSameSameValueStoreByALowerLaneIsNotReported) {
+  // As the host engine: between barriers it cannot tell lane 0's earlier execution of site 10 from
+  // this one, whose lanes below lane 1 (lane 0) it has already applied.
+  SharedAccess lane1 = uniform_store(1, 1, 10, 5);
+  lane1.same_instruction_lanes = 0x1;
+  EXPECT_EQ(run({uniform_store(1, 0, 10, 5), lane1}).race_count, 0u);
+  lane1.same_instruction_lanes = 0;
+  EXPECT_EQ(run({uniform_store(1, 0, 10, 5), lane1}).race_count, 1u);
+}
+
+}  // namespace
+}  // namespace barracuda
