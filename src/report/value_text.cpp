@@ -91,8 +91,9 @@ std::string out_of_bounds_text(const OutOfBounds& out_of_bounds, uint64_t addres
               : "a " + std::to_string(pointee.size) + "-byte allocation";
   text += " at " + address_text(pointee.base) + "; it lies ";
   const uint64_t end = pointee.base + pointee.size;
-  text += address >= end ? std::to_string(address - end) + " bytes past that allocation's end"
-                         : std::to_string(pointee.base - address) + " bytes before its start";
+  if (address == end) return text + "just past that allocation's end";
+  text += address > end ? std::to_string(address - end) + " bytes past that allocation's end"
+                        : std::to_string(pointee.base - address) + " bytes before its start";
   return text;
 }
 

@@ -136,6 +136,7 @@ TEST(OutOfBoundsText, NamesTheParameterWhatItPointsIntoAndHowFarOutTheAddressLie
             "the address comes from parameter 0 (int const*) of the kernel, which points into a 804-byte "
             "allocation at 0x1000; it lies 12 bytes past that allocation's end");
   EXPECT_NE(out_of_bounds_text(past, 0xff0).find("16 bytes before its start"), std::string::npos);
+  EXPECT_NE(out_of_bounds_text(past, 0x1000 + 804).find("it lies just past that allocation's end"), std::string::npos);
 }
 
 TEST(KernelParameterType, ComesFromTheDemangledSignature) {
