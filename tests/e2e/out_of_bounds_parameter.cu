@@ -1,12 +1,12 @@
-// A gather whose index arithmetic is off by the distance between two buffers: every thread reads
-// `index[shift + v]`, which lands in `data`, the buffer other threads write. The race on `data` is
-// reported with the read named as an out-of-bounds access through the kernel's parameter 0.
+// A read whose index is off by the distance between two buffers: thread 0 of block 0 reads
+// `index[shift]`, which lands on `data[0]`, the word thread 0 of block 1 writes. The race on
+// `data[0]` is reported with the read named as an out-of-bounds access through parameter 0.
 #include <cstdio>
 
 __global__ void gather(const int* index, int* data, long shift) {
-  const int v = blockIdx.x * blockDim.x + threadIdx.x;
-  const int x = index[shift + v];
-  data[(v + 128) % 256] = x + 1;
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) data[1] = index[shift];
+  if (blockIdx.x == 1) data[0] = 7;
 }
 
 int main() {
@@ -14,8 +14,8 @@ int main() {
   cudaMalloc(&index, 256 * sizeof(int));
   cudaMalloc(&data, 256 * sizeof(int));
   cudaMemset(data, 0, 256 * sizeof(int));
-  const long shift = data - index;  // reading index[shift + v] reads data[v]
-  gather<<<2, 128>>>(index, data, shift);
+  const long shift = data - index;  // index[shift] is data[0]
+  gather<<<2, 32>>>(index, data, shift);
   const cudaError_t done = cudaDeviceSynchronize();
   std::printf("gather: %s\n", cudaGetErrorName(done));
   return done == cudaSuccess ? 0 : 1;
