@@ -42,13 +42,19 @@ std::string flag_name(std::string_view option) {
   return flag;
 }
 
-template <typename Kind>
-void add_run_flag(CLI::App* command, std::string_view name, const char* help, RunArguments& arguments) {
+template <typename Kind, typename Value>
+void add_run_flag(CLI::App* command, std::string_view name, const Value& default_value, const char* help,
+                  RunArguments& arguments) {
   std::string key(name);
   std::string flag = flag_name(name);
   if constexpr (std::is_same_v<Kind, options::BoolValue>) {
     if (key == "quiet") flag = "-q," + flag;
     if (key == "verbose") flag = "-v," + flag;
+    if (default_value) {  // on unless turned off: --no-NAME
+      command->add_flag_callback("--no-" + flag.substr(2), [&arguments, key] { arguments.settings.push_back(key + "=0"); },
+                                 "turn off: " + std::string(help));
+      return;
+    }
     command->add_flag_callback(flag, [&arguments, key] { arguments.settings.push_back(key + "=1"); }, help);
   } else {
     command->add_option_function<std::string>(
@@ -205,7 +211,7 @@ void add_run_command(CLI::App& app, CommandResult& result) {
   auto arguments = std::make_shared<RunArguments>();
   CLI::App* command = app.add_subcommand("run", "Run a CUDA application under the race detector: barracuda run [options] -- app args");
 #define BARRACUDA_RUN_FLAG(name, kind, default_value, help) \
-  if (std::string_view(#name) != "help") add_run_flag<options::kind>(command, #name, help, *arguments);
+  if (std::string_view(#name) != "help") add_run_flag<options::kind>(command, #name, default_value, help, *arguments);
   BARRACUDA_OPTION_TABLE(BARRACUDA_RUN_FLAG)
 #undef BARRACUDA_RUN_FLAG
   command->add_option("app", arguments->app, "The application and its arguments (after --)")->required();

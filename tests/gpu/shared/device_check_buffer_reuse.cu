@@ -1,6 +1,6 @@
 // One shared buffer reused across barrier intervals: written, read by neighbours, rewritten, read
 // again, each phase separated by __syncthreads. Several blocks per SM reuse the device checker's
-// slots and epochs: race-free with and without --device-shared-check.
+// slots and epochs: race-free with and without device shared checking (device_shared_check).
 #include "suite.cuh"
 
 constexpr int kThreads = 256;

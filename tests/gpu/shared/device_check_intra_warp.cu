@@ -1,6 +1,6 @@
 // One warp passes values to its neighbour lane through shared memory with no __syncwarp: under
 // independent thread scheduling the lanes are not ordered, an intra-warp race. With
-// --device-shared-check the GPU finds it (the kernel has no warp sync, so it qualifies).
+// device shared checking (device_shared_check) the GPU finds it (the kernel has no warp sync, so it qualifies).
 #include "suite.cuh"
 
 __global__ void rotate(const int* in, int* out) {

@@ -1,6 +1,6 @@
 // A tree reduction in shared memory that skips the barrier after its first step: at stride 32,
 // warp 0 reads the sums warp 1 wrote at stride 64 with nothing in between. Barrier-only, so
-// --device-shared-check finds it on the GPU: the same inter-warp race as on the host.
+// device shared checking (device_shared_check) finds it on the GPU: the same inter-warp race as on the host.
 #include "suite.cuh"
 
 __global__ void tree_sum(const int* in, int* out) {

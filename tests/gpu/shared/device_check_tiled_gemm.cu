@@ -1,6 +1,6 @@
 // A tiled matrix product (the shape of gpubench's gemm_tiled): each block loads two tiles into shared
 // memory, waits, multiplies, waits before the next tiles overwrite them. Only __syncthreads
-// orders its shared memory, so --device-shared-check checks it on the GPU: race-free either way.
+// orders its shared memory, so device shared checking (device_shared_check) checks it on the GPU: race-free either way.
 #include "suite.cuh"
 
 constexpr int kTile = 16;
