@@ -6,12 +6,17 @@
 
 #include <array>
 #include <cstring>
+#include <ctime>
 #include <thread>
 
 namespace barracuda::runtime {
 namespace {
 
 constexpr std::array kTerminations = {SIGTERM, SIGINT, SIGHUP};
+// How long the thread that took the signal waits for the watcher to flush and end the process before
+// it ends the process itself (a flush stuck behind a lock that thread held must not hang the app).
+constexpr int kFlushWaitSteps = 200;
+constexpr long kFlushWaitStepNanoseconds = 50'000'000;  // 200 x 50 ms: 10 s
 
 int g_wake_fd = -1;        // write end of the watcher's pipe
 pid_t g_owner = 0;         // the process whose report the watcher writes
@@ -26,11 +31,19 @@ void die_by(int signal_number) {
   kill(getpid(), signal_number);
 }
 
-// Async-signal-safe: getpid, write, and for a forked child (whose watcher does not exist) the default
-// action at once.
+// Async-signal-safe: getpid, write, nanosleep, and for a forked child (whose watcher does not exist)
+// the default action at once. The handler does not return: natively the signal ends the process, so
+// the application must not run on (a sleep() it was in would return early, and its exit path would
+// race the watcher's report). It waits for the watcher, which writes the report and ends the process.
 void on_termination(int signal_number) {
   const unsigned char number = static_cast<unsigned char>(signal_number);
-  if (getpid() != g_owner || write(g_wake_fd, &number, 1) != 1) die_by(signal_number);
+  if (getpid() == g_owner && write(g_wake_fd, &number, 1) == 1) {
+    for (int step = 0; step < kFlushWaitSteps; ++step) {
+      struct timespec wait = {0, kFlushWaitStepNanoseconds};
+      nanosleep(&wait, nullptr);
+    }
+  }
+  die_by(signal_number);
 }
 
 void watch(int read_fd) {
