@@ -16,6 +16,7 @@
 #include "barrier_only_trace.h"
 #include "engine/engine.h"
 #include "shared_check_simulator.h"
+#include "../engine/test_environment.h"
 
 namespace barracuda::devicecheck::test {
 namespace {
@@ -26,10 +27,7 @@ constexpr uint64_t kDefaultTraces = BARRACUDA_DIFF_DEFAULT_TRACES;
 constexpr uint64_t kDefaultTraces = 50000;
 #endif
 
-uint64_t env_or(const char* name, uint64_t fallback) {
-  const char* value = std::getenv(name);
-  return value ? std::strtoull(value, nullptr, 10) : fallback;
-}
+using barracuda::test::env_or;
 
 using PairKey = std::tuple<uint32_t, uint32_t, engine::RaceClass, engine::Hazard>;  // sorted sites
 using SecondKey = std::tuple<uint32_t, engine::Hazard>;                             // second site

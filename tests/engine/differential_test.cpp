@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "random_trace.h"
 #include "reference_detector.h"
+#include "test_environment.h"
 
 namespace barracuda::engine::test {
 namespace {
@@ -21,10 +22,7 @@ constexpr uint64_t kDefaultTraces = BARRACUDA_DIFF_DEFAULT_TRACES;
 constexpr uint64_t kDefaultTraces = 100000;
 #endif
 
-uint64_t env_or(const char* name, uint64_t fallback) {
-  const char* value = std::getenv(name);
-  return value ? std::strtoull(value, nullptr, 10) : fallback;
-}
+using barracuda::test::env_or;
 
 struct Verdicts {
   std::set<RaceKey> races;
