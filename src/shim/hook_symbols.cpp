@@ -11,89 +11,30 @@ struct ExportedSymbol {
   HookedSymbol symbol;
 };
 
-// Every libcuda export the shim wraps (CUDA 13.0 names). Exact names only: a future "_v3" may change
-// the signature, so anything not listed here is passed through untouched.
+// The driver's convention for the per-thread default stream variants' names.
+constexpr bool names_per_thread_variant(std::string_view name) {
+  return name.ends_with("_ptsz") || name.ends_with("_ptds");
+}
+
+constexpr ExportedSymbol exported_symbol(std::string_view name, Hook hook) {
+  return {name, {hook, names_per_thread_variant(name)}};
+}
+
+// Every libcuda export the shim wraps, in the list's order (exported_name takes the first of a hook's
+// names). Both macros stringize the names themselves: passed on to another macro, the names cuda.h
+// #defines (cuLinkAddData, ...) would turn into their newest versions.
+#define BARRACUDA_EXPORTED_SYMBOLS(hook, first_name, ...) \
+  exported_symbol(first_name, Hook::hook), __VA_OPT__(exported_symbol(__VA_ARGS__, Hook::hook), )
+#define BARRACUDA_HOOK(hook, interceptor, parameters, arguments, first_name, ...) \
+  BARRACUDA_EXPORTED_SYMBOLS(hook, #first_name __VA_OPT__(, #__VA_ARGS__))
+#define BARRACUDA_UNMODELLED_EXEC_CHANGE(hook, parameters, arguments, first_name, ...) \
+  BARRACUDA_EXPORTED_SYMBOLS(hook, #first_name __VA_OPT__(, #__VA_ARGS__))
 constexpr std::array kExportedSymbols{
-    ExportedSymbol{"cuGetProcAddress", {Hook::GetProcAddress, false}},
-    ExportedSymbol{"cuGetProcAddress_v2", {Hook::GetProcAddressV2, false}},
-    ExportedSymbol{"cuLibraryLoadData", {Hook::LibraryLoadData, false}},
-    ExportedSymbol{"cuModuleLoadData", {Hook::ModuleLoadData, false}},
-    ExportedSymbol{"cuModuleLoadDataEx", {Hook::ModuleLoadDataEx, false}},
-    ExportedSymbol{"cuModuleLoadFatBinary", {Hook::ModuleLoadFatBinary, false}},
-    ExportedSymbol{"cuModuleLoad", {Hook::ModuleLoad, false}},
-    ExportedSymbol{"cuLibraryLoadFromFile", {Hook::LibraryLoadFromFile, false}},
-    ExportedSymbol{"cuLinkAddData", {Hook::LinkAddData, false}},
-    ExportedSymbol{"cuLinkAddData_v2", {Hook::LinkAddData, false}},
-    ExportedSymbol{"cuLinkAddFile", {Hook::LinkAddFile, false}},
-    ExportedSymbol{"cuLinkAddFile_v2", {Hook::LinkAddFile, false}},
-    ExportedSymbol{"cuLinkComplete", {Hook::LinkComplete, false}},
-    ExportedSymbol{"cuLinkDestroy", {Hook::LinkDestroy, false}},
-    ExportedSymbol{"cuLaunchKernel", {Hook::LaunchKernel, false}},
-    ExportedSymbol{"cuLaunchKernel_ptsz", {Hook::LaunchKernel, true}},
-    ExportedSymbol{"cuLaunchKernelEx", {Hook::LaunchKernelEx, false}},
-    ExportedSymbol{"cuLaunchKernelEx_ptsz", {Hook::LaunchKernelEx, true}},
-    ExportedSymbol{"cuLaunchCooperativeKernel", {Hook::LaunchCooperativeKernel, false}},
-    ExportedSymbol{"cuLaunchCooperativeKernel_ptsz", {Hook::LaunchCooperativeKernel, true}},
-    ExportedSymbol{"cuGraphLaunch", {Hook::GraphLaunch, false}},
-    ExportedSymbol{"cuGraphLaunch_ptsz", {Hook::GraphLaunch, true}},
-    ExportedSymbol{"cuModuleGetFunction", {Hook::ModuleGetFunction, false}},
-    ExportedSymbol{"cuLibraryGetKernel", {Hook::LibraryGetKernel, false}},
-    ExportedSymbol{"cuKernelGetFunction", {Hook::KernelGetFunction, false}},
-    ExportedSymbol{"cuGraphInstantiateWithFlags", {Hook::GraphInstantiateWithFlags, false}},
-    ExportedSymbol{"cuGraphInstantiateWithParams", {Hook::GraphInstantiateWithParams, false}},
-    ExportedSymbol{"cuGraphInstantiateWithParams_ptsz", {Hook::GraphInstantiateWithParams, true}},
-    ExportedSymbol{"cuGraphExecDestroy", {Hook::GraphExecDestroy, false}},
-    ExportedSymbol{"cuGraphExecKernelNodeSetParams_v2", {Hook::GraphExecKernelNodeSetParams, false}},
-    ExportedSymbol{"cuGraphExecUpdate_v2", {Hook::GraphExecUpdate, false}},
-    ExportedSymbol{"cuGraphExecKernelNodeSetParams", {Hook::GraphExecKernelNodeSetParamsV1, false}},
-    ExportedSymbol{"cuGraphExecUpdate", {Hook::GraphExecUpdateV1, false}},
-    ExportedSymbol{"cuGraphExecMemcpyNodeSetParams", {Hook::GraphExecMemcpyNodeSetParams, false}},
-    ExportedSymbol{"cuGraphExecMemsetNodeSetParams", {Hook::GraphExecMemsetNodeSetParams, false}},
-    ExportedSymbol{"cuGraphExecHostNodeSetParams", {Hook::GraphExecHostNodeSetParams, false}},
-    ExportedSymbol{"cuGraphExecChildGraphNodeSetParams", {Hook::GraphExecChildGraphNodeSetParams, false}},
-    ExportedSymbol{"cuGraphExecEventRecordNodeSetEvent", {Hook::GraphExecEventRecordNodeSetEvent, false}},
-    ExportedSymbol{"cuGraphExecEventWaitNodeSetEvent", {Hook::GraphExecEventWaitNodeSetEvent, false}},
-    ExportedSymbol{"cuGraphExecNodeSetParams", {Hook::GraphExecNodeSetParams, false}},
-    ExportedSymbol{"cuGraphNodeSetEnabled", {Hook::GraphNodeSetEnabled, false}},
-    ExportedSymbol{"cuCtxSynchronize", {Hook::CtxSynchronize, false}},
-    ExportedSymbol{"cuCtxSynchronize_v2", {Hook::CtxSynchronizeV2, false}},
-    ExportedSymbol{"cuStreamSynchronize", {Hook::StreamSynchronize, false}},
-    ExportedSymbol{"cuStreamSynchronize_ptsz", {Hook::StreamSynchronize, true}},
-    ExportedSymbol{"cuStreamQuery", {Hook::StreamQuery, false}},
-    ExportedSymbol{"cuStreamQuery_ptsz", {Hook::StreamQuery, true}},
-    ExportedSymbol{"cuEventSynchronize", {Hook::EventCompletion, false}},
-    ExportedSymbol{"cuEventQuery", {Hook::EventCompletion, false}},
-    ExportedSymbol{"cuEventRecord", {Hook::EventRecord, false}},
-    ExportedSymbol{"cuEventRecord_ptsz", {Hook::EventRecord, true}},
-    ExportedSymbol{"cuEventRecordWithFlags", {Hook::EventRecordWithFlags, false}},
-    ExportedSymbol{"cuEventRecordWithFlags_ptsz", {Hook::EventRecordWithFlags, true}},
-    ExportedSymbol{"cuStreamWaitEvent", {Hook::StreamWaitEvent, false}},
-    ExportedSymbol{"cuStreamWaitEvent_ptsz", {Hook::StreamWaitEvent, true}},
-    ExportedSymbol{"cuMemcpyHtoD_v2", {Hook::MemcpyHtoD, false}},
-    ExportedSymbol{"cuMemcpyHtoD_v2_ptds", {Hook::MemcpyHtoD, true}},
-    ExportedSymbol{"cuMemcpyDtoH_v2", {Hook::MemcpyDtoH, false}},
-    ExportedSymbol{"cuMemcpyDtoH_v2_ptds", {Hook::MemcpyDtoH, true}},
-    ExportedSymbol{"cuMemcpyDtoD_v2", {Hook::MemcpyDtoD, false}},
-    ExportedSymbol{"cuMemcpyDtoD_v2_ptds", {Hook::MemcpyDtoD, true}},
-    ExportedSymbol{"cuMemcpy", {Hook::Memcpy, false}},
-    ExportedSymbol{"cuMemcpy_ptds", {Hook::Memcpy, true}},
-    ExportedSymbol{"cuMemFree_v2", {Hook::MemFree, false}},
-    ExportedSymbol{"cuMemAlloc_v2", {Hook::MemAlloc, false}},
-    ExportedSymbol{"cuMemAllocPitch_v2", {Hook::MemAllocPitch, false}},
-    ExportedSymbol{"cuMemAllocManaged", {Hook::MemAllocManaged, false}},
-    ExportedSymbol{"cuMemAllocAsync", {Hook::MemAllocAsync, false}},
-    ExportedSymbol{"cuMemAllocAsync_ptsz", {Hook::MemAllocAsync, true}},
-    ExportedSymbol{"cuMemAllocFromPoolAsync", {Hook::MemAllocFromPoolAsync, false}},
-    ExportedSymbol{"cuMemAllocFromPoolAsync_ptsz", {Hook::MemAllocFromPoolAsync, true}},
-    ExportedSymbol{"cuMemFreeAsync", {Hook::MemFreeAsync, false}},
-    ExportedSymbol{"cuMemFreeAsync_ptsz", {Hook::MemFreeAsync, true}},
-    ExportedSymbol{"cuMemMap", {Hook::MemMap, false}},
-    ExportedSymbol{"cuMemUnmap", {Hook::MemUnmap, false}},
-    ExportedSymbol{"cuModuleUnload", {Hook::ModuleUnload, false}},
-    ExportedSymbol{"cuLibraryUnload", {Hook::LibraryUnload, false}},
-    ExportedSymbol{"cuDevicePrimaryCtxReset_v2", {Hook::DevicePrimaryCtxReset, false}},
-    ExportedSymbol{"cuCtxDestroy_v2", {Hook::CtxDestroy, false}},
+#include "shim/hooked_entry_points.inc"
 };
+#undef BARRACUDA_HOOK
+#undef BARRACUDA_UNMODELLED_EXEC_CHANGE
+#undef BARRACUDA_EXPORTED_SYMBOLS
 
 // cuGetProcAddress takes base names; from `since` on, the driver answers `base` with the function
 // exported as `exported` (another signature: the hook is that export's).
@@ -120,6 +61,17 @@ constexpr std::array kVersionedRequests{
     VersionedRequest{"cuGraphExecKernelNodeSetParams", 12000, "cuGraphExecKernelNodeSetParams_v2"},
     VersionedRequest{"cuGraphExecUpdate", 12000, "cuGraphExecUpdate_v2"},
 };
+
+constexpr bool is_exported_symbol(std::string_view name) {
+  return std::ranges::any_of(kExportedSymbols, [name](const ExportedSymbol& exported) { return exported.name == name; });
+}
+
+// A name listed twice would make the second entry unreachable; a request for an unlisted export, dead.
+static_assert(std::ranges::all_of(kExportedSymbols, [](const ExportedSymbol& exported) {
+  return std::ranges::count(kExportedSymbols, exported.name, &ExportedSymbol::name) == 1;
+}));
+static_assert(std::ranges::all_of(kVersionedRequests,
+                                  [](const VersionedRequest& request) { return is_exported_symbol(request.exported); }));
 
 bool has_per_thread_variant(Hook hook) {
   return std::ranges::any_of(kExportedSymbols, [hook](const ExportedSymbol& exported) {

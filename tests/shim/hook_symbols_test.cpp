@@ -18,6 +18,24 @@ TEST(HookSymbols, ExportedNamesIncludingPerThreadAndVersionedVariants) {
   EXPECT_EQ(hook_for_exported_symbol("cuLibraryLoadData"), (HookedSymbol{Hook::LibraryLoadData, false}));
 }
 
+// cuda.h #defines these names to their newest versions; the list means libcuda's original exports.
+TEST(HookSymbols, NamesCudaHeaderRenamesAreTheOriginalExports) {
+  EXPECT_EQ(hook_for_exported_symbol("cuLinkAddFile"), (HookedSymbol{Hook::LinkAddFile, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuGraphExecKernelNodeSetParams"),
+            (HookedSymbol{Hook::GraphExecKernelNodeSetParamsV1, false}));
+  EXPECT_EQ(hook_for_exported_symbol("cuGraphExecUpdate"), (HookedSymbol{Hook::GraphExecUpdateV1, false}));
+}
+
+// Every entry of hooked_entry_points.inc names a legacy-stream export that leads back to its hook.
+TEST(HookSymbols, EveryHookHasAnExportedName) {
+  for (std::size_t index = 0; index < kHookCount; ++index) {
+    const HookedSymbol legacy{static_cast<Hook>(index), false};
+    const std::string_view name = exported_name(legacy);
+    ASSERT_FALSE(name.empty()) << "hook " << index;
+    EXPECT_EQ(hook_for_exported_symbol(name), legacy) << name;
+  }
+}
+
 TEST(HookSymbols, UnknownOrUnlistedVariantsAreNotWrapped) {
   for (const char* name : {"cuMemGetInfo_v2", "cuLaunchKernel_v2", "cuLaunchKernel_ptds", "cuModuleLoadData_ptsz",
                            "cuGetProcAddress_v3", "cuLaunch", "", "cuLaunchKernelX"}) {
