@@ -7,7 +7,8 @@
 // (__activemask(), further split by site id) form one warp group, log one record with one queue
 // reservation, and the record's active_mask names them.
 //
-// Nothing is logged before the host has stored the queue arena's address into __barracuda_queues.
+// Nothing is logged before the host has stored the queue arena's address into __barracuda_queues, nor by
+// a grid its kernel's launch-slot global did not name a launch for.
 
 #include <stdint.h>
 
@@ -36,9 +37,11 @@ __device__ __noinline__ void __barracuda_log_branch(uint32_t site_id, uint32_t t
 // Immediate post-dominator of a logged branch: logs kBranchFi with the reunited lanes.
 __device__ __noinline__ void __barracuda_log_reconverge(uint32_t site_id);
 
-// Kernel entry (kWarpEntry) and each exit point (kWarpExit). Exiting threads are added to the arena's
-// threads_exited counter once their record is published, which is how the host knows a launch is complete.
-__device__ __noinline__ void __barracuda_log_entry(uint32_t site_id);
+// Kernel entry (kWarpEntry) and each exit point (kWarpExit). `launch_slot` is the value of the kernel's
+// launch-slot global (barracuda/queue.h): entry registers the grid with that launch, and every other
+// entry point finds it by %gridid; kNoLaunchSlot makes the whole grid log nothing. The grid's last
+// thread to exit frees its entry in the grid table.
+__device__ __noinline__ void __barracuda_log_entry(uint32_t site_id, uint32_t launch_slot);
 __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id);
 
 // Kernels whose shared memory the device checks (src/ptx/passes/shared_checkable_kernels.h) call

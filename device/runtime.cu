@@ -103,6 +103,86 @@ __device__ __forceinline__ Queue block_queue(QueueProducerHeader* producers) {
   return queue;
 }
 
+// ---- The launch a call belongs to ---------------------------------------------------------------
+
+__device__ __forceinline__ uint64_t grid_id() {
+  uint64_t grid;
+  asm volatile("mov.u64 %0, %%gridid;" : "=l"(grid));
+  return grid;
+}
+
+__device__ __forceinline__ uint64_t* grid_table(QueueProducerHeader* producers) {
+  return reinterpret_cast<uint64_t*>(reinterpret_cast<char*>(producers) + grid_table_offset(producers->queue_count));
+}
+
+// Relaxed at .gpu scope: an entry another SM wrote must not be missed through a stale L1 line.
+__device__ __forceinline__ uint64_t load_relaxed_gpu(const uint64_t* address) {
+  uint64_t value;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
+  return value;
+}
+
+// What a call logs into: the queues, and the slot of the launch its grid registered at entry.
+struct Launch {
+  QueueProducerHeader* producers;
+  LaunchSlot* slot;      // null: the grid is not checked (or not registered): log nothing
+  uint32_t table_index;  // the grid's entry in the grid table
+};
+
+__device__ __forceinline__ LaunchSlot* slot_at(QueueProducerHeader* producers, uint32_t slot) {
+  return reinterpret_cast<LaunchSlot*>(reinterpret_cast<char*>(producers) +
+                                       launch_slot_offset(producers->queue_count, slot));
+}
+
+// Every lane (the same loads, so one transaction): the launch this grid registered.
+__device__ Launch find_launch(QueueProducerHeader* producers) {
+  Launch launch{producers, nullptr, 0};
+  if (producers == nullptr) return launch;
+  const uint64_t grid = grid_id();
+  const uint64_t key = grid_table_key(grid);
+  uint64_t* table = grid_table(producers);
+  for (uint32_t probe = 0; probe < kGridTableEntries; ++probe) {
+    const uint32_t index = (grid_table_home(grid) + probe) & (kGridTableEntries - 1);
+    const uint64_t entry = load_relaxed_gpu(&table[index]);
+    if (entry == 0) break;
+    if (entry >> 8 == key) {
+      launch.slot = slot_at(producers, static_cast<uint32_t>(entry & 0xffu));
+      launch.table_index = index;
+      break;
+    }
+  }
+  return launch;
+}
+
+// Leader at kernel entry: registers this grid with `slot` (its kernel's launch-slot global), once
+// per grid however many warps race to it. A full table leaves the grid unlogged.
+__device__ Launch register_launch(QueueProducerHeader* producers, uint32_t slot) {
+  Launch launch{producers, nullptr, 0};
+  if (producers == nullptr || slot >= kLaunchSlots) return launch;
+  const uint64_t grid = grid_id();
+  const uint64_t key = grid_table_key(grid);
+  uint64_t* table = grid_table(producers);
+  for (uint32_t probe = 0; probe < kGridTableEntries;) {
+    const uint32_t index = (grid_table_home(grid) + probe) & (kGridTableEntries - 1);
+    const uint64_t entry = load_relaxed_gpu(&table[index]);
+    if (entry >> 8 == key) {
+      launch.slot = slot_at(producers, slot);
+      launch.table_index = index;
+      return launch;
+    }
+    if (entry == 0 || entry == kGridDeleted) {
+      const auto seen = static_cast<uint64_t>(atomicCAS(reinterpret_cast<unsigned long long*>(&table[index]), entry,
+                                                        grid_table_entry(grid, slot)));
+      if (seen != entry && seen >> 8 != key) continue;  // another grid took it: look at it again
+      launch.slot = slot_at(producers, slot);
+      launch.table_index = index;
+      return launch;
+    }
+    ++probe;
+  }
+  return launch;
+}
+
 // The leader's value of a 64-bit word, for every lane of the group.
 __device__ __forceinline__ uint64_t from_leader(const WarpGroup& group, uint64_t value) {
   return __shfl_sync(group.mask, value, group.leader);
@@ -147,15 +227,15 @@ __device__ uint64_t reserve(const WarpGroup& group, const Queue& queue, uint32_t
   }
 }
 
-__device__ __forceinline__ RecordHeader make_header(const QueueProducerHeader* producers, RecordOp op,
-                                                    uint32_t active_mask, uint32_t site_id) {
+__device__ __forceinline__ RecordHeader make_header(const Launch& launch, RecordOp op, uint32_t active_mask,
+                                                    uint32_t site_id) {
   RecordHeader header{};
   header.op = static_cast<uint8_t>(op);
   header.active_mask = active_mask;
   header.site_id = site_id;
   header.block_id = linear_block_id();
   header.warp_id = warp_in_block();
-  header.launch_id = static_cast<uint16_t>(producers->launch_id);
+  header.launch_id = static_cast<uint16_t>(launch.slot->launch_id);
   return header;
 }
 
@@ -169,11 +249,11 @@ __device__ __forceinline__ void rejoin(const WarpGroup& group) { __syncwarp(grou
 // the ticket causal with the instruction it orders: the acquire half keeps a following write
 // (release role, logged before) after it; the release half keeps a preceding read or fence (acquire
 // role, logged after) before it.
-__device__ __forceinline__ uint64_t take_sync_ticket(QueueProducerHeader* producers) {
+__device__ __forceinline__ uint64_t take_sync_ticket(LaunchSlot* launch) {
   uint64_t ticket;
   asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;"
                : "=l"(ticket)
-               : "l"(&producers->next_sync_ticket)
+               : "l"(&launch->next_sync_ticket)
                : "memory");
   return ticket;
 }
@@ -187,7 +267,7 @@ struct Reservation {
 
 // Every lane of the group: reserves the record's slots, plus one in front for its sync ticket when
 // `ticketed`. `record` is the same in every lane; the ticket is the leader's alone.
-__device__ Reservation reserve_record(QueueProducerHeader* producers, const WarpGroup& group, const Queue& queue,
+__device__ Reservation reserve_record(const Launch& launch, const WarpGroup& group, const Queue& queue,
                                       uint32_t slots, const RecordHeader& header, bool ticketed) {
   Reservation reservation{};
   if (!ticketed) {
@@ -202,7 +282,7 @@ __device__ Reservation reserve_record(QueueProducerHeader* producers, const Warp
     reservation.ticket.size_mode = 0;
     reservation.ticket.flags = 0;
     reservation.ticket.stride = 0;
-    reservation.ticket.base = take_sync_ticket(producers);
+    reservation.ticket.base = take_sync_ticket(launch.slot);
   }
   reservation.record = reserve(group, queue, slots + 1) + 1;
   return reservation;
@@ -234,10 +314,10 @@ __device__ void publish(const Queue& queue, const Reservation& reservation, cons
 }
 
 // Logs a header-only record (everything but memory accesses) from the group's leader.
-__device__ void log_header_only(QueueProducerHeader* producers, const WarpGroup& group, const RecordHeader& header) {
-  Queue queue = block_queue(producers);
+__device__ void log_header_only(const Launch& launch, const WarpGroup& group, const RecordHeader& header) {
+  Queue queue = block_queue(launch.producers);
   const bool ticketed = takes_sync_ticket(static_cast<RecordOp>(header.op), header.space_sem);
-  Reservation reservation = reserve_record(producers, group, queue, 1, header, ticketed);
+  Reservation reservation = reserve_record(launch, group, queue, 1, header, ticketed);
   if (group.is_leader()) publish(queue, reservation, header);
   rejoin(group);
 }
@@ -322,14 +402,14 @@ __device__ void write_payload(const Queue& queue, const WarpGroup& group, uint64
 }
 
 // Every lane of `group`: logs its access as one record.
-__device__ void log_access_record(QueueProducerHeader* producers, const WarpGroup& group, uint64_t address,
+__device__ void log_access_record(const Launch& launch, const WarpGroup& group, uint64_t address,
                                   uint32_t site_id, uint32_t access_info, uint8_t space_sem, uint64_t value) {
   AddressEncoding encoding = encode_addresses(group, address);
   uint8_t flags = conflict_flags(group, address, (access_info & kAccessHasValue) != 0, value);
   uint32_t slots = record_slots(encoding.mode);
 
-  Queue queue = block_queue(producers);
-  RecordHeader header = make_header(producers, access_info_op(access_info), group.mask, site_id);
+  Queue queue = block_queue(launch.producers);
+  RecordHeader header = make_header(launch, access_info_op(access_info), group.mask, site_id);
   header.space_sem = space_sem;
   header.size_mode = pack_size_mode(access_info_size_log2(access_info), encoding.mode);
   header.flags = flags;
@@ -347,7 +427,7 @@ __device__ void log_access_record(QueueProducerHeader* producers, const WarpGrou
   // kAccessNoSyncTicket: nothing in this launch can make the access synchronise (queue.h).
   const bool ticketed =
       (access_info & kAccessNoSyncTicket) == 0 && takes_sync_ticket(static_cast<RecordOp>(header.op), space_sem);
-  Reservation reservation = reserve_record(producers, group, queue, slots, header, ticketed);
+  Reservation reservation = reserve_record(launch, group, queue, slots, header, ticketed);
   const uint64_t position = reservation.record;
   if (encoding.mode == AddressMode::kDelta32) {
     write_payload<int32_t>(queue, group, position, static_cast<int32_t>(address - encoding.base));
@@ -364,8 +444,8 @@ __device__ void log_access_record(QueueProducerHeader* producers, const WarpGrou
 
 extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id,
                                                                uint32_t access_info, uint64_t value) {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr) return;
   WarpGroup group = form_group(site_id);
   const uint32_t arrived = group.mask;
 
@@ -375,18 +455,18 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
   }
   // Shared lanes of a kernel whose shared memory the device checks: checked here, not logged (with
   // checking off in this launch, not even a call).
-  if ((access_info & kAccessDeviceShared) && producers->shared_pool_rows != 0) {
-    group.mask &= ~check_shared_lanes(producers, group, address, space_sem, access_info, value, site_id);
+  if ((access_info & kAccessDeviceShared) && launch.slot->shared_pool_rows != 0) {
+    group.mask &= ~check_shared_lanes(launch, group, address, space_sem, access_info, value, site_id);
     group.leader = __ffs(group.mask) - 1;
   }
-  if (group.mask >> group.lane & 1u) log_access_record(producers, group, address, site_id, access_info, space_sem, value);
+  if (group.mask >> group.lane & 1u) log_access_record(launch, group, address, site_id, access_info, space_sem, value);
   rejoin({arrived, group.lane, group.leader});
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, uint32_t op, uint32_t space_sem,
                                                              uint64_t payload, uint32_t count) {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr) return;
   WarpGroup group = form_group(site_id);
   if (static_cast<RecordOp>(op) == RecordOp::kWarpSync) {
     // Lanes of one bar.warp.sync may name different member masks (__syncwarp(0x0000ffff) in one half,
@@ -396,59 +476,70 @@ extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, u
     group.leader = __ffs(group.mask) - 1;
   }
   // Full-block barriers are the only ones in kernels whose shared memory the device checks.
-  if (static_cast<RecordOp>(op) == RecordOp::kBarrier && producers->shared_pool_rows != 0) {
-    count_block_barrier(producers);
+  if (static_cast<RecordOp>(op) == RecordOp::kBarrier && launch.slot->shared_pool_rows != 0) {
+    count_block_barrier(launch.slot);
   }
-  RecordHeader header = make_header(producers, static_cast<RecordOp>(op), group.mask, site_id);
+  RecordHeader header = make_header(launch, static_cast<RecordOp>(op), group.mask, site_id);
   header.space_sem = static_cast<uint8_t>(space_sem);
   header.base = payload;
   header.stride = static_cast<int32_t>(count);
-  log_header_only(producers, group, header);
+  log_header_only(launch, group, header);
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_branch(uint32_t site_id, uint32_t taken) {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr) return;
   WarpGroup group = form_group(site_id);
-  RecordHeader header = make_header(producers, RecordOp::kBranchIf, __ballot_sync(group.mask, taken != 0), site_id);
+  RecordHeader header = make_header(launch, RecordOp::kBranchIf, __ballot_sync(group.mask, taken != 0), site_id);
   header.base = group.mask;
-  log_header_only(producers, group, header);
+  log_header_only(launch, group, header);
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_reconverge(uint32_t site_id) {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr) return;
   WarpGroup group = form_group(site_id);
-  log_header_only(producers, group, make_header(producers, RecordOp::kBranchFi, group.mask, site_id));
+  log_header_only(launch, group, make_header(launch, RecordOp::kBranchFi, group.mask, site_id));
 }
 
-extern "C" __device__ __noinline__ void __barracuda_log_entry(uint32_t site_id) {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
+extern "C" __device__ __noinline__ void __barracuda_log_entry(uint32_t site_id, uint32_t launch_slot) {
   WarpGroup group = form_group(site_id);
-  log_header_only(producers, group, make_header(producers, RecordOp::kWarpEntry, group.mask, site_id));
+  Launch launch{};
+  if (group.is_leader()) launch = register_launch(__barracuda_queues, launch_slot);
+  launch.slot = reinterpret_cast<LaunchSlot*>(from_leader(group, reinterpret_cast<uint64_t>(launch.slot)));
+  if (launch.slot == nullptr) {
+    rejoin(group);
+    return;
+  }
+  launch.producers = __barracuda_queues;
+  log_header_only(launch, group, make_header(launch, RecordOp::kWarpEntry, group.mask, site_id));
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr) return;
   WarpGroup group = form_group(site_id);
-  log_header_only(producers, group, make_header(producers, RecordOp::kWarpExit, group.mask, site_id));
+  log_header_only(launch, group, make_header(launch, RecordOp::kWarpExit, group.mask, site_id));
   if (group.is_leader()) {
-    // The exit record must be visible before the count that tells the host to stop waiting.
-    __threadfence_system();
-    auto* host = reinterpret_cast<QueueArenaHeader*>(producers->host_arena);
-    atomicAdd(reinterpret_cast<unsigned long long*>(&host->threads_exited), __popc(group.mask));
+    // The grid's last thread frees its table entry: no call of the grid looks it up after that.
+    const uint64_t threads = uint64_t{gridDim.x} * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
+    const uint32_t lanes = __popc(group.mask);
+    const auto before = static_cast<uint64_t>(
+        atomicAdd(reinterpret_cast<unsigned long long*>(&launch.slot->threads_exited), lanes));
+    if (before + lanes == threads) {
+      atomicExch(reinterpret_cast<unsigned long long*>(&grid_table(launch.producers)[launch.table_index]),
+                 kGridDeleted);
+    }
   }
 }
 
 extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
-  SharedPoolRow* row = shared_pool_row(producers);
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr) return;
+  SharedPoolRow* row = shared_pool_row(launch.slot);
   if (row == nullptr) return;
   WarpGroup group = form_group(0);
-  const uint64_t key = shared_block_key(producers->launch_id, linear_block_id());
+  const uint64_t key = shared_block_key(launch.slot->launch_id, linear_block_id());
   // Every warp but the block's first finds the slot claimed; only a claim takes the row lock.
   uint32_t index = group.is_leader() ? find_slot(row, key) : 0;
   if (__shfl_sync(group.mask, index, group.leader) == kSharedSlotsPerRow) {
@@ -461,7 +552,7 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {
     }
     if (group.is_leader()) {
       __threadfence();
-      index = claim_slot(producers, row, key);
+      index = claim_slot(launch.slot, row, key);
       __threadfence();
       atomicExch(&row->lock, 0u);
     }
@@ -474,9 +565,9 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {
 }
 
 extern "C" __device__ __noinline__ void __barracuda_shared_check_end() {
-  QueueProducerHeader* producers = __barracuda_queues;
-  if (producers == nullptr) return;
-  const SharedSlot slot = block_slot(producers);
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr) return;
+  const SharedSlot slot = block_slot(launch.slot);
   if (slot.row == nullptr || slot.index >= kSharedSlotsPerRow) return;  // the block held no slot
   WarpGroup group = form_group(0);
   const uint32_t passed = slot.has_shadow() ? slot.barriers[thread_in_block()] : 0;

@@ -43,11 +43,11 @@ __device__ __forceinline__ uint64_t cas(uint64_t* address, uint64_t expected, ui
 }
 
 // The SM's row of the pool; null when checking is off in this launch or the SM id is past the rows.
-__device__ SharedPoolRow* shared_pool_row(const QueueProducerHeader* producers) {
+__device__ SharedPoolRow* shared_pool_row(const LaunchSlot* launch) {
   const uint32_t sm = sm_id();
-  if (producers->shared_pool_rows == 0 || sm >= producers->shared_pool_rows) return nullptr;
-  return reinterpret_cast<SharedPoolRow*>(producers->shared_pool + shared_pool_rows_offset() +
-                                          sm * producers->shared_pool_row_bytes);
+  if (launch->shared_pool_rows == 0 || sm >= launch->shared_pool_rows) return nullptr;
+  return reinterpret_cast<SharedPoolRow*>(launch->shared_pool + shared_pool_rows_offset() +
+                                          sm * launch->shared_pool_row_bytes);
 }
 
 // A block's place in its row, and its shadow when the row holds one for it.
@@ -81,11 +81,11 @@ __device__ SharedSlot slot_at(SharedPoolRow* row, uint32_t index) {
 
 // The calling warp's block's slot, as __barracuda_shared_check_begin recorded it; row null when the
 // block is not checked here.
-__device__ SharedSlot block_slot(const QueueProducerHeader* producers) {
-  SharedPoolRow* row = shared_pool_row(producers);
+__device__ SharedSlot block_slot(const LaunchSlot* launch) {
+  SharedPoolRow* row = shared_pool_row(launch);
   if (row == nullptr) return {};
   const uint64_t entry = load_cg(&row->warp_slot[hardware_warp_id()]);
-  if ((entry & kSharedBlockKeyMask) != shared_block_key(producers->launch_id, linear_block_id())) return {};
+  if ((entry & kSharedBlockKeyMask) != shared_block_key(launch->launch_id, linear_block_id())) return {};
   return slot_at(row, static_cast<uint32_t>(entry >> 48) & 0x3f);
 }
 
@@ -103,7 +103,7 @@ __device__ uint32_t find_slot(SharedPoolRow* row, uint64_t key) {
 
 // Leader only, holding the row lock: the block's slot, claimed when its first warp arrives. A row
 // serves one SM, which holds at most kSharedSlotsPerRow blocks, and every block frees its slot.
-__device__ uint32_t claim_slot(const QueueProducerHeader* producers, SharedPoolRow* row, uint64_t key) {
+__device__ uint32_t claim_slot(const LaunchSlot* launch, SharedPoolRow* row, uint64_t key) {
   uint32_t free_slot = kSharedSlotsPerRow;
   for (uint32_t i = 0; i < kSharedSlotsPerRow; ++i) {
     const uint64_t owner = load_cg(&row->owner[i]);
@@ -118,7 +118,7 @@ __device__ uint32_t claim_slot(const QueueProducerHeader* producers, SharedPoolR
   row->last_interval[free_slot] = 0;
   // Slots of one size for this launch's blocks: as many as the row holds, the rest host-checked.
   const uint64_t slot_bytes = shared_slot_bytes(padded_block_threads(), shadowed_window_bytes());
-  const bool fits = free_slot < shared_slots_in_row(producers->shared_pool_row_bytes, slot_bytes);
+  const bool fits = free_slot < shared_slots_in_row(launch->shared_pool_row_bytes, slot_bytes);
   row->slot_offset[free_slot] = fits ? static_cast<uint32_t>(sizeof(SharedPoolRow) + free_slot * slot_bytes) : 0;
   __threadfence();  // find_slot reads the fields once it sees the owner
   row->owner[free_slot] = key;
@@ -128,8 +128,8 @@ __device__ uint32_t claim_slot(const QueueProducerHeader* producers, SharedPoolR
 // ---- races ----------------------------------------------------------------------------------------
 
 // Whether the launch has not sent this pair yet (a full neighbourhood of the filter sends it again).
-__device__ bool first_report(const QueueProducerHeader* producers, uint64_t key) {
-  auto* filter = reinterpret_cast<uint64_t*>(producers->shared_pool);
+__device__ bool first_report(const LaunchSlot* launch, uint64_t key) {
+  auto* filter = reinterpret_cast<uint64_t*>(launch->shared_pool);
   const uint32_t home = static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 52);
   for (uint32_t probe = 0; probe < 8; ++probe) {
     const uint64_t seen = cas(&filter[(home + probe) % kSharedRaceFilterEntries], 0, key);
@@ -140,21 +140,21 @@ __device__ bool first_report(const QueueProducerHeader* producers, uint64_t key)
 }
 
 // The calling lane alone sends a race its access formed (rare: not inlined into the checks).
-__device__ __noinline__ void send_race(QueueProducerHeader* producers, uint32_t site_id, uint32_t size_log2, uint32_t offset,
+__device__ __noinline__ void send_race(const Launch& launch, uint32_t site_id, uint32_t size_log2, uint32_t offset,
                           const SharedAccess& access, const SharedRace& race) {
   const bool intra_warp = race.first.thread / kWarpSize == access.stamp.thread / kWarpSize;
-  if (!first_report(producers, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp))) return;
+  if (!first_report(launch.slot, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp))) return;
   WarpGroup lane_alone;
   lane_alone.lane = lane_id();
   lane_alone.mask = 1u << lane_alone.lane;
   lane_alone.leader = lane_alone.lane;
-  RecordHeader header = make_header(producers, RecordOp::kSharedRace, lane_alone.mask, site_id);
+  RecordHeader header = make_header(launch, RecordOp::kSharedRace, lane_alone.mask, site_id);
   header.space_sem = pack_space_sem(MemorySpace::kShared, MemorySemantics::kWeak, MemoryScope::kCta);
   header.size_mode = pack_size_mode(size_log2, AddressMode::kAffine);
   header.stride = static_cast<int32_t>(race.first.site);
   header.base = pack_shared_race_base(
       {offset, race.first.thread, race.first.site, race.hazard, race.same_value, race.same_value ? access.value : 0});
-  log_header_only(producers, lane_alone, header);
+  log_header_only(launch, lane_alone, header);
 }
 
 // ---- one lane's access to one word -----------------------------------------------------------------
@@ -164,7 +164,7 @@ __device__ __noinline__ void send_race(QueueProducerHeader* producers, uint32_t 
 // on one word in one interval race whatever the order, so a read re-reads the write after its own
 // update (and a write the readers after its): with a fence in between, of two concurrent accesses at
 // least one sees the other.
-__device__ void check_word(QueueProducerHeader* producers, SharedShadowWord* word, const SharedAccess& access,
+__device__ void check_word(const Launch& launch, SharedShadowWord* word, const SharedAccess& access,
                            uint32_t site_id, uint32_t size_log2, uint32_t offset) {
   for (;;) {
     SharedShadowWord seen;
@@ -188,7 +188,7 @@ __device__ void check_word(QueueProducerHeader* producers, SharedShadowWord* wor
         if (!same_epoch(reader, epoch)) continue;
         const bool late = reader != seen.readers[0] && reader != seen.readers[1];
         if (late && unpack_stamp(reader).thread != access.stamp.thread) {
-          send_race(producers, site_id, size_log2, offset, access,
+          send_race(launch, site_id, size_log2, offset, access,
                     {SharedHazard::kWriteAfterRead, unpack_stamp(reader), false});
         }
         cas(&word->readers[r], reader, 0);
@@ -205,13 +205,13 @@ __device__ void check_word(QueueProducerHeader* producers, SharedShadowWord* wor
         __threadfence();
         const uint64_t write = load_relaxed(&word->write);
         if (write != seen.write && same_epoch(write, epoch) && unpack_stamp(write).thread != access.stamp.thread) {
-          send_race(producers, site_id, size_log2, offset, access,
+          send_race(launch, site_id, size_log2, offset, access,
                     {SharedHazard::kReadAfterWrite, unpack_stamp(write), false});
         }
       }
     }
     for (uint32_t r = 0; r < outcome.race_count; ++r) {
-      send_race(producers, site_id, size_log2, offset, access, outcome.races[r]);
+      send_race(launch, site_id, size_log2, offset, access, outcome.races[r]);
     }
     return;
   }
@@ -220,9 +220,9 @@ __device__ void check_word(QueueProducerHeader* producers, SharedShadowWord* wor
 // Every lane of `group`: checks the shared lanes of a kAccessDeviceShared access on the device when
 // its block has a shadow here. Returns the lanes checked (same in every lane); the others are logged.
 // Not inlined: its registers would otherwise weigh on every logged access (spills of the caller).
-__device__ __noinline__ uint32_t check_shared_lanes(QueueProducerHeader* producers, const WarpGroup& group, uint64_t address,
+__device__ __noinline__ uint32_t check_shared_lanes(const Launch& launch, const WarpGroup& group, uint64_t address,
                                        uint8_t space_sem, uint32_t access_info, uint64_t value, uint32_t site_id) {
-  const SharedSlot slot = block_slot(producers);  // one answer for the whole warp
+  const SharedSlot slot = block_slot(launch.slot);  // one answer for the whole warp
   if (!slot.has_shadow()) return 0;
   const bool shared = space_of(space_sem) == MemorySpace::kShared;
   const uint32_t checked = __ballot_sync(group.mask, shared);
@@ -254,7 +254,7 @@ __device__ __noinline__ uint32_t check_shared_lanes(QueueProducerHeader* produce
       const uint64_t offset = first + 4 * word;
       // Past the window: the access faults on the GPU anyway.
       if (offset / 4 < slot.word_count) {
-        check_word(producers, &slot.words[offset / 4], access, site_id, size_log2, static_cast<uint32_t>(offset));
+        check_word(launch, &slot.words[offset / 4], access, site_id, size_log2, static_cast<uint32_t>(offset));
       }
     }
   }
@@ -262,7 +262,7 @@ __device__ __noinline__ uint32_t check_shared_lanes(QueueProducerHeader* produce
 }
 
 // Every lane of a block barrier's group, before it waits: one more barrier interval.
-__device__ __noinline__ void count_block_barrier(const QueueProducerHeader* producers) {
-  const SharedSlot slot = block_slot(producers);
+__device__ __noinline__ void count_block_barrier(const LaunchSlot* launch) {
+  const SharedSlot slot = block_slot(launch);
   if (slot.has_shadow()) ++slot.barriers[thread_in_block()];
 }

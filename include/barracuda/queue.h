@@ -7,8 +7,10 @@
 //
 // * The producer block, in DEVICE memory (the host writes its address into the instrumented module's
 //   `.global .u64 __barracuda_queues` after loading it, so kernels need no extra parameter):
-//     offset 0               QueueProducerHeader        (128 bytes: constants, launch id, sync tickets)
+//     offset 0               QueueProducerHeader        (128 bytes: constants)
 //     offset 128 + 128 * q   QueueProducerLine of queue q  (write_head, read_head_cache)
+//     launch_slot_offset(n, s)   LaunchSlot s of kLaunchSlots (launch id, sync tickets, shared check)
+//     grid_table_offset(n)       the grid table: kGridTableEntries words, %gridid -> launch slot
 // * The host arena, page-locked HOST memory mapped into the GPU (QueueProducerHeader::host_arena):
 //     offset 0                      QueueArenaHeader            (128 bytes)
 //     offset 128 + 128 * q          QueueControl of queue q     (read_head, written by the host)
@@ -33,9 +35,16 @@
 // A record that takes_sync_ticket() accepts is preceded, in the same reservation, by a kSyncTicket
 // header carrying next_sync_ticket++ (record.h): the order of synchronisation across queues.
 //
-// End of a launch: each leader publishes its kWarpExit record, fences at system scope, then adds its
-// lanes to the host arena's `threads_exited`. The host knows the launch's thread count; once
-// threads_exited reaches it, a drain pass started *after* reading that counter yields every event.
+// Launches in flight at once: several kernels log into the same queues, each record naming its
+// launch (RecordHeader::launch_id). Before a checked launch the host picks a free LaunchSlot, writes
+// it (launch id, fresh sync-ticket counter, shared checking), and a stream-ordered memset in the
+// launch's own stream stores the slot's index into the kernel's `__barracuda_launch_of_<kernel>`
+// global (kNoLaunchSlot again after the kernel). At entry each warp registers its grid (%gridid)
+// with that slot in the grid table; every later call, from any function, finds its launch there by
+// %gridid. A grid whose kernel global holds kNoLaunchSlot (not checked: a graph, a launch the filters
+// left out) logs nothing. The last thread to exit marks the grid's entry deleted (kGridDeleted).
+// The host knows a launch ended from an event recorded after it; a drain pass started after that
+// yields every record of the launch.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,11 +56,17 @@ namespace barracuda {
 inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
 // 3: producer block in device memory, header-last publication, no commit index
 // 4: the producer header points at the shadow pool of device shared-memory checking
-inline constexpr uint32_t kQueueFormatVersion = 4;
+// 5: launch slots and the grid table replace the header's launch fields (launches run concurrently)
+inline constexpr uint32_t kQueueFormatVersion = 5;
 inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different sides never share a line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
 #define BARRACUDA_QUEUES_SYMBOL "__barracuda_queues"
+// Prefix of each instrumented kernel's launch-slot global (.u32): the prefix and the kernel's name.
+#define BARRACUDA_LAUNCH_SLOT_PREFIX "__barracuda_launch_of_"
+
+inline constexpr uint32_t kLaunchSlots = 64;  // checked launches whose kernels may run at once
+inline constexpr uint32_t kNoLaunchSlot = 0xffffffffu;  // a kernel global's value: log nothing
 
 // Host memory: what the host owns and the GPU reads rarely.
 struct QueueArenaHeader {
@@ -60,11 +75,10 @@ struct QueueArenaHeader {
   uint32_t queue_count;     // number of QueueControl blocks and rings
   uint32_t queues_per_sm;   // as in QueueProducerHeader
   uint64_t capacity;        // slots per ring, a power of two >= kMaxRecordSlots
-  uint64_t threads_exited;  // device-incremented: threads whose kWarpExit record is published
-  uint8_t padding[kQueueLineBytes - 32];
+  uint8_t padding[kQueueLineBytes - 24];
 };
 static_assert(sizeof(QueueArenaHeader) == kQueueLineBytes, "the arena header fills one line");
-static_assert(offsetof(QueueArenaHeader, capacity) == 16 && offsetof(QueueArenaHeader, threads_exited) == 24,
+static_assert(offsetof(QueueArenaHeader, capacity) == 16,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
 struct QueueControl {
@@ -81,35 +95,41 @@ struct QueueProducerHeader {
   uint32_t queues_per_sm;  // a block logs into queue (smid * queues_per_sm + block % queues_per_sm) % queue_count
   uint64_t capacity;       // slots per ring
   uint64_t host_arena;     // device address of the mapped host arena (QueueArenaHeader)
-  // Host-set before each launch, in one async copy (QueueLaunchFields):
-  uint32_t launch_id;
+  uint8_t padding[kQueueLineBytes - 32];
+};
+static_assert(sizeof(QueueProducerHeader) == kQueueLineBytes, "the producer header fills one line");
+static_assert(offsetof(QueueProducerHeader, host_arena) == 24,
+              "layout is shared with device code: change it only with kQueueFormatVersion");
+
+// One launch in flight, in device memory. The host writes the first five fields before the launch
+// (and zeroes the counter); the device only increments.
+struct LaunchSlot {
+  uint32_t launch_id;  // RecordHeader::launch_id of the launch's records
   // Device checking of shared memory (barracuda/shared_check_pool.h) in this launch: the pool's rows
   // (one per SM id below it), 0 when off.
   uint32_t shared_pool_rows;
-  uint64_t next_sync_ticket;  // device-incremented, host-reset per launch: the next RecordOp::kSyncTicket
+  uint64_t next_sync_ticket;  // device-incremented: the next RecordOp::kSyncTicket
   uint64_t shared_pool;       // device address of the shadow pool
   uint64_t shared_pool_row_bytes;
-  uint8_t padding[kQueueLineBytes - 64];
+  uint64_t threads_exited;    // device-incremented: threads past their kWarpExit record
+  uint8_t padding[kQueueLineBytes - 40];
 };
-static_assert(sizeof(QueueProducerHeader) == kQueueLineBytes, "the producer header fills one line");
-static_assert(offsetof(QueueProducerHeader, host_arena) == 24 && offsetof(QueueProducerHeader, launch_id) == 32 &&
-                  offsetof(QueueProducerHeader, next_sync_ticket) == 40 &&
-                  offsetof(QueueProducerHeader, shared_pool) == 48,
+static_assert(sizeof(LaunchSlot) == kQueueLineBytes && offsetof(LaunchSlot, next_sync_ticket) == 8 &&
+                  offsetof(LaunchSlot, threads_exited) == 32,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
-// What the host writes into the producer block before each launch, in one copy at this offset.
-struct QueueLaunchFields {
-  uint32_t launch_id;
-  uint32_t shared_pool_rows;
-  uint64_t next_sync_ticket;
-  uint64_t shared_pool;
-  uint64_t shared_pool_row_bytes;
-};
-inline constexpr uint64_t kQueueLaunchFieldsOffset = offsetof(QueueProducerHeader, launch_id);
-static_assert(sizeof(QueueLaunchFields) == 32 &&
-                  offsetof(QueueProducerHeader, shared_pool_row_bytes) - kQueueLaunchFieldsOffset ==
-                      offsetof(QueueLaunchFields, shared_pool_row_bytes),
-              "the launch fields are contiguous in the producer header, in this order");
+// The grid table: open addressing from grid_table_home(%gridid), linear probing. An entry is 0
+// (never used: a lookup stops there), kGridDeleted (its grid ended: skipped, and reusable), or
+// grid_table_entry(grid, slot).
+inline constexpr uint32_t kGridTableEntries = 1024;  // a power of two, well above kLaunchSlots
+inline constexpr uint64_t kGridDeleted = 1;
+constexpr uint64_t grid_table_key(uint64_t grid_id) { return (grid_id & 0xffffffffffffull) + 1; }  // never 0
+constexpr uint64_t grid_table_entry(uint64_t grid_id, uint32_t slot) { return grid_table_key(grid_id) << 8 | slot; }
+constexpr uint32_t grid_table_home(uint64_t grid_id) {
+  return static_cast<uint32_t>((grid_id * 0x9E3779B97F4A7C15ull) >> 32) & (kGridTableEntries - 1);
+}
+static_assert((kGridTableEntries & (kGridTableEntries - 1)) == 0 && kLaunchSlots <= 256,
+              "the slot index fits the entry's low byte");
 
 struct QueueProducerLine {
   uint64_t write_head;       // slots reserved so far
@@ -121,7 +141,13 @@ static_assert(sizeof(QueueProducerLine) == kQueueLineBytes, "one producer line p
 constexpr uint64_t producer_line_offset(uint32_t queue) {
   return sizeof(QueueProducerHeader) + uint64_t{queue} * sizeof(QueueProducerLine);
 }
-constexpr uint64_t producer_block_bytes(uint32_t queue_count) { return producer_line_offset(queue_count); }
+constexpr uint64_t launch_slot_offset(uint32_t queue_count, uint32_t slot) {
+  return producer_line_offset(queue_count) + uint64_t{slot} * sizeof(LaunchSlot);
+}
+constexpr uint64_t grid_table_offset(uint32_t queue_count) { return launch_slot_offset(queue_count, kLaunchSlots); }
+constexpr uint64_t producer_block_bytes(uint32_t queue_count) {
+  return grid_table_offset(queue_count) + uint64_t{kGridTableEntries} * sizeof(uint64_t);
+}
 
 // The longest record (header + 32 absolute addresses); a ring must hold at least one.
 inline constexpr uint32_t kMaxRecordSlots = record_slots(AddressMode::kFull64);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 namespace barracuda::runtime {
 namespace {
@@ -10,8 +11,6 @@ namespace {
 // drained at once, an idle launch does not burn a core per thread.
 constexpr uint32_t kSpinPasses = 64;
 constexpr auto kNap = std::chrono::microseconds(50);
-// How often the launching thread checks whether the launch is done.
-constexpr auto kPollInterval = std::chrono::microseconds(20);
 // A queue found empty is skipped for 1, 3, 7, ... up to 2^kMaxQueueBackoff - 1 passes. Every look
 // at an empty queue reads the line the GPU is about to write, and the GPU's write must then take
 // it back from the CPU's cache: with 15 threads polling 132 queues this slowed the H100's logging
@@ -32,9 +31,17 @@ void merge_into(DrainTotals& into, DrainTotals&& from) {
   if (!into.error) into.error = std::move(from.error);
 }
 
+uint16_t launch_of(const QueueSlot& slot) { return reinterpret_cast<const RecordHeader&>(slot).launch_id; }
+
+// Slots of the record starting at `slot` (drain_queue appends only whole, well-formed records).
+uint32_t record_length(const QueueSlot& slot) {
+  return RecordView(reinterpret_cast<const RecordHeader&>(slot)).slot_count();
+}
+
 }  // namespace
 
-DrainPool::DrainPool(uint32_t threads) : thread_count_(std::max(threads, 1u)) {
+DrainPool::DrainPool(LiveArena& arena, uint32_t threads, RecordSink sink)
+    : arena_(arena), thread_count_(std::max(threads, 1u)), sink_(std::move(sink)) {
   threads_.reserve(thread_count_);
   for (uint32_t i = 0; i < thread_count_; ++i) threads_.emplace_back([this, i] { run(i); });
 }
@@ -48,87 +55,85 @@ DrainPool::~DrainPool() {
   for (std::thread& thread : threads_) thread.join();
 }
 
-DrainTotals DrainPool::drain_launch(LiveArena& arena, const RecordSink& sink, const std::function<bool()>& launch_done) {
-  std::lock_guard launch_lock(launch_mutex_);
+void DrainPool::open(uint16_t launch_id) {
   {
     std::lock_guard lock(mutex_);
-    job_ = {&arena, &sink};
-    totals_ = {};
-    running_ = threads();
-    last_pass_.store(false, std::memory_order_relaxed);  // published to the threads by the mutex
-    ++generation_;
+    open_.insert(launch_id);
   }
   wake_.notify_all();
-  std::exception_ptr failure;
-  try {
-    while (!launch_done()) std::this_thread::sleep_for(kPollInterval);
-  } catch (...) {
-    failure = std::current_exception();
+}
+
+void DrainPool::make_current(uint16_t launch_id) {
+  {
+    std::lock_guard lock(mutex_);
+    state_.current = launch_id;
+    ++state_.generation;
   }
-  // Release: a thread that sees the flag also sees what launch_done saw (the exit count), so the
-  // records it reads next include every record of the launch.
-  last_pass_.store(true, std::memory_order_release);
+  wake_.notify_all();
+}
+
+DrainTotals DrainPool::close_current() {
   std::unique_lock lock(mutex_);
-  idle_.wait(lock, [this] { return running_ == 0; });
-  if (failure) std::rethrow_exception(failure);
-  return std::move(totals_);
+  // The mutex orders what the caller saw (the kernel's end) before each thread's closing pass.
+  state_.closing = true;
+  acks_ = 0;
+  wake_.notify_all();
+  acked_.wait(lock, [this] { return acks_ == thread_count_; });
+  if (state_.current) open_.erase(*state_.current);
+  state_.current.reset();
+  state_.closing = false;
+  ++state_.generation;
+  wake_.notify_all();
+  return std::exchange(totals_, {});
+}
+
+bool DrainPool::is_open(uint16_t launch_id) {
+  std::lock_guard lock(mutex_);
+  return open_.contains(launch_id);
 }
 
 void DrainPool::run(uint32_t index) {
   std::vector<QueueSlot> scratch;
-  uint64_t seen = 0;
-  for (;;) {
-    Job job;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
-      job = job_;
-    }
-    DrainTotals mine = drain_share(index, job, scratch);
-    std::lock_guard lock(mutex_);
-    merge_into(totals_, std::move(mine));
-    if (--running_ == 0) idle_.notify_one();
-  }
-}
-
-DrainTotals DrainPool::drain_share(uint32_t index, const Job& job, std::vector<QueueSlot>& scratch) {
-  DrainTotals totals;
-  const uint32_t queue_count = job.arena->shape().queue_count;
-  std::vector<QueuePoll> polls((queue_count + threads() - 1) / threads());
+  Held held;
+  DrainTotals mine;
+  uint64_t seen_generation = 0;
   uint32_t empty_passes = 0;
   for (;;) {
-    const bool last = last_pass_.load(std::memory_order_acquire);
-    const uint64_t slots_before = totals.slots;
-    for (uint32_t queue = index; queue < queue_count; queue += threads()) {
-      QueuePoll& poll = polls[queue / threads()];
-      if (!last && poll.skip > 0) {  // the last pass looks at every queue
-        --poll.skip;
-        continue;
-      }
-      QueueDrain drained = job.arena->drain(queue, scratch);
-      if (drained.slots == 0) {
-        poll.backoff = static_cast<uint8_t>(std::min<uint32_t>(poll.backoff + 1, kMaxQueueBackoff));
-        poll.skip = static_cast<uint8_t>((1u << poll.backoff) - 1);
-      } else {
-        poll.backoff = 0;
-      }
-      totals.records += drained.records;
-      totals.slots += drained.slots;
-      if (drained.slots * 2 >= job.arena->shape().capacity) totals.queue_ran_full = true;
-      if (drained.error && !totals.error) totals.error = std::move(drained.error);
-      if (scratch.empty()) continue;
-      const auto start = std::chrono::steady_clock::now();
-      try {
-        (*job.sink)(index, queue, {reinterpret_cast<const RecordHeader*>(scratch.data()), scratch.size()});
-      } catch (const std::exception& e) {
-        if (!totals.error) totals.error = e.what();
-      }
-      totals.sink_time += std::chrono::steady_clock::now() - start;
+    State state;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !open_.empty(); });
+      if (stopping_) return;
+      state = state_;
     }
-    if (last) return totals;
-    if (totals.slots != slots_before) {
+    if (state.generation != seen_generation) {
+      seen_generation = state.generation;
+      // The new current launch's held-back records go first, queue by queue in their order; a
+      // launch no longer open has nothing more to come.
+      for (auto launch = held.begin(); launch != held.end();) {
+        if (state.current == launch->first) {
+          const uint32_t queue_count = arena_.shape().queue_count;
+          for (uint32_t queue = index; queue < queue_count; queue += thread_count_) {
+            sink_records(index, queue, launch->second[queue / thread_count_], mine);
+          }
+          launch = held.erase(launch);
+        } else if (!is_open(launch->first)) {
+          launch = held.erase(launch);
+        } else {
+          ++launch;
+        }
+      }
+    }
+    const uint64_t slots_before = mine.slots;
+    pass(index, state, state.closing, held, scratch, mine);
+    if (state.closing) {
+      std::unique_lock lock(mutex_);
+      merge_into(totals_, std::exchange(mine, {}));
+      if (++acks_ == thread_count_) acked_.notify_one();
+      wake_.wait(lock, [&] { return stopping_ || state_.generation != state.generation; });
+      continue;
+    }
+    if (mine.slots != slots_before) {
       empty_passes = 0;
     } else if (++empty_passes < kSpinPasses) {
       std::this_thread::yield();
@@ -136,6 +141,72 @@ DrainTotals DrainPool::drain_share(uint32_t index, const Job& job, std::vector<Q
       std::this_thread::sleep_for(kNap);
     }
   }
+}
+
+void DrainPool::pass(uint32_t index, const State& state, bool full, Held& held, std::vector<QueueSlot>& scratch,
+                     DrainTotals& totals) {
+  thread_local std::vector<QueuePoll> polls;
+  const uint32_t queue_count = arena_.shape().queue_count;
+  polls.resize((queue_count + thread_count_ - 1) / thread_count_);
+  for (uint32_t queue = index; queue < queue_count; queue += thread_count_) {
+    QueuePoll& poll = polls[queue / thread_count_];
+    if (!full && poll.skip > 0) {
+      --poll.skip;
+      continue;
+    }
+    QueueDrain drained = arena_.drain(queue, scratch);
+    if (drained.slots == 0) {
+      poll.backoff = static_cast<uint8_t>(std::min<uint32_t>(poll.backoff + 1, kMaxQueueBackoff));
+      poll.skip = static_cast<uint8_t>((1u << poll.backoff) - 1);
+    } else {
+      poll.backoff = 0;
+    }
+    totals.records += drained.records;
+    totals.slots += drained.slots;
+    if (drained.slots * 2 >= arena_.shape().capacity) totals.queue_ran_full = true;
+    if (drained.error && !totals.error) totals.error = std::move(drained.error);
+    if (!scratch.empty()) dispatch(index, queue, state, scratch, held, totals);
+  }
+}
+
+void DrainPool::dispatch(uint32_t index, uint32_t queue, const State& state, std::span<const QueueSlot> records,
+                         Held& held, DrainTotals& totals) {
+  // Runs of records of one launch: the current one's go to the sink, an open one's are held back.
+  size_t begin = 0;
+  while (begin < records.size()) {
+    const uint16_t launch = launch_of(records[begin]);
+    size_t end = begin;
+    while (end < records.size() && launch_of(records[end]) == launch) end += record_length(records[end]);
+    end = std::min(end, records.size());
+    const std::span<const QueueSlot> run = records.subspan(begin, end - begin);
+    if (state.current == launch) {
+      sink_records(index, queue, run, totals);
+    } else if (is_open(launch)) {
+      auto found = std::find_if(held.begin(), held.end(), [&](const auto& entry) { return entry.first == launch; });
+      if (found == held.end()) {
+        held.emplace_back(launch, std::vector<std::vector<QueueSlot>>((arena_.shape().queue_count + thread_count_ - 1) /
+                                                                       thread_count_));
+        found = std::prev(held.end());
+      }
+      std::vector<QueueSlot>& kept = found->second[queue / thread_count_];
+      kept.insert(kept.end(), run.begin(), run.end());
+    } else if (!totals.error) {
+      totals.error = "event queue " + std::to_string(queue) + " held records of launch " + std::to_string(launch) +
+                     ", which is not in flight: they were dropped";
+    }
+    begin = end;
+  }
+}
+
+void DrainPool::sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals) {
+  if (records.empty()) return;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    sink_(index, queue, {reinterpret_cast<const RecordHeader*>(records.data()), records.size()});
+  } catch (const std::exception& e) {
+    if (!totals.error) totals.error = e.what();
+  }
+  totals.sink_time += std::chrono::steady_clock::now() - start;
 }
 
 }  // namespace barracuda::runtime

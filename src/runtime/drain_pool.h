@@ -1,11 +1,15 @@
 #pragma once
-// The host's drain threads: they live for the session, sleep between launches and, during one,
-// each drains its own share of the queues into the engine while the kernel runs (the GPU waits
-// when a queue is full, so draining cannot wait for the kernel to end).
+// The host's drain threads: they live as long as the queues they drain, sleep while no launch is in
+// flight and, while one is, each drains its own share of the queues while the kernels run (the GPU
+// waits when a queue is full, so draining cannot wait for a kernel to end).
 //
 // Thread i takes the queues q with q % threads == i. A block logs into one queue only (it stays on
 // its SM), so every record of a block reaches one thread, in order: the engine worker i that
 // thread feeds owns the block's state without locks.
+//
+// Several launches may log at once; the engine checks one at a time, in the order they were issued.
+// Records of the current launch go to the sink as they come; records of a later launch still in
+// flight are held back per queue, in order, and go to the sink first once it becomes current.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -13,6 +17,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <thread>
@@ -22,58 +27,70 @@
 
 namespace barracuda::runtime {
 
-// Called on drain thread `thread` with whole records of `queue`, in queue order.
+// Called on drain thread `thread` with whole records of the current launch from `queue`, in queue order.
 using RecordSink = std::function<void(uint32_t thread, uint32_t queue, std::span<const RecordHeader> records)>;
 
 struct DrainTotals {
   uint64_t records = 0;
   uint64_t slots = 0;
   std::chrono::nanoseconds sink_time{};  // summed over the threads: time spent inside the sink
-  std::optional<std::string> error;      // the first malformed queue or sink exception
+  std::optional<std::string> error;      // the first malformed queue, sink exception or stray record
   // A drain found a queue at least half full: the GPU logged faster than the drain kept up.
   bool queue_ran_full = false;
 };
 
 class DrainPool {
  public:
-  // Starts `threads` (>= 1) drain threads.
-  explicit DrainPool(uint32_t threads);
+  // Starts `threads` (>= 1) threads draining `arena` (which outlives the pool) into `sink`.
+  DrainPool(LiveArena& arena, uint32_t threads, RecordSink sink);
   ~DrainPool();
   DrainPool(const DrainPool&) = delete;
   DrainPool& operator=(const DrainPool&) = delete;
 
   uint32_t threads() const { return thread_count_; }
 
-  // Drains `arena` into `sink` on the pool's threads until `launch_done` (polled by the calling
-  // thread) returns true, then until every thread has drained what was published before that.
-  // `launch_done` must become true only once the producers have published their last record (for the
-  // GPU: every thread counted in threads_exited, or the kernel's stream complete). A malformed queue
-  // or a throwing sink stops nothing: the error is returned and draining goes on, so the producers
-  // never stall. An exception from `launch_done` is rethrown once the threads are idle again.
-  // One launch at a time: concurrent calls are serialised.
-  DrainTotals drain_launch(LiveArena& arena, const RecordSink& sink, const std::function<bool()>& launch_done);
+  // A launch whose records may arrive from now on: before its kernel can run. Its records are held
+  // back until make_current().
+  void open(uint16_t launch_id);
+  // `launch_id` (open, and no launch current) becomes the current launch: its records go to the sink,
+  // the held-back ones first.
+  void make_current(uint16_t launch_id);
+  // Once the producers of the current launch are done (its kernel has ended): returns after every
+  // thread made a full pass over its queues after this call, so every record of the launch reached the
+  // sink, and closes the launch. The sink is not called again before the next make_current(). Returns
+  // what was drained since the previous close. A malformed queue or a throwing sink stops nothing: the
+  // error is returned and draining goes on, so the producers never stall.
+  DrainTotals close_current();
 
  private:
-  struct Job {
-    LiveArena* arena = nullptr;
-    const RecordSink* sink = nullptr;
+  struct State {
+    uint64_t generation = 0;  // bumped by make_current and close_current
+    std::optional<uint16_t> current;
+    bool closing = false;
   };
+  // What one thread holds back: per launch, per queue of its share, the records in order.
+  using Held = std::vector<std::pair<uint16_t, std::vector<std::vector<QueueSlot>>>>;
 
   void run(uint32_t index);
-  DrainTotals drain_share(uint32_t index, const Job& job, std::vector<QueueSlot>& scratch);
+  // One pass over the thread's queues; `full`: look at every queue, even those backing off.
+  void pass(uint32_t index, const State& state, bool full, Held& held, std::vector<QueueSlot>& scratch,
+            DrainTotals& totals);
+  void dispatch(uint32_t index, uint32_t queue, const State& state, std::span<const QueueSlot> records, Held& held,
+                DrainTotals& totals);
+  void sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals);
+  bool is_open(uint16_t launch_id);
 
+  LiveArena& arena_;
   const uint32_t thread_count_;
-  std::mutex launch_mutex_;  // one drain_launch at a time
-  std::mutex mutex_;         // guards everything below but last_pass_
-  std::condition_variable wake_;  // a new job, or stopping
-  std::condition_variable idle_;  // running_ reached 0
-  Job job_;
-  uint64_t generation_ = 0;  // bumped per job
-  uint32_t running_ = 0;     // threads still draining the current job
+  RecordSink sink_;
+  std::mutex mutex_;              // guards everything below
+  std::condition_variable wake_;  // a launch opened, the state changed, or stopping
+  std::condition_variable acked_;  // a thread finished its closing pass
+  State state_;
+  std::set<uint16_t> open_;
+  uint32_t acks_ = 0;
   bool stopping_ = false;
-  DrainTotals totals_;
-  // Set once the producers are done: each thread then makes one more pass over its queues.
-  std::atomic<bool> last_pass_{false};
+  DrainTotals totals_;  // merged at each close
   std::vector<std::thread> threads_;
 };
 

@@ -33,6 +33,12 @@ DriverApi resolve_all() {
   resolve(api.mem_set_access, "cuMemSetAccess", api.missing);
   resolve(api.memcpy_htod_async, "cuMemcpyHtoDAsync_v2", api.missing);
   resolve(api.memset_d8_async, "cuMemsetD8Async", api.missing);
+  resolve(api.memset_d32_async, "cuMemsetD32Async", api.missing);
+  resolve(api.ctx_set_current, "cuCtxSetCurrent", api.missing);
+  resolve(api.event_create, "cuEventCreate", api.missing);
+  resolve(api.event_record, "cuEventRecord", api.missing);
+  resolve(api.event_query, "cuEventQuery", api.missing);
+  resolve(api.event_destroy, "cuEventDestroy_v2", api.missing);
   resolve(api.memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2", api.missing);
   resolve(api.stream_create, "cuStreamCreate", api.missing);
   resolve(api.stream_destroy, "cuStreamDestroy_v2", api.missing);

@@ -30,6 +30,13 @@ struct DriverApi {
   PFN_cuMemcpyHtoDAsync_v3020 memcpy_htod_async = nullptr;
   PFN_cuMemcpyDtoHAsync_v3020 memcpy_dtoh_async = nullptr;
   PFN_cuMemsetD8Async_v3020 memset_d8_async = nullptr;
+  PFN_cuMemsetD32Async_v3020 memset_d32_async = nullptr;
+  PFN_cuCtxSetCurrent_v4000 ctx_set_current = nullptr;
+  // Completion of checked launches, recorded after each in its own stream.
+  PFN_cuEventCreate_v2000 event_create = nullptr;
+  PFN_cuEventRecord_v2000 event_record = nullptr;
+  PFN_cuEventQuery_v2000 event_query = nullptr;
+  PFN_cuEventDestroy_v4000 event_destroy = nullptr;
   PFN_cuStreamCreate_v2000 stream_create = nullptr;
   PFN_cuStreamDestroy_v4000 stream_destroy = nullptr;
   PFN_cuStreamSynchronize_v2000 stream_synchronize = nullptr;

@@ -1,17 +1,25 @@
 #include "runtime/launch_monitor.h"
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <thread>
+#include <cstdlib>
+#include <utility>
 
 #include "runtime/driver_api.h"
+#include "runtime/race_allocations.h"
 
 namespace barracuda::runtime {
 namespace {
 
-// What this thread's current launch is (before_launch and after_launch of one launch run on the
-// launching thread, with the launch mutex held in between for instrumented kernels).
-enum class LaunchMode { kNone, kCheck, kDrainOnly, kSilenced };
-thread_local LaunchMode this_thread_launch = LaunchMode::kNone;
+// Launches issued and not checked yet, at most: their ids (16 bits, wrapping) stay distinct.
+constexpr size_t kMaxUnchecked = 4096;
+// How often the checker looks at the events of running kernels: from kFirstPoll, doubling while the
+// launch it waits for runs, up to kLastPoll.
+constexpr auto kFirstPoll = std::chrono::microseconds(10);
+constexpr auto kLastPoll = std::chrono::microseconds(500);
+// How often a thread waiting for a graph launch (or a launch without an event) asks its stream.
+constexpr auto kStreamPoll = std::chrono::microseconds(20);
 
 engine::Dim3 to_engine(shim::Dim3 d) { return {d.x, d.y, d.z}; }
 
@@ -25,13 +33,67 @@ CUstream completion_stream(const shim::LaunchInfo& launch) {
 // A launch into a stream being captured only adds a node to a graph: nothing runs now.
 bool being_captured(const shim::LaunchInfo& launch) { return stream_is_being_captured(completion_stream(launch)); }
 
+// Whether work issued into (context, stream) after earlier work there runs after it. A per-thread
+// default stream is one per thread: never assumed.
+bool stream_ordered(CUcontext earlier_context, CUstream earlier, CUcontext later_context, CUstream later) {
+  return earlier_context == later_context && earlier == later && earlier != CU_STREAM_PER_THREAD;
+}
+
+// This thread's graph launch (not replayed), between before_launch and after_launch.
+thread_local bool this_thread_runs_graph = false;
+
+// The monitor whose launches the process waits for at exit, and the process that registered it (a child
+// forked without exec inherits the registration, not the threads).
+LaunchMonitor* monitor_at_exit = nullptr;
+pid_t registered_by = 0;
+
+void check_before_exit() {
+  if (monitor_at_exit != nullptr && getpid() == registered_by) {
+    monitor_at_exit->wait_until_checked(std::chrono::seconds(60));
+  }
+}
+
+void wait_for_stream(CUstream stream) {
+  const DriverApi& api = driver_api();
+  while (api.stream_query(stream) == CUDA_ERROR_NOT_READY) std::this_thread::sleep_for(kStreamPoll);
+}
+
+}  // namespace
+
+struct LaunchMonitor::Flight {
+  engine::LaunchInfo info;
+  uint32_t slot = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;  // the stream it runs in (completion_stream)
+  uint64_t stream_handle = 0;  // as the application named it, for the trace
+  CUdeviceptr slot_global = 0;
+  SharedQueues queues;
+  DrainPool* pool = nullptr;
+  LaunchArguments arguments;
+  bool device_checks_shared = false;
+  // Set by after_launch:
+  bool launched = false;
+  CUresult launch_result = CUDA_SUCCESS;
+  CUevent done = nullptr;  // recorded after the kernel
+  // Set once the kernel is known to have ended (or never ran):
+  bool kernel_ended = false;
+  CUresult ended_with = CUDA_SUCCESS;
+
+  bool same_kernel_unordered(const Flight& later) const {
+    return slot_global == later.slot_global && !kernel_ended &&
+           !stream_ordered(context, stream, later.context, later.stream);
+  }
+};
+
+namespace {
+// This thread's checked launch, between before_launch and after_launch.
+thread_local std::shared_ptr<void> this_thread_flight;
 }  // namespace
 
 LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device,
-                             ModuleInstrumenter& modules,
-                             StreamTracker& streams, std::function<SharedQueues()> queues,
+                             ModuleInstrumenter& modules, StreamTracker& streams, std::function<SharedQueues()> queues,
                              std::function<void()> queues_ran_full, TraceRecorder* recorder,
-                             LaunchFilterSettings filter)
+                             LaunchFilterSettings filter, RaceAllocations* allocations)
     : engine_(engine),
       warp_model_(warp_model),
       check_shared_on_device_(check_shared_on_device),
@@ -40,178 +102,349 @@ LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool 
       queues_(std::move(queues)),
       queues_ran_full_(std::move(queues_ran_full)),
       recorder_(recorder),
-      filter_(std::move(filter)) {}
+      allocations_(allocations),
+      filter_(std::move(filter)),
+      checker_([this] { check_launches(); }) {}
+
+LaunchMonitor::~LaunchMonitor() {
+  {
+    std::lock_guard lock(state_mutex_);
+    stopping_ = true;
+  }
+  state_changed_.notify_all();
+  checker_.join();
+  drain_pool_.reset();
+}
+
+void LaunchMonitor::count_unchecked(bool filtered) {
+  std::lock_guard lock(totals_mutex_);
+  ++totals_.launches_unchecked;
+  if (filtered) ++totals_.launches_filtered;
+}
+
+void LaunchMonitor::note_failure(const std::string& kernel, const std::string& error) {
+  std::lock_guard lock(totals_mutex_);
+  ++totals_.failed_launches;
+  totals_.last_error = kernel + ": " + error;
+}
 
 void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // The queues first: after a device reset they are recreated here, and the module then reconnects.
   SharedQueues queues = being_captured(launch) ? nullptr : queues_();
-  // The launch filters count launches in issue order, under the launch mutex; a launch they leave out
-  // runs with its module silenced, holding the mutex until it has ended.
-  bool filtered_out = false;
-  if (queues != nullptr && !launch.graph && !filter_.checks_everything()) {
-    launch_mutex_.lock();
-    filtered_out = !filter_.check(std::string(launch.kernel_name));
-    if (filtered_out && modules_.silence(launch.module)) {
-      this_thread_launch = LaunchMode::kSilenced;
-      std::lock_guard lock(totals_mutex_);
-      ++totals_.launches_unchecked;
-      ++totals_.launches_filtered;
-      return;
-    }
-    launch_mutex_.unlock();
-  }
-  if (queues != nullptr && !launch.graph && !modules_.ready_to_log(launch.module, *queues)) queues = nullptr;
-  if (queues == nullptr) {
-    std::lock_guard lock(totals_mutex_);
+  if (queues == nullptr) return count_unchecked();
+  if (launch.graph) {
+    // Its kernel nodes read their launch-slot globals unseen: none may run beside a checked launch of
+    // the same kernel, so the graph runs alone, and its kernels log nothing.
+    std::unique_lock lock(state_mutex_);
+    state_changed_.wait(lock, [this] {
+      return !exclusive_ && std::all_of(slot_owner_.begin(), slot_owner_.end(), [](const auto& f) { return !f; });
+    });
+    exclusive_ = true;
+    this_thread_runs_graph = true;
+    std::lock_guard totals(totals_mutex_);
     ++totals_.launches_unchecked;
+    ++totals_.unchecked_graph_launches;
+    if (!launch.graph_not_replayed.empty()) totals_.graph_not_replayed = std::string(launch.graph_not_replayed);
     return;
   }
-  // Ordered when the application issued it, not when another thread's launch is done being checked:
-  // that thread's synchronisation in between must not order the two.
-  engine::LaunchOrder order = streams_.launch_order(launch);
-  launch_mutex_.lock();
-  // The queues may have been replaced by larger ones at the end of the launch this one waited for.
-  queues = queues_();
-  if (queues == nullptr || (!launch.graph && !modules_.ready_to_log(launch.module, *queues))) {
-    launch_mutex_.unlock();
-    std::lock_guard lock(totals_mutex_);
-    ++totals_.launches_unchecked;
-    return;
-  }
-  const uint16_t launch_id = next_launch_id_++;
-  try {
-    // Drain-only launches (graphs not replayed, filtered out) are checked nowhere: no shadow work.
-    queues->begin_launch(launch_id, check_shared_on_device_ && !launch.graph && !filtered_out);
-  } catch (const std::exception& e) {
-    launch_mutex_.unlock();
-    std::lock_guard lock(totals_mutex_);
-    ++totals_.launches_unchecked;
-    ++totals_.failed_launches;
-    totals_.last_error = std::string(launch.kernel_name) + ": " + e.what();
-    return;
-  }
-  // A graph launch the shim could not replay node by node runs kernels not known one by one: they log if
-  // their modules are instrumented and are drained (the GPU waits on full queues) but not checked. So
-  // are launches the filters did not select whose module could not be silenced.
-  if (launch.graph || filtered_out) {
-    this_thread_launch = LaunchMode::kDrainOnly;
-    std::lock_guard lock(totals_mutex_);
-    ++totals_.launches_unchecked;
-    return;
-  }
-  engine::LaunchInfo info;
-  info.launch_id = launch_id;
+  if (!modules_.ready_to_log(launch.module, *queues)) return count_unchecked();
+  const std::optional<CUdeviceptr> slot_global = modules_.launch_slot_global(launch.module, launch.kernel_name);
+  if (!slot_global) return count_unchecked();
+
+  auto flight = std::make_shared<Flight>();
+  const DriverApi& api = driver_api();
+  api.ctx_get_current(&flight->context);
+  flight->stream = completion_stream(launch);
+  flight->stream_handle = reinterpret_cast<uint64_t>(launch.stream);
+  flight->slot_global = *slot_global;
+  engine::LaunchInfo& info = flight->info;
   info.kernel = std::string(launch.kernel_name);
   info.grid = to_engine(launch.grid);
   info.block = to_engine(launch.block);
   info.shared_bytes = launch.shared_mem_bytes;
   info.warp_model = warp_model_;
-  info.order = std::move(order);
   const std::map<std::string, uint64_t> unlogged = modules_.unlogged_memory(launch.module, launch.kernel_name);
   info.unlogged_accesses = !unlogged.empty();
+  if (allocations_) flight->arguments = allocations_->arguments_of(launch);
+
+  std::unique_lock lock(state_mutex_);
+  // The filters count launches in issue order. A launch they leave out runs with its kernel's global
+  // naming no launch; it still waits for a running launch of its kernel in another stream.
+  const bool selected = filter_.checks_everything() || filter_.check(info.kernel);
+  const auto waiting_since = std::chrono::steady_clock::now();
+  state_changed_.wait(lock, [&] { return may_issue(*flight, selected); });
+  {
+    std::lock_guard totals(totals_mutex_);
+    totals_.launch_wait += std::chrono::steady_clock::now() - waiting_since;
+  }
+  if (!selected) return count_unchecked(true);
+  if (in_flight_.empty()) {
+    queues = between_launches(std::move(queues));
+    if (queues == nullptr || !modules_.ready_to_log(launch.module, *queues)) return count_unchecked();
+  }
+  if (queues != pool_queues_) return count_unchecked();  // replaced while launches were in flight
+  const auto free_slot = std::find(slot_owner_.begin(), slot_owner_.end(), nullptr);
+  flight->slot = static_cast<uint32_t>(free_slot - slot_owner_.begin());
+  info.launch_id = next_launch_id_;
+  // The shadow pool's filter is cleared in this launch's stream: after the last launch that used it.
+  const bool pool_free = pool_user_ == nullptr || pool_user_->kernel_ended ||
+                         stream_ordered(pool_user_->context, pool_user_->stream, flight->context, flight->stream);
   try {
-    engine_.begin_launch(info);
+    flight->device_checks_shared =
+        queues->prepare_launch(flight->slot, info.launch_id, flight->stream, check_shared_on_device_ && pool_free);
+    const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
+    if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));
   } catch (const std::exception& e) {
-    launch_mutex_.unlock();
+    count_unchecked();
+    return note_failure(info.kernel, e.what());
+  }
+  ++next_launch_id_;
+  // Ordered when the application issued it: now, with every earlier launch already in the queue.
+  info.order = streams_.launch_order(launch);
+  flight->queues = std::move(queues);
+  flight->pool = drain_pool_.get();
+  flight->pool->open(info.launch_id);
+  *free_slot = flight;
+  if (flight->device_checks_shared) pool_user_ = flight;
+  in_flight_.push_back(flight);
+  ++launches_issued_;
+  grid_table_dirty_ = true;
+  {
+    std::lock_guard totals(totals_mutex_);
+    launches_.push_back({info.kernel, info.grid, info.block});
+    for (const auto& [kind, instructions] : unlogged) totals_.unlogged_memory[kind].insert(info.kernel);
+  }
+  this_thread_flight = flight;
+  state_changed_.notify_all();
+  // The CUDA runtime tears its contexts down in an exit handler it registered when it started, and with
+  // them the queues: launches still in flight at exit must be checked before. Exit handlers run last
+  // registered first, so this one, registered after the runtime's, runs before it.
+  std::call_once(exit_handler_registered_, [this] {
+    monitor_at_exit = this;
+    registered_by = getpid();
+    std::atexit(check_before_exit);
+  });
+}
+
+bool LaunchMonitor::may_issue(const Flight& flight, bool checked) const {
+  if (exclusive_) return false;
+  for (const auto& owner : slot_owner_) {
+    if (owner && owner->same_kernel_unordered(flight)) return false;
+  }
+  if (!checked) return true;
+  return in_flight_.size() < kMaxUnchecked &&
+         std::any_of(slot_owner_.begin(), slot_owner_.end(), [](const auto& owner) { return !owner; });
+}
+
+SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
+  try {
+    if (grow_queues_) {
+      grow_queues_ = false;
+      if (queues_ran_full_) queues_ran_full_();
+      queues = queues_();
+      if (queues == nullptr) return nullptr;
+    }
+    if (queues == pool_queues_) {
+      if (restore_queues_) queues->restore();
+      if (grid_table_dirty_) queues->clear_grid_table();
+    }
+  } catch (const std::exception& e) {
+    note_failure("the event queues", e.what());
+  }
+  restore_queues_ = false;
+  grid_table_dirty_ = false;
+  if (queues != pool_queues_) {
+    drain_pool_.reset();
+    pool_queues_ = queues;
+    const RecordSink consume = [this](uint32_t worker, uint32_t queue, std::span<const RecordHeader> records) {
+      if (!current_checked_.load(std::memory_order_acquire)) return;
+      if (recorder_) recorder_->slots(queue, records);
+      engine_.worker(worker).consume(records);
+    };
+    drain_pool_ = std::make_unique<DrainPool>(
+        queues->arena(), std::min(engine_.worker_count(), queues->arena().shape().queue_count), consume);
     std::lock_guard lock(totals_mutex_);
-    ++totals_.launches_unchecked;
-    ++totals_.failed_launches;
-    totals_.last_error = info.kernel + ": " + e.what();
-    return;
+    totals_.drain_threads = drain_pool_->threads();
   }
-  if (recorder_) {
-    recorder_->launch({info.launch_id, info.kernel, {info.grid.x, info.grid.y, info.grid.z},
-                       {info.block.x, info.block.y, info.block.z}, info.shared_bytes,
-                       reinterpret_cast<uint64_t>(launch.stream), queues->arena().shape().queue_count});
+  return queues;
+}
+
+CUevent LaunchMonitor::take_event(CUcontext context) {
+  if (context != events_context_) {  // those of another context went with it
+    spare_events_.clear();
+    events_context_ = context;
   }
-  this_thread_launch = LaunchMode::kCheck;
-  std::lock_guard lock(totals_mutex_);
-  launches_.push_back({info.kernel, info.grid, info.block});
-  for (const auto& [kind, instructions] : unlogged) totals_.unlogged_memory[kind].insert(info.kernel);
+  CUevent event = nullptr;
+  if (!spare_events_.empty()) {
+    event = spare_events_.back();
+    spare_events_.pop_back();
+  } else if (driver_api().event_create(&event, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+    event = nullptr;
+  }
+  return event;
 }
 
 void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result) {
-  const LaunchMode mode = this_thread_launch;
-  if (mode == LaunchMode::kNone) return;
-  this_thread_launch = LaunchMode::kNone;
-  std::unique_lock lock(launch_mutex_, std::adopt_lock);
-  if (mode == LaunchMode::kSilenced) {
-    // The next checked launch switches logging back on: this kernel must have ended by then.
-    const DriverApi& api = driver_api();
-    const CUstream stream = completion_stream(launch);
-    while (result == CUDA_SUCCESS && api.stream_query(stream) == CUDA_ERROR_NOT_READY) {
-      std::this_thread::sleep_for(std::chrono::microseconds(20));
-    }
+  const DriverApi& api = driver_api();
+  if (std::exchange(this_thread_runs_graph, false)) {
+    if (result == CUDA_SUCCESS) wait_for_stream(completion_stream(launch));
+    std::lock_guard lock(state_mutex_);
+    exclusive_ = false;
+    state_changed_.notify_all();
     return;
   }
-  const bool check = mode == LaunchMode::kCheck;
-  const auto start = std::chrono::steady_clock::now();
-  DrainTotals drained;
+  const auto flight = std::static_pointer_cast<Flight>(std::exchange(this_thread_flight, nullptr));
+  if (!flight) return;
+  // Stream-ordered after the kernel: a later launch of it that is not checked logs nothing.
+  const CUresult reset = api.memset_d32_async(flight->slot_global, kNoLaunchSlot, 1, flight->stream);
+  CUevent done = nullptr;
+  if (result == CUDA_SUCCESS) {
+    {
+      std::lock_guard lock(state_mutex_);
+      done = take_event(flight->context);
+    }
+    if (done != nullptr && api.event_record(done, flight->stream) != CUDA_SUCCESS) {
+      api.event_destroy(done);
+      done = nullptr;
+    }
+    if (done == nullptr) wait_for_stream(flight->stream);  // no event: the launch ends before the call returns
+  }
+  std::lock_guard lock(state_mutex_);
+  flight->launched = true;
+  flight->launch_result = result;
+  flight->done = done;
+  if (done == nullptr) {
+    flight->kernel_ended = true;
+    if (slot_owner_[flight->slot] == flight) slot_owner_[flight->slot].reset();
+  }
+  if (reset != CUDA_SUCCESS) note_failure(flight->info.kernel, "resetting its launch slot failed: " + describe(reset));
+  state_changed_.notify_all();
+}
+
+void LaunchMonitor::note_ended_kernels() {
+  const DriverApi& api = driver_api();
+  bool ended = false;
+  for (std::shared_ptr<Flight>& owner : slot_owner_) {
+    if (!owner || !owner->launched || owner->done == nullptr) continue;
+    api.ctx_set_current(owner->context);
+    const CUresult status = api.event_query(owner->done);
+    if (status == CUDA_ERROR_NOT_READY) continue;
+    owner->kernel_ended = true;
+    owner->ended_with = status;
+    if (owner->context == events_context_) spare_events_.push_back(owner->done);
+    owner->done = nullptr;
+    owner.reset();
+    ended = true;
+  }
+  if (ended) state_changed_.notify_all();
+}
+
+void LaunchMonitor::check_launches() {
+  for (;;) {
+    std::shared_ptr<Flight> head;
+    {
+      std::unique_lock lock(state_mutex_);
+      state_changed_.wait(lock, [this] { return stopping_ || !in_flight_.empty(); });
+      if (stopping_) return;
+      head = in_flight_.front();
+    }
+    if (!check(*head)) return;
+    {
+      std::lock_guard lock(state_mutex_);
+      in_flight_.pop_front();
+      ++launches_done_;
+    }
+    state_changed_.notify_all();
+  }
+}
+
+bool LaunchMonitor::check(Flight& flight) {
+  std::optional<std::string> error;
+  bool checking = true;
   try {
-    const SharedQueues queues = queues_();
-    if (!queues) throw std::runtime_error("the event queues are gone");
-    if (result == CUDA_SUCCESS) drained = drain_until_done(launch, queues->arena(), check);
-    // The tool's memory lives apart from the app's (tool_device_memory.h), but a wild store can still
-    // reach it: then say so rather than trust it, and put it back for the next launch.
-    if (result == CUDA_SUCCESS && !drained.error) {
-      if (auto damage = queues->damage()) {
-        queues->restore();
+    engine_.begin_launch(flight.info);
+  } catch (const std::exception& e) {
+    checking = false;
+    error = e.what();
+  }
+  const engine::LaunchInfo& info = flight.info;
+  if (checking && recorder_) {
+    recorder_->launch({info.launch_id, info.kernel, {info.grid.x, info.grid.y, info.grid.z},
+                       {info.block.x, info.block.y, info.block.z}, info.shared_bytes, flight.stream_handle,
+                       flight.queues->arena().shape().queue_count});
+  }
+  current_checked_.store(checking, std::memory_order_release);
+  flight.pool->make_current(info.launch_id);
+  // Until the kernel has ended; the events of the other running kernels free their slots meanwhile.
+  for (auto poll = kFirstPoll;; poll = std::min(2 * poll, kLastPoll)) {
+    {
+      std::lock_guard lock(state_mutex_);
+      if (stopping_) return false;
+      note_ended_kernels();
+      if (flight.kernel_ended) break;
+    }
+    std::this_thread::sleep_for(poll);
+  }
+  DrainTotals drained = flight.pool->close_current();
+  if (flight.launch_result == CUDA_SUCCESS && flight.ended_with != CUDA_SUCCESS && !drained.error) {
+    drained.error = "the kernel ended in a fault (" + describe(flight.ended_with) +
+                    "): only what it logged before the fault was checked";
+  }
+  // The tool's memory lives apart from the app's (tool_device_memory.h), but a wild store can still
+  // reach it: then say so rather than trust it, and put it back before the next launch.
+  if (flight.launch_result == CUDA_SUCCESS && !drained.error) {
+    try {
+      driver_api().ctx_set_current(flight.context);
+      if (auto damage = flight.queues->damage()) {
         drained.error = "barracuda's own memory was overwritten while the kernel ran (" + *damage +
                         "; an out-of-bounds store?): what it logged may be incomplete";
+        std::lock_guard lock(state_mutex_);
+        restore_queues_ = true;
       }
+    } catch (const std::exception& e) {
+      drained.error = e.what();
     }
-  } catch (const std::exception& e) {
-    drained.error = e.what();
   }
-  const auto drained_at = std::chrono::steady_clock::now();
-  if (check) {
+  if (!error) error = std::move(drained.error);
+  const auto closing = std::chrono::steady_clock::now();
+  if (checking) {
     std::lock_guard results(results_mutex_);
     engine_.end_launch();
+    // Runs on the checker thread: a failed lookup leaves the race unnamed.
+    try {
+      if (allocations_) allocations_->note_new_races(&flight.arguments);
+    } catch (const std::exception&) {
+    }
+  }
+  if (drained.queue_ran_full) {
+    std::lock_guard lock(state_mutex_);
+    grow_queues_ = true;
   }
   std::lock_guard totals_lock(totals_mutex_);
   totals_.records += drained.records;
   totals_.slots += drained.slots;
-  totals_.engine_time += drained.sink_time + (std::chrono::steady_clock::now() - drained_at);
-  totals_.launch_wait += drained_at - start;
-  if (drained.error) {
+  totals_.engine_time += drained.sink_time + (std::chrono::steady_clock::now() - closing);
+  if (error) {
     ++totals_.failed_launches;
-    totals_.last_error = std::string(launch.kernel_name) + ": " + *drained.error;
+    totals_.last_error = info.kernel + ": " + *error;
   }
-  if (check) ++totals_.launches_checked;
-  if (launch.graph && drained.records != 0) ++totals_.unchecked_graph_launches;
-  if (!launch.graph_not_replayed.empty()) totals_.graph_not_replayed = std::string(launch.graph_not_replayed);
-  // No launch is in flight while this one holds the launch mutex: the only time queues can be replaced.
-  if (drained.queue_ran_full && queues_ran_full_) queues_ran_full_();
+  if (checking) {
+    ++totals_.launches_checked;
+  } else {
+    ++totals_.launches_unchecked;
+  }
+  return true;
 }
 
-DrainTotals LaunchMonitor::drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check) {
-  if (!drain_pool_) {
-    drain_pool_ = std::make_unique<DrainPool>(std::min(engine_.worker_count(), arena.shape().queue_count));
-    std::lock_guard lock(totals_mutex_);
-    totals_.drain_threads = drain_pool_->threads();
-  }
-  const uint64_t threads = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z * launch.block.x *
-                           launch.block.y * launch.block.z;
-  const RecordSink consume = [this, check](uint32_t worker, uint32_t queue, std::span<const RecordHeader> records) {
-    if (!check) return;
-    if (recorder_) recorder_->slots(queue, records);
-    engine_.worker(worker).consume(records);
-  };
-  const DriverApi& api = driver_api();
-  const CUstream stream = completion_stream(launch);
-  CUresult stream_status = CUDA_SUCCESS;
-  DrainTotals drained = drain_pool_->drain_launch(arena, consume, [&] {
-    // Every thread counted itself after publishing its last record; a graph (0 threads known) waits
-    // for its stream. A query only reads the stream's state: a fault stays for the app to see.
-    if (threads != 0 && arena.threads_exited() >= threads) return true;
-    stream_status = api.stream_query(stream);
-    return stream_status != CUDA_ERROR_NOT_READY;
-  });
-  if (stream_status != CUDA_SUCCESS && stream_status != CUDA_ERROR_NOT_READY && !drained.error) {
-    drained.error = "the kernel ended in a fault (" + describe(stream_status) +
-                    "): only what it logged before the fault was checked";
-  }
-  return drained;
+bool LaunchMonitor::wait_until_checked(std::chrono::milliseconds limit) {
+  std::unique_lock lock(state_mutex_);
+  const uint64_t issued = launches_issued_;  // not those other threads issue meanwhile
+  return state_changed_.wait_for(lock, limit, [&] { return launches_done_ >= issued; });
+}
+
+uint64_t LaunchMonitor::in_flight() const {
+  std::lock_guard lock(state_mutex_);
+  return in_flight_.size();
 }
 
 LaunchTotals LaunchMonitor::totals() const {

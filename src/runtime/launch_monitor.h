@@ -1,20 +1,29 @@
 #pragma once
-// The shim's LaunchObserver: runs every launch of an instrumented kernel through the engine. Before
-// the launch it tags the queues with a launch id; after it, the drain threads (one per engine worker)
-// drain the queues while the kernel runs, the launching thread waits until every thread of the grid
-// has exited and every record is consumed, then closes the launch in the engine. Launches are thus
-// checked one at a time, in the order the application issues them.
+// The shim's LaunchObserver: runs every launch of an instrumented kernel through the engine, while
+// launches stay asynchronous and concurrent as they are natively.
+//
+// Before a checked launch it takes a launch slot (barracuda/queue.h) and names it, in the launch's
+// own stream, in the kernel's launch-slot global; after it, it records an event there. The launch
+// call returns at once. Drain threads take the records of every kernel in flight; a checker thread
+// feeds the engine one launch at a time, in the order the application issued them (each launch's
+// LaunchOrder says which earlier ones it may overlap), and closes a launch once its event completed
+// and every record it logged was consumed. The application waits for the checker only when every
+// launch slot is taken, or to relaunch a kernel still running in another stream.
+#include <array>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <set>
-#include <vector>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/engine.h"
 #include "runtime/drain_pool.h"
@@ -27,6 +36,8 @@
 
 namespace barracuda::runtime {
 
+class RaceAllocations;
+
 struct LaunchRecord {  // what the report needs to turn engine coordinates into 3-D ones
   std::string kernel;
   engine::Dim3 grid;
@@ -36,18 +47,20 @@ struct LaunchRecord {  // what the report needs to turn engine coordinates into 
 struct LaunchTotals {
   uint64_t launches_checked = 0;
   uint64_t launches_unchecked = 0;  // kernels of modules that run uninstrumented, or filtered out
-  uint64_t launches_filtered = 0;   // of those: not selected by the launch filters (ran silenced)
+  uint64_t launches_filtered = 0;   // of those: not selected by the launch filters
   uint64_t records = 0;
   uint64_t slots = 0;  // queue slots the records took (kSlotBytes each)
-  std::chrono::nanoseconds launch_wait{};  // launching threads blocked in after_launch (kernel time included)
+  // Launching threads blocked in before_launch: every launch slot taken, or the kernel still running in
+  // another stream.
+  std::chrono::nanoseconds launch_wait{};
   // Drain threads inside the engine and trace recorder (summed), plus closing launches in the engine.
   std::chrono::nanoseconds engine_time{};
   uint32_t drain_threads = 0;
   std::string last_error;  // a queue or engine failure: the launch's analysis is incomplete
   uint64_t failed_launches = 0;
-  // Graph launches the shim could not replay node by node (replayed ones are checked kernel by kernel)
-  // whose kernels logged events: drained, not checked (the records of the graph's kernel nodes cannot
-  // be told apart), so the run's analysis is incomplete. `graph_not_replayed` says why for the latest.
+  // Graph launches the shim could not replay node by node (replayed ones are checked kernel by kernel):
+  // their kernels log nothing, so the run's analysis is incomplete. `graph_not_replayed` says why for
+  // the latest.
   uint64_t unchecked_graph_launches = 0;
   std::string graph_not_replayed;
   // Memory instructions checked launches held but did not log (ldmatrix, wmma.load...): kind ->
@@ -58,20 +71,26 @@ struct LaunchTotals {
 class LaunchMonitor final : public shim::LaunchObserver {
  public:
   // `streams` orders each checked launch with the others. `recorder` (may be null) receives every launch
-  // and drained record. `queues_ran_full` is called after a launch whose drain found a queue at least
-  // half full, while no launch is in flight (it may replace the queues with larger ones).
-  // `filter` selects the launches checked (runtime/launch_filter.h): the others run with their
-  // module's logging off, one at a time like checked launches (a kernel still running must not see
-  // logging switched back on for the next checked launch).
+  // and drained record. `queues_ran_full` is called before a launch, while no launch is in flight,
+  // once a drain found a queue at least half full (it may replace the queues with larger ones).
+  // `filter` selects the launches checked (runtime/launch_filter.h): the others run with their kernel's
+  // launch-slot global naming no launch, so they log nothing.
   // `check_shared_on_device`: launches have the device check the shared memory of the kernels it can
   // (barracuda/shared_check.h); the caller has ruled out what needs every access on the host.
+  // `allocations` (may be null) hears each launch's arguments when it is issued, and each closed launch.
   LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device, ModuleInstrumenter& modules,
                 StreamTracker& streams, std::function<SharedQueues()> queues, std::function<void()> queues_ran_full,
-                TraceRecorder* recorder,
-                LaunchFilterSettings filter);
+                TraceRecorder* recorder, LaunchFilterSettings filter, RaceAllocations* allocations);
+  ~LaunchMonitor() override;
 
   void before_launch(const shim::LaunchInfo& launch) override;
   void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
+
+  // Waits until every launch issued before the call was checked (its kernel ended, its records
+  // consumed), for at most `limit`; false when some are still in flight.
+  bool wait_until_checked(std::chrono::milliseconds limit);
+  // Launches issued but not checked yet.
+  uint64_t in_flight() const;
 
   LaunchTotals totals() const;
   // Held while the engine merges a launch's findings into its results: whoever reads them (the report,
@@ -81,9 +100,23 @@ class LaunchMonitor final : public shim::LaunchObserver {
   std::optional<LaunchRecord> latest_launch(const std::string& kernel) const;
 
  private:
-  // `check`: feed the records to the engine, or only free the queues.
-  DrainTotals drain_until_done(const shim::LaunchInfo& launch, LiveArena& arena, bool check);
+  struct Flight;
 
+  // The checker thread: one launch after the other, in issue order.
+  void check_launches();
+  // Feeds `flight` to the engine until its kernel ended and its records are consumed, then closes it.
+  // False when the monitor is stopping.
+  bool check(Flight& flight);
+  // Marks the launches whose events completed as ended and frees their slots (under state_mutex_).
+  void note_ended_kernels();
+  // Under state_mutex_: whether `flight` may be issued now (`checked`: it takes a launch slot).
+  bool may_issue(const Flight& flight, bool checked) const;
+  // Under state_mutex_, nothing in flight: grows the queues if asked, puts them back together if damaged,
+  // empties the grid table, and (re)binds the drain threads to the current queues.
+  SharedQueues between_launches(SharedQueues queues);
+  CUevent take_event(CUcontext context);  // under state_mutex_
+  void count_unchecked(bool filtered = false);
+  void note_failure(const std::string& kernel, const std::string& error);
 
   engine::Engine& engine_;
   WarpModel warp_model_;
@@ -93,16 +126,35 @@ class LaunchMonitor final : public shim::LaunchObserver {
   std::function<SharedQueues()> queues_;
   std::function<void()> queues_ran_full_;
   TraceRecorder* recorder_;
-  LaunchFilter filter_;  // used under launch_mutex_
-  // One launch is checked at a time: the engine and the queues' launch id are process-wide.
-  std::mutex launch_mutex_;  // held from before_launch to after_launch of a checked launch
-  std::mutex results_mutex_;  // see lock_results()
+  RaceAllocations* allocations_;
+
+  mutable std::mutex state_mutex_;  // guards everything down to stopping_
+  std::condition_variable state_changed_;  // a launch issued, launched, ended or checked
+  LaunchFilter filter_;
+  std::deque<std::shared_ptr<Flight>> in_flight_;  // issued, not checked yet, in issue order
+  std::array<std::shared_ptr<Flight>, kLaunchSlots> slot_owner_;  // launches whose kernel may still run
+  std::shared_ptr<Flight> pool_user_;  // the latest launch the device checked shared memory in
   uint16_t next_launch_id_ = 0;
+  uint64_t launches_issued_ = 0;  // pushed into in_flight_
+  uint64_t launches_done_ = 0;    // popped from it
+  bool grow_queues_ = false;         // a drain found a queue half full
+  bool restore_queues_ = false;      // a stray write damaged the queues' constant fields
+  bool grid_table_dirty_ = false;    // grids registered since the table was last emptied
+  bool exclusive_ = false;           // a graph launch not replayed is running: nothing else is issued
+  SharedQueues pool_queues_;         // the queues the drain threads drain
+  std::unique_ptr<DrainPool> drain_pool_;
+  CUcontext events_context_ = nullptr;
+  std::vector<CUevent> spare_events_;
+  bool stopping_ = false;
+  // Whether the engine checks the drain threads' current launch (it may have refused to begin it).
+  std::atomic<bool> current_checked_{false};
+
+  std::mutex results_mutex_;  // see lock_results()
   mutable std::mutex totals_mutex_;
   LaunchTotals totals_;
   std::vector<LaunchRecord> launches_;
-  // Created on the first drain, when the queue count is known: min(engine workers, queues) threads.
-  std::unique_ptr<DrainPool> drain_pool_;
+  std::once_flag exit_handler_registered_;
+  std::thread checker_;  // last: it starts once everything above is constructed
 };
 
 }  // namespace barracuda::runtime

@@ -16,14 +16,6 @@ std::string discarded_message(uint32_t queue) {
 LiveArena::LiveArena(std::byte* memory, const QueueArenaShape& shape)
     : memory_(memory), shape_(shape), discarded_(shape.queue_count, 0) {}
 
-void LiveArena::begin_launch() {
-  std::atomic_ref<uint64_t>(header().threads_exited).store(0, std::memory_order_release);
-}
-
-uint64_t LiveArena::threads_exited() const {
-  return std::atomic_ref<uint64_t>(header().threads_exited).load(std::memory_order_acquire);
-}
-
 uint64_t LiveArena::read_head(uint32_t queue) const {
   return std::atomic_ref<uint64_t>(control(queue).read_head).load(std::memory_order_acquire);
 }
@@ -31,9 +23,7 @@ uint64_t LiveArena::read_head(uint32_t queue) const {
 std::optional<std::string> LiveArena::header_damage() const { return arena_header_damage(header(), shape_); }
 
 void LiveArena::restore_header() {
-  QueueArenaHeader fresh = make_arena_header(shape_);
-  fresh.threads_exited = threads_exited();
-  header() = fresh;
+  header() = make_arena_header(shape_);
 }
 
 QueueDrain LiveArena::drain(uint32_t queue, std::vector<QueueSlot>& scratch) {

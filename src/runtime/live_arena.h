@@ -31,10 +31,6 @@ class LiveArena {
   const QueueArenaShape& shape() const { return shape_; }
   std::byte* memory() const { return memory_; }
 
-  // Before a launch: a fresh count of exited threads. (The launch id and sync tickets live in the
-  // producer block in device memory: QueueHost::begin_launch.)
-  void begin_launch();
-  uint64_t threads_exited() const;
   // Slots of `queue` consumed so far.
   uint64_t read_head(uint32_t queue) const;
   // arena_header_damage() of the live header; restore_header() writes its constant fields back.

@@ -15,6 +15,7 @@
 #include "ptx/parser.h"
 #include "ptx/passes/device_launch_copies.h"
 #include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_call.h"
 #include "ptx/printer.h"
 #include "runtime/cuda_device_runtime_library.h"
 #include "runtime/driver_api.h"
@@ -246,8 +247,7 @@ void ModuleInstrumenter::loaded(const shim::ModuleImage& image, const shim::Load
   connect(image.id, handle);
 }
 
-std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const shim::LoadedHandle& handle,
-                                                       bool logging) {
+std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const shim::LoadedHandle& handle) {
   const DriverApi& api = driver_api();
   const RelaxedCaptureMode relaxed;
   SharedQueues queues;
@@ -265,7 +265,7 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
   if (found == CUDA_SUCCESS && bytes != sizeof(CUdeviceptr)) found = CUDA_ERROR_INVALID_VALUE;
   if (found != CUDA_SUCCESS) return "event queues unavailable (" + describe(found) + ")";
   try {
-    queues->point_module_at_queues(global, logging);
+    queues->point_module_at_queues(global);
   } catch (const std::exception& e) {
     return std::string("event queues unavailable (") + e.what() + ")";
   }
@@ -273,7 +273,7 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
   {
     std::lock_guard lock(mutex_);
     first_in_context = !pointed_at_.contains(id);
-    pointed_at_[id] = logging ? queues->id() : 0;
+    pointed_at_[id] = queues->id();
   }
   if (first_in_context) locate_variables(id, handle);
   return std::nullopt;
@@ -297,16 +297,26 @@ void ModuleInstrumenter::locate_variables(shim::ModuleId id, const shim::LoadedH
   }
 }
 
-bool ModuleInstrumenter::silence(shim::ModuleId module) {
+std::optional<CUdeviceptr> ModuleInstrumenter::launch_slot_global(shim::ModuleId module, std::string_view kernel) {
   shim::LoadedHandle handle;
+  std::pair<shim::ModuleId, std::string> key{module, std::string(kernel)};
   {
     std::lock_guard lock(mutex_);
-    if (const auto state = pointed_at_.find(module); state != pointed_at_.end() && state->second == 0) return true;
+    if (const auto found = launch_slot_globals_.find(key); found != launch_slot_globals_.end()) return found->second;
     const auto loaded = handles_.find(module);
-    if (loaded == handles_.end()) return false;
+    if (loaded == handles_.end()) return std::nullopt;
     handle = loaded->second;
   }
-  return !connect(module, handle, false);
+  const std::string name = ptx::passes::launch_slot_global(kernel);
+  const DriverApi& api = driver_api();
+  CUdeviceptr global = 0;
+  size_t bytes = 0;
+  const CUresult found = handle.library != nullptr ? api.library_get_global(&global, &bytes, handle.library, name.c_str())
+                                                   : api.module_get_global(&global, &bytes, handle.module, name.c_str());
+  if (found != CUDA_SUCCESS || bytes != sizeof(uint32_t)) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  launch_slot_globals_.emplace(std::move(key), global);
+  return global;
 }
 
 bool ModuleInstrumenter::ready_to_log(shim::ModuleId module, const QueueHost& queues) {
@@ -329,6 +339,7 @@ bool ModuleInstrumenter::ready_to_log(shim::ModuleId module, const QueueHost& qu
 void ModuleInstrumenter::queues_released() {
   std::lock_guard lock(mutex_);
   pointed_at_.clear();
+  launch_slot_globals_.clear();
 }
 
 std::vector<SkippedModule> ModuleInstrumenter::skipped() const {

@@ -72,9 +72,9 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   // current, the queues were released or replaced by larger ones). False for modules that run
   // uninstrumented.
   bool ready_to_log(shim::ModuleId module, const QueueHost& queues);
-  // Before a launch that is not checked (launch filters): the module's kernels log nothing until
-  // ready_to_log() points them at the queues again. False when that could not be done.
-  bool silence(shim::ModuleId module);
+  // Before a checked launch (a context is current, the module ready to log): the device address of
+  // `kernel`'s launch-slot global (barracuda/queue.h) in the current context; nullopt when it has none.
+  std::optional<CUdeviceptr> launch_slot_global(shim::ModuleId module, std::string_view kernel);
   // The queues were freed with their context (device reset): every module must be pointed at the
   // next ones. (Queues replaced by larger ones need no call: ready_to_log() sees the change.)
   void queues_released();
@@ -88,9 +88,8 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
  private:
   const void* instrument(const shim::ModuleImage& image);
   void skip(const shim::ModuleImage& image, std::string reason);
-  // Points the module's queue pointer at the queues of the current context (or, `logging` false, at
-  // null); why not, on failure.
-  std::optional<std::string> connect(shim::ModuleId id, const shim::LoadedHandle& handle, bool logging = true);
+  // Points the module's queue pointer at the queues of the current context; why not, on failure.
+  std::optional<std::string> connect(shim::ModuleId id, const shim::LoadedHandle& handle);
   // Tells config_.variable_located where the module's variables are in the current context.
   void locate_variables(shim::ModuleId id, const shim::LoadedHandle& handle);
 
@@ -101,8 +100,10 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::deque<std::vector<char>> images_;  // replacement cubins: the driver may keep pointing into them
   std::map<shim::ModuleId, shim::LoadedHandle> handles_;  // every instrumented module loaded
   // Where each module's queue pointer points in the current context: at the queues of this id
-  // (QueueHost::id()), or null (0: silence()); absent: not set yet.
+  // (QueueHost::id()); absent: not set yet.
   std::map<shim::ModuleId, uint64_t> pointed_at_;
+  // Launch-slot globals found in the current context, by module and kernel.
+  std::map<std::pair<shim::ModuleId, std::string>, CUdeviceptr, std::less<>> launch_slot_globals_;
   std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;

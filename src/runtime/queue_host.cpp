@@ -1,6 +1,7 @@
 #include "runtime/queue_host.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -90,16 +91,25 @@ ToolDeviceMemory* QueueHost::shared_pool() {
   return shared_pool_.get();
 }
 
-void QueueHost::begin_launch(uint16_t launch_id, bool check_shared_on_device) {
-  arena_.begin_launch();
-  QueueLaunchFields fields{launch_id, 0, 0, 0, 0};
+bool QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device) {
+  LaunchSlot fields{};
+  fields.launch_id = launch_id;
   if (ToolDeviceMemory* pool = check_shared_on_device ? shared_pool() : nullptr) {
-    zero_on_device(pool->address(), shared_pool_rows_offset(), "clearing the shared-memory race filter");
+    const DriverApi& api = driver_api();
+    check(api.memset_d8_async(pool->address(), 0, shared_pool_rows_offset(), stream),
+          "clearing the shared-memory race filter");
     fields.shared_pool_rows = shared_pool_rows_;
     fields.shared_pool = pool->address();
     fields.shared_pool_row_bytes = kSharedPoolRowBytes;
   }
-  copy_to_device(producers_->address() + kQueueLaunchFieldsOffset, &fields, sizeof(fields), "setting the launch id");
+  copy_to_device(producers_->address() + launch_slot_offset(arena_.shape().queue_count, slot), &fields,
+                 offsetof(LaunchSlot, padding), "setting up a launch slot");
+  return fields.shared_pool_rows != 0;
+}
+
+void QueueHost::clear_grid_table() {
+  zero_on_device(producers_->address() + grid_table_offset(arena_.shape().queue_count),
+                 uint64_t{kGridTableEntries} * sizeof(uint64_t), "clearing the grid table");
 }
 
 std::optional<std::string> QueueHost::damage() {
@@ -121,8 +131,8 @@ void QueueHost::restore() {
   copy_to_device(producers_->address(), producers.data(), producers.size(), "restoring the queue producer block");
 }
 
-void QueueHost::point_module_at_queues(CUdeviceptr module_global, bool logging) {
-  const CUdeviceptr producers = logging ? producers_->address() : 0;
+void QueueHost::point_module_at_queues(CUdeviceptr module_global) {
+  const CUdeviceptr producers = producers_->address();
   copy_to_device(module_global, &producers, sizeof(producers), "setting a module's queue pointer");
 }
 

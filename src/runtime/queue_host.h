@@ -1,7 +1,7 @@
 #pragma once
 // The event queues (barracuda/queue.h) as the host holds them: the rings and read heads in
 // page-locked host memory mapped into the device, so the GPU logs straight into memory the drain
-// reads in place; the producer block (write heads, constants, launch id) in device memory, so the
+// reads in place; the producer block (write heads, constants, launch slots) in device memory, so the
 // GPU's per-record atomics and reads stay on the GPU (in an address range of its own, away from the
 // application's buffers: runtime/tool_device_memory.h). The instrumented module reaches the producer
 // block through its `__barracuda_queues` global, which point_module_at_queues() fills after each load.
@@ -40,11 +40,16 @@ class QueueHost {
   void forget() { forgotten_ = true; }
   LiveArena& arena() { return arena_; }
 
-  // Before a launch (no kernel logging): the id its records carry, a fresh sync-ticket counter and
-  // exit count, and whether the device checks the shared memory of the kernels it can
-  // (`check_shared_on_device`: the shadow pool is allocated at the first such launch; without it the
-  // launch is checked on the host). Throws std::runtime_error when the copy to the device fails.
-  void begin_launch(uint16_t launch_id, bool check_shared_on_device);
+  // Before a checked launch into `stream` that takes launch slot `slot` (barracuda/queue.h; no kernel of
+  // the slot's previous launch may still run): the id its records carry, a fresh sync-ticket counter
+  // and exit count, and whether the device checks the shared memory of the kernels it can
+  // (`check_shared_on_device`: the shadow pool is allocated at the first such launch, and its race
+  // filter is cleared in `stream`, so the caller must have ordered every earlier launch that uses the
+  // pool before it there). Returns whether the device checks shared memory in this launch (else the
+  // host does). Throws std::runtime_error when a copy to the device fails.
+  bool prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device);
+  // Empties the grid table (no kernel logging): entries of grids that never finished (a fault) go.
+  void clear_grid_table();
   // Why the shadow pool could not be allocated (then every launch checks shared memory on the host).
   const std::string& shared_pool_error() const { return shared_pool_error_; }
   // After a launch (no kernel logging): what a stray write of the application changed in the queues'
@@ -52,9 +57,9 @@ class QueueHost {
   std::optional<std::string> damage();
   // Writes the constant fields back and restarts each queue at the host's position (no kernel logging).
   void restore();
-  // Writes device_address() (`logging`) or null into a module's `__barracuda_queues` global (its
-  // device address): with null its kernels log nothing. Throws std::runtime_error when the copy fails.
-  void point_module_at_queues(CUdeviceptr module_global, bool logging = true);
+  // Writes device_address() into a module's `__barracuda_queues` global (its device address). Throws
+  // std::runtime_error when the copy fails.
+  void point_module_at_queues(CUdeviceptr module_global);
 
  private:
   static std::byte* allocate_host_arena(const QueueArenaShape& shape);

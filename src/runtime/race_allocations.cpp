@@ -8,32 +8,35 @@
 namespace barracuda::runtime {
 
 RaceAllocations::RaceAllocations(const engine::Engine& engine, const AllocationMap& allocations,
-                                 const SiteRegistry& sites, std::function<std::unique_lock<std::mutex>()> lock_results)
-    : engine_(engine), allocations_(allocations), sites_(sites), lock_results_(std::move(lock_results)) {}
+                                 const SiteRegistry& sites)
+    : engine_(engine), allocations_(allocations), sites_(sites) {}
 
-void RaceAllocations::after_launch(const shim::LaunchInfo& launch, CUresult) {
-  // Runs inside a driver entry point called from C: a failed lookup leaves the race unnamed.
-  try {
-    const std::unique_lock results = lock_results_();
-    note_new_races(&launch);
-  } catch (const std::exception&) {
+LaunchArguments RaceAllocations::arguments_of(const shim::LaunchInfo& launch) const {
+  LaunchArguments arguments{std::string(launch.kernel_name), {}};
+  if (launch.kernel_params == nullptr) return arguments;
+  for (const uint32_t parameter : sites_.pointer_parameters(launch.kernel_name)) {
+    const void* argument = launch.kernel_params[parameter];
+    if (argument == nullptr) continue;
+    uint64_t value = 0;
+    std::memcpy(&value, argument, sizeof value);  // the instrumentation saw ld.param.u64 of it
+    arguments.pointers.emplace_back(parameter, value);
   }
+  return arguments;
 }
 
 std::optional<RaceAllocations::ParameterPointee> RaceAllocations::parameter_of(engine::SiteId site,
-                                                                               const shim::LaunchInfo* launch) const {
-  if (launch == nullptr || launch->kernel_params == nullptr) return std::nullopt;
+                                                                               const LaunchArguments* launch) const {
+  if (launch == nullptr) return std::nullopt;
   const std::optional<trace::SiteInfo> info = sites_.find(static_cast<uint32_t>(site));
   if (!info || info->parameter < 0) return std::nullopt;
-  const void* argument = launch->kernel_params[info->parameter];
-  if (argument == nullptr) return std::nullopt;
-  ParameterPointee noted{static_cast<uint32_t>(info->parameter), 0, std::nullopt};
-  std::memcpy(&noted.value, argument, sizeof noted.value);  // the instrumentation saw ld.param.u64 of it
-  noted.pointee = allocations_.find(noted.value);
-  return noted;
+  for (const auto& [parameter, value] : launch->pointers) {
+    if (parameter != static_cast<uint32_t>(info->parameter)) continue;
+    return ParameterPointee{parameter, value, allocations_.find(value)};
+  }
+  return std::nullopt;
 }
 
-void RaceAllocations::note_new_races(const shim::LaunchInfo* launch) {
+void RaceAllocations::note_new_races(const LaunchArguments* launch) {
   std::lock_guard lock(mutex_);
   const uint64_t logged = engine_.unique_races();
   if (logged == noted_) return;
@@ -41,7 +44,7 @@ void RaceAllocations::note_new_races(const shim::LaunchInfo* launch) {
     if (race.serial < noted_ || race.space != MemorySpace::kGlobal) return;
     NotedRace noted{allocations_.find(race.address), std::nullopt, std::nullopt};
     // The launch's arguments describe only its own accesses: not those of an earlier, concurrent launch.
-    const bool own_launch = launch != nullptr && race.kernel == launch->kernel_name;
+    const bool own_launch = launch != nullptr && race.kernel == launch->kernel;
     if (own_launch) noted.current = parameter_of(race.second_site, launch);
     if (own_launch && race.first_kernel.empty()) noted.previous = parameter_of(race.first_site, launch);
     by_serial_.emplace(race.serial, std::move(noted));

@@ -1,14 +1,17 @@
 #pragma once
 // The allocation each global-memory race's address lay in when the race was first seen. The engine
 // keeps a race's first address for the report built at exit; by then the allocation may be freed
-// and its address handed out again, so the address is looked up right after the launch that found
-// the race, while the memory the kernel touched is still allocated. So is, for each access whose
+// and its address handed out again, so the address is looked up as soon as the launch that found
+// the race is checked, while the memory the kernel touched is usually still allocated. So is, for each access whose
 // address the instrumentation traced back to a kernel parameter (ptx/passes/address_parameters.h),
 // the allocation that parameter pointed into: an address outside it is an out-of-bounds access.
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 #include <unordered_map>
 
 #include "engine/engine.h"
@@ -20,19 +23,22 @@
 
 namespace barracuda::runtime {
 
-class RaceAllocations final : public shim::LaunchObserver {
+// The values of the kernel parameters a launch's accesses derived addresses from (parameter index,
+// value), read when the launch was issued: the application's copies are gone once the call returns.
+struct LaunchArguments {
+  std::string kernel;
+  std::vector<std::pair<uint32_t, uint64_t>> pointers;
+};
+
+class RaceAllocations {
  public:
-  // `lock_results` holds the engine's results still (LaunchMonitor::lock_results). Registered after
-  // the LaunchMonitor, whose after_launch closes the launch in the engine first.
-  RaceAllocations(const engine::Engine& engine, const AllocationMap& allocations, const SiteRegistry& sites,
-                  std::function<std::unique_lock<std::mutex>()> lock_results);
+  RaceAllocations(const engine::Engine& engine, const AllocationMap& allocations, const SiteRegistry& sites);
 
-  void before_launch(const shim::LaunchInfo&) override {}
-  void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
-
-  // With the engine's results locked: looks up the races logged since the last call. `launch` is the
-  // launch that just ended (its parameters' values are read), or null (a flush at exit).
-  void note_new_races(const shim::LaunchInfo* launch = nullptr);
+  // During the launch call: what note_new_races will need of `launch`'s arguments.
+  LaunchArguments arguments_of(const shim::LaunchInfo& launch) const;
+  // With the engine's results locked: looks up the races logged since the last call. `launch` holds
+  // the arguments of the launch the engine just closed, or is null (a flush at exit).
+  void note_new_races(const LaunchArguments* launch = nullptr);
   // Where `race`'s address lay when it was noted, symbolized now, and its out-of-bounds accesses;
   // nothing for races outside global memory (runtime/report_builder.h names shared memory by its block).
   RaceMemory memory_of(const engine::Race& race) const;
@@ -51,7 +57,7 @@ class RaceAllocations final : public shim::LaunchObserver {
   };
 
   // The parameter `site`'s address came from, read from the launch's arguments; nullopt when unknown.
-  std::optional<ParameterPointee> parameter_of(engine::SiteId site, const shim::LaunchInfo* launch) const;
+  std::optional<ParameterPointee> parameter_of(engine::SiteId site, const LaunchArguments* launch) const;
   // The access through `noted` when the race's address lies outside what the parameter pointed into.
   static std::optional<report::OutOfBounds> out_of_bounds(const std::optional<ParameterPointee>& noted,
                                                           const engine::Race& race);
@@ -59,7 +65,6 @@ class RaceAllocations final : public shim::LaunchObserver {
   const engine::Engine& engine_;
   const AllocationMap& allocations_;
   const SiteRegistry& sites_;
-  std::function<std::unique_lock<std::mutex>()> lock_results_;
   mutable std::mutex mutex_;
   uint64_t noted_ = 0;  // races whose serial is below this were looked up
   std::unordered_map<uint64_t, NotedRace> by_serial_;  // global-memory races only

@@ -158,14 +158,13 @@ class Session final : public shim::SyncObserver {
                  [this] { grow_queues(); }, recorder_.get(),
                  LaunchFilterSettings{
                      options_.kernel_name.empty() ? std::nullopt : std::optional(std::regex(options_.kernel_name)),
-                     options_.launch_skip, options_.launch_count, options_.launch_sample}),
-        race_allocations_(engine_, allocations_, sites_, [this] { return monitor_.lock_results(); }) {
+                     options_.launch_skip, options_.launch_count, options_.launch_sample},
+                 &race_allocations_) {
     shim::install_module_transformer(instrumenter_);
     shim::add_runtime_compilation_observer(runtime_compiled_);
     shim::add_module_observer(runtime_compiled_);
     shim::add_memory_observer(allocation_tracker_);
     shim::add_launch_observer(monitor_);
-    shim::add_launch_observer(race_allocations_);  // after the monitor, which closes the launch
     shim::add_sync_observer(streams_);
     shim::add_sync_observer(*this);
   }
@@ -173,10 +172,25 @@ class Session final : public shim::SyncObserver {
   std::filesystem::path cache_dir() const { return tool_cache_dir(options_); }
 
   // cudaDeviceReset or cuCtxDestroy of the context holding the queues: free them while the context
-  // still exists (every checked launch was drained when its launch call returned); the next module
-  // load or launch creates new ones in the new context.
+  // still exists, once every launch in flight was checked; the next module load or launch creates new
+  // ones in the new context.
+  // A primary context's release may be its last, which destroys it: every launch in flight is checked
+  // first (the queues are freed with the context; queues() notices that before the next launch).
+  // A device-wide wait (cudaDeviceSynchronize, cudaFree) found every kernel issued before it ended: their
+  // checks finish now, while the memory they touched is still in the allocation map (a free is
+  // announced after this) and the report of a run stopped later holds them.
   void synchronized(const shim::SyncEvent& event) override {
+    if (event.kind == shim::SyncKind::kHostWaitedDevice) {
+      monitor_.wait_until_checked(std::chrono::minutes(10));
+      return;
+    }
+    if (event.kind == shim::SyncKind::kContextRelease) {
+      monitor_.wait_until_checked(std::chrono::seconds(60));
+      return;
+    }
     if (event.kind != shim::SyncKind::kContextTeardown) return;
+    while (!monitor_.wait_until_checked(std::chrono::minutes(1))) {
+    }
     std::lock_guard lock(queues_mutex_);
     if (!queues_) return;
     const bool ours = event.context != nullptr ? event.context == queues_->context() : event.device == queues_device_;
@@ -194,9 +208,21 @@ class Session final : public shim::SyncObserver {
     // writes and prints nothing (it cannot use CUDA itself).
     if (getpid() != own_process_) return;
     if (finished_.exchange(true)) return;
+    if (!used_gpu_.load()) {
+      if (recorder_) recorder_->finish();
+      return;
+    }
+    // Kernels still running at exit (the application did not wait for them) are checked once they end;
+    // a signal leaves less time.
+    const auto patience = stopped_by ? std::chrono::seconds(5) : std::chrono::seconds(60);
+    const bool all_checked = monitor_.wait_until_checked(patience);
     if (recorder_) recorder_->finish();
-    if (!used_gpu_.load()) return;
     report::Report report = build_report();
+    if (!all_checked) {
+      report.summary.kernels_skipped.push_back(
+          {std::to_string(monitor_.in_flight()) + " launches",
+           "still running or being checked when the report was written: not fully checked"});
+    }
     if (stopped_by) {
       report.summary.kernels_skipped.push_back(
           {"the run", std::string("stopped by signal ") + strsignal(*stopped_by) + " (" + std::to_string(*stopped_by) +
@@ -350,10 +376,10 @@ class Session final : public shim::SyncObserver {
     log_stream() << "barracuda: cannot create the event queues (" << queues_error_ << "); kernels run unchecked\n";
   }
 
-  // After a launch that found a queue at least half full (no launch is in flight): larger queues, up to
-  // the limit. The old ones are freed when the last thread holding them lets go (one may have taken
-  // them before waiting for the launch mutex: LaunchMonitor::before_launch takes them again once it
-  // holds it, and modules are pointed at the new ones before their next launch).
+  // Once a launch found a queue at least half full (no launch is in flight): larger queues, up to the
+  // limit. The old ones are freed when the last thread holding them lets go (a launching thread may
+  // hold them: LaunchMonitor::before_launch takes them again, and modules are pointed at the new ones
+  // before their next launch).
   void grow_queues() {
     std::lock_guard lock(queues_mutex_);
     if (!queues_ || queues_->arena().shape().capacity >= queue_capacity_limit_) return;
@@ -462,8 +488,8 @@ class Session final : public shim::SyncObserver {
   RuntimeCompiledPtx runtime_compiled_;  // before instrumenter_, which asks it
   ModuleInstrumenter instrumenter_;
   StreamTracker streams_;
+  RaceAllocations race_allocations_{engine_, allocations_, sites_};
   LaunchMonitor monitor_;
-  RaceAllocations race_allocations_;
   std::mutex queues_mutex_;
   SharedQueues queues_;
   uint64_t queue_capacity_limit_ = 0;  // slots per queue the queues may grow to

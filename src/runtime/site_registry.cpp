@@ -22,9 +22,21 @@ uint32_t SiteRegistry::next_id() const {
 void SiteRegistry::add(trace::ModuleTable table) {
   std::lock_guard lock(mutex_);
   next_id_ = std::max<uint32_t>(next_id_, table.site_base + static_cast<uint32_t>(table.sites.size()));
+  for (const trace::SiteInfo& site : table.sites) {
+    if (site.parameter < 0) continue;
+    std::vector<uint32_t>& parameters = pointer_parameters_[site.function];
+    const auto parameter = static_cast<uint32_t>(site.parameter);
+    if (std::find(parameters.begin(), parameters.end(), parameter) == parameters.end()) parameters.push_back(parameter);
+  }
   auto at = std::upper_bound(tables_.begin(), tables_.end(), table.site_base,
                              [](uint32_t base, const auto& t) { return base < t.site_base; });
   tables_.insert(at, std::move(table));
+}
+
+std::vector<uint32_t> SiteRegistry::pointer_parameters(std::string_view kernel) const {
+  std::lock_guard lock(mutex_);
+  const auto found = pointer_parameters_.find(std::string(kernel));
+  return found == pointer_parameters_.end() ? std::vector<uint32_t>{} : found->second;
 }
 
 std::optional<trace::SiteInfo> SiteRegistry::find(uint32_t site_id) const {

@@ -78,6 +78,8 @@ void StreamTracker::synchronized(const shim::SyncEvent& event) {
     case shim::SyncKind::kContextTeardown:  // a reset waits for all work first
       order_.host_waits_device();
       break;
+    case shim::SyncKind::kContextRelease:  // orders nothing: the context may live on
+      break;
   }
 }
 

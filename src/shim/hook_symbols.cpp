@@ -55,6 +55,7 @@ constexpr std::array kVersionedRequests{
     VersionedRequest{"cuMemAllocPitch", 3020, "cuMemAllocPitch_v2"},
     // The unversioned names are older behaviours (a reset that kept the context's flags, ...): no hook.
     VersionedRequest{"cuDevicePrimaryCtxReset", 11000, "cuDevicePrimaryCtxReset_v2"},
+    VersionedRequest{"cuDevicePrimaryCtxRelease", 11000, "cuDevicePrimaryCtxRelease_v2"},
     VersionedRequest{"cuCtxDestroy", 4000, "cuCtxDestroy_v2"},
     // CUDA_KERNEL_NODE_PARAMS_v2 and CUgraphExecUpdateResultInfo from 12.0 on. ("cuGraphInstantiate"
     // took an error node and a log buffer before 12.0: not wrapped, in any version.)

@@ -43,6 +43,12 @@ CUresult intercept_device_primary_ctx_reset(const DriverEntry& entry, CUdevice d
   return announce_teardown(event, [&] { return entry.real_as<PFN_cuDevicePrimaryCtxReset_v11000>()(device); });
 }
 
+CUresult intercept_device_primary_ctx_release(const DriverEntry& entry, CUdevice device) {
+  SyncEvent event{SyncKind::kContextRelease};
+  event.device = device;
+  return announce_teardown(event, [&] { return entry.real_as<PFN_cuDevicePrimaryCtxRelease_v11000>()(device); });
+}
+
 CUresult intercept_ctx_destroy(const DriverEntry& entry, CUcontext context) {
   SyncEvent event{SyncKind::kContextTeardown};
   event.context = context;

@@ -15,6 +15,7 @@ enum class SyncKind : unsigned char {
   kHostWaitedEvent,   // cuEventSynchronize / a cuEventQuery that found the event complete
   kHostWaitedDevice,  // cuCtxSynchronize, cuMemFree
   kContextTeardown,   // cuDevicePrimaryCtxReset (cudaDeviceReset) of `device`, cuCtxDestroy of `context`
+  kContextRelease,    // cuDevicePrimaryCtxRelease of `device`: its last release destroys the context
   // A graph launch the shim replays node by node runs its nodes one after the other on `stream`, but the
   // graph only orders them by its edges: each node is announced as a lane of its own. Sent before the
   // node runs; an event record or wait node is kEventRecorded / kStreamWaitsEvent with `graph_node` set.
@@ -29,7 +30,7 @@ struct SyncEvent {
   CUevent event = nullptr;
   bool per_thread_stream = false;  // the call was a "_ptsz"/"_ptds" variant: stream 0 is the thread's own
   CUcontext context = nullptr;     // teardown by cuCtxDestroy
-  CUdevice device = -1;            // teardown by cuDevicePrimaryCtxReset
+  CUdevice device = -1;            // teardown by cuDevicePrimaryCtxReset, cuDevicePrimaryCtxRelease
   GraphNodeRef graph_node;         // the kGraphNode* kinds; event record and wait nodes: in place of `stream`
   GraphNodeRef earlier_node;       // kGraphNodeFollowsNode
 };

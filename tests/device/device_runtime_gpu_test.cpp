@@ -132,7 +132,7 @@ void run(cudaLibrary_t library) {
     check_cuda(cudaLaunchKernel(reinterpret_cast<const void*>(patterns), dim3(1), dim3(probe::kPatternThreads), args, 0,
                                 stream),
                "launch probe_patterns");
-    check_patterns(arena.drain_launch(probe::kPatternThreads), reinterpret_cast<uint64_t>(data));
+    check_patterns(arena.drain_launch(stream), reinterpret_cast<uint64_t>(data));
     check_cuda(cudaStreamSynchronize(stream), "probe_patterns");
     std::puts("probe_patterns: every record as expected");
   }
@@ -145,7 +145,7 @@ void run(cudaLibrary_t library) {
     auto start = std::chrono::steady_clock::now();
     check_cuda(cudaLaunchKernel(reinterpret_cast<const void*>(flood), dim3(kBlocks), dim3(kThreads), args, 0, stream),
                "launch probe_flood");
-    check_flood(arena.drain_launch(uint64_t{kBlocks} * kThreads), kBlocks, kThreads / 32, kPerWarp);
+    check_flood(arena.drain_launch(stream), kBlocks, kThreads / 32, kPerWarp);
     check_cuda(cudaStreamSynchronize(stream), "probe_flood");
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("probe_flood: %u warps x %u records through 8 x 64-slot queues, all in order (%.3f s)\n",

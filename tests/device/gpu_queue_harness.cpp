@@ -44,18 +44,17 @@ DeviceArena::~DeviceArena() {
   cudaFree(device_);
 }
 
-WarpRecords DeviceArena::drain_launch(uint64_t threads) {
+WarpRecords DeviceArena::drain_launch(cudaStream_t stream) {
   WarpRecords records;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
     check(std::chrono::steady_clock::now() < deadline, "launch completes within 60 s");
-    // Order matters (barracuda/queue.h): threads_exited first, then the rings.
-    copy_to_host(0, sizeof(QueueArenaHeader));
-    QueueArenaHeader header;
-    std::memcpy(&header, host_, sizeof(header));
+    // Order matters: the kernel's end first, then the rings.
+    const cudaError_t ended = cudaStreamQuery(stream);
+    check(ended == cudaSuccess || ended == cudaErrorNotReady, std::string("the probe kernel ran: ") + cudaGetErrorString(ended));
     bool all_drained = true;
     for (uint32_t queue = 0; queue < shape_.queue_count; ++queue) all_drained &= drain_queue(queue, records);
-    if (header.threads_exited == threads && all_drained) return records;
+    if (ended == cudaSuccess && all_drained) return records;
   }
 }
 

@@ -39,9 +39,9 @@ class DeviceArena {
   DeviceArena(const DeviceArena&) = delete;
   DeviceArena& operator=(const DeviceArena&) = delete;
 
-  // Drains every queue while a launch of `threads` threads runs, until all of them have exited and
-  // every record they published is read (60 s at most). Returns the records per warp.
-  WarpRecords drain_launch(uint64_t threads);
+  // Drains every queue while the kernel launched last into `stream` runs, until it has ended and every
+  // record it published is read (60 s at most). Returns the records per warp.
+  WarpRecords drain_launch(cudaStream_t stream);
 
  private:
   void copy_to_host(uint64_t offset, uint64_t bytes);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -235,7 +236,7 @@ TEST(QueueArena, ImageRoundTripsAndBadImagesAreNamed) {
 
 TEST(QueueArena, ProducerBlockCarriesTheShapeAndTheHostArenaAddress) {
   auto block = make_producer_block({3, 2, 64}, 0x7f0000001000);
-  ASSERT_EQ(block.size(), 128u + 3 * 128);
+  ASSERT_EQ(block.size(), 128u + 3 * 128 + kLaunchSlots * 128 + kGridTableEntries * 8);
   QueueProducerHeader header;
   std::memcpy(&header, block.data(), sizeof(header));
   EXPECT_EQ(header.magic, kQueueArenaMagic);
@@ -244,10 +245,10 @@ TEST(QueueArena, ProducerBlockCarriesTheShapeAndTheHostArenaAddress) {
   EXPECT_EQ(header.queues_per_sm, 2u);
   EXPECT_EQ(header.capacity, 64u);
   EXPECT_EQ(header.host_arena, 0x7f0000001000u);
-  EXPECT_EQ(header.launch_id, 0u);
-  EXPECT_EQ(header.next_sync_ticket, 0u);
+  EXPECT_EQ(launch_slot_offset(3, 0), 128u + 3 * 128);
+  EXPECT_EQ(grid_table_offset(3), launch_slot_offset(3, kLaunchSlots));
   for (size_t i = sizeof(header); i < block.size(); ++i) {
-    ASSERT_EQ(block[i], std::byte{0}) << "producer lines start empty";
+    ASSERT_EQ(block[i], std::byte{0}) << "producer lines, launch slots and the grid table start empty";
   }
 }
 
@@ -268,10 +269,6 @@ TEST(QueueArena, StrayWritesOverTheConstantFieldsAreNamed) {
   QueueProducerHeader producer;
   std::memcpy(&producer, block.data(), sizeof(producer));
   EXPECT_EQ(producer_header_damage(producer, shape, 0x7f0000001000), std::nullopt);
-  // What the GPU and the host change on every launch is not damage.
-  producer.launch_id = 7;
-  producer.next_sync_ticket = 99;
-  EXPECT_EQ(producer_header_damage(producer, shape, 0x7f0000001000), std::nullopt);
 
   QueueProducerHeader overwritten = producer;
   overwritten.magic = 0;
@@ -284,25 +281,39 @@ TEST(QueueArena, StrayWritesOverTheConstantFieldsAreNamed) {
   EXPECT_NE(producer_header_damage(overwritten, shape, 0x7f0000001000)->find("points elsewhere"), std::string::npos);
 
   QueueArenaHeader arena = make_arena_header(shape);
-  arena.threads_exited = 4096;
   EXPECT_EQ(arena_header_damage(arena, shape), std::nullopt);
   arena.queue_count = 1;
   EXPECT_NE(arena_header_damage(arena, shape)->find("host memory"), std::string::npos);
 }
 
-TEST(LiveArena, RestoredHeaderKeepsTheExitCount) {
+TEST(LiveArena, RestoredHeaderIsWholeAgain) {
   const QueueArenaShape shape{2, 1, 64};
   std::vector<std::byte> image = make_arena_image(shape);
   LiveArena arena(image.data(), shape);
   QueueArenaHeader header;
   std::memcpy(&header, image.data(), sizeof(header));
-  header.threads_exited = 96;
   header.magic = 0xdeadbeef;  // an out-of-bounds store landed here
   std::memcpy(image.data(), &header, sizeof(header));
   ASSERT_TRUE(arena.header_damage().has_value());
   arena.restore_header();
   EXPECT_EQ(arena.header_damage(), std::nullopt);
-  EXPECT_EQ(arena.threads_exited(), 96u);
+}
+
+TEST(GridTable, EntriesNeverLookEmptyOrDeletedAndKeepTheirSlot) {
+  for (const uint64_t grid : {uint64_t{0}, uint64_t{1}, uint64_t{0xffffffffffffull}, ~uint64_t{0}}) {
+    for (const uint32_t slot : {0u, kLaunchSlots - 1}) {
+      const uint64_t entry = grid_table_entry(grid, slot);
+      EXPECT_NE(entry, 0u);
+      EXPECT_NE(entry, kGridDeleted);
+      EXPECT_EQ(entry & 0xffu, slot);
+      EXPECT_EQ(entry >> 8, grid_table_key(grid));
+    }
+    EXPECT_LT(grid_table_home(grid), kGridTableEntries);
+  }
+  // Consecutive grid ids (the driver counts launches) spread over the table.
+  std::set<uint32_t> homes;
+  for (uint64_t grid = 1000; grid < 1064; ++grid) homes.insert(grid_table_home(grid));
+  EXPECT_GT(homes.size(), 48u);
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ extern "C" __global__ void probe_patterns(uint64_t* data) {
   __shared__ uint32_t shared_words[kPatternThreads];
   const uint32_t lane = threadIdx.x % 32;
   const uint64_t base = reinterpret_cast<uint64_t>(data);
-  __barracuda_log_entry(static_cast<uint32_t>(ProbeSite::kEntry));
+  __barracuda_log_entry(static_cast<uint32_t>(ProbeSite::kEntry), 0);  // launch slot 0, which the harness leaves zeroed
 
   log_converged(base + 8 * threadIdx.x, ProbeSite::kCoalesced, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 3));
   log_converged(base + 4 * lane * lane, ProbeSite::kScattered, access_info(RecordOp::kLoad, MemorySpace::kGlobal, 2));
@@ -73,7 +73,7 @@ extern "C" __global__ void probe_patterns(uint64_t* data) {
 // record's base encodes (block, warp lane 0 thread, sequence) so the host checks order and integrity.
 extern "C" __global__ void probe_flood(uint32_t records) {
   const uint32_t lane = threadIdx.x % 32;
-  __barracuda_log_entry(static_cast<uint32_t>(ProbeSite::kEntry));
+  __barracuda_log_entry(static_cast<uint32_t>(ProbeSite::kEntry), 0);  // launch slot 0, which the harness leaves zeroed
   for (uint32_t sequence = 0; sequence < records; ++sequence) {
     uint64_t tag = flood_tag(blockIdx.x, threadIdx.x / 32, sequence);
     uint64_t address = tag;

@@ -67,9 +67,4 @@ void SimulatedProducer::log(const RecordHeader& header, std::span<const runtime:
   std::atomic_ref(*words_of(first)).store(word0, std::memory_order_release);
 }
 
-void count_thread_exit(SimulatedArena& arena) {
-  auto* header = reinterpret_cast<QueueArenaHeader*>(arena.host.data());
-  std::atomic_ref(header->threads_exited).fetch_add(1, std::memory_order_release);
-}
-
 }  // namespace barracuda::testing

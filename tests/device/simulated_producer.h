@@ -39,7 +39,4 @@ class SimulatedProducer {
   uint64_t capacity_;
 };
 
-// A thread's last step on the device: count itself in threads_exited once its records are published.
-void count_thread_exit(SimulatedArena& arena);
-
 }  // namespace barracuda::testing

@@ -26,8 +26,9 @@ TaggedRecord tagged_record(uint32_t producer, uint32_t sequence, AddressMode mod
   return record;
 }
 
-void expect_tagged(const RecordView& view, uint32_t producer, uint32_t sequence) {
+void expect_tagged(const RecordView& view, uint32_t producer, uint32_t sequence, uint16_t launch) {
   TaggedRecord expected = tagged_record(producer, sequence, mixed_mode(producer, sequence));
+  expected.header.launch_id = launch;
   ASSERT_EQ(view.header().site_id, producer);
   ASSERT_EQ(view.header().block_id, sequence);
   ASSERT_EQ(view.slot_count(), 1 + expected.payload.size());

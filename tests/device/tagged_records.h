@@ -16,7 +16,8 @@ struct TaggedRecord {
 // Cycles through the three address modes, so records of 1, 5 and 9 slots interleave.
 AddressMode mixed_mode(uint32_t producer, uint32_t sequence);
 TaggedRecord tagged_record(uint32_t producer, uint32_t sequence, AddressMode mode);
-// Checks (gtest assertions) that `view` is tagged_record(producer, sequence, mixed_mode(...)).
-void expect_tagged(const RecordView& view, uint32_t producer, uint32_t sequence);
+// Checks (gtest assertions) that `view` is tagged_record(producer, sequence, mixed_mode(...)) of
+// launch `launch`.
+void expect_tagged(const RecordView& view, uint32_t producer, uint32_t sequence, uint16_t launch = 0);
 
 }  // namespace barracuda::testing

@@ -12,6 +12,7 @@
 #include "instrumented_kernels_ptx.h"
 #include "ptx/parser.h"
 #include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_call.h"
 #include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
 
@@ -64,10 +65,16 @@ std::vector<int> run_kernel(cudaLibrary_t library, const char* name, uint32_t bl
   check_cuda(cudaMemset(data, 0, count * sizeof(int)), "cudaMemset");
   {
     DeviceArena arena(library, {4, 1, 256});
+    // The kernel logs in launch slot 0 (the arena leaves it zeroed), as the host names it before a launch.
+    void* slot_global = nullptr;
+    size_t slot_bytes = 0;
+    check_cuda(cudaLibraryGetGlobal(&slot_global, &slot_bytes, library, ptx::passes::launch_slot_global(name).c_str()),
+               "find the kernel's launch-slot global");
+    check_cuda(cudaMemset(slot_global, 0, slot_bytes), "name launch slot 0");
     void* args[] = {&data};
     check_cuda(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(threads), args, 0, stream),
                name);
-    records = arena.drain_launch(count);
+    records = arena.drain_launch(stream);
     check_cuda(cudaStreamSynchronize(stream), name);
   }
   std::vector<int> host(count);

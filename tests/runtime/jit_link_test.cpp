@@ -71,9 +71,10 @@ TEST(JitLink, AKernelWithATightRegisterLimitIsRelinkedWithARegisterCap) {
   constexpr std::string_view kTightKernel = R"(.version 8.0
 .target sm_90
 .address_size 64
-.extern .func __barracuda_log_entry(.param .b32 site);
+.extern .func __barracuda_log_entry(.param .b32 site, .param .b32 slot);
 .visible .entry tight() .maxnreg 24 {
-  { .param .b32 p0; st.param.b32 [p0], 0; call __barracuda_log_entry, (p0); }
+  { .param .b32 p0; st.param.b32 [p0], 0; .param .b32 p1; st.param.b32 [p1], 0;
+    call __barracuda_log_entry, (p0, p1); }
   ret;
 }
 )";

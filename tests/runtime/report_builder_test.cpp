@@ -208,11 +208,10 @@ TEST(RaceAllocations, NameTheAllocationTheRaceHitWhenItWasFoundNotWhatIsThereAtE
   two_blocks_store(s, 0x30010);
   AllocationMap map;
   map.insert({0x30000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
-  std::mutex results;
   const SiteRegistry sites;
-  RaceAllocations allocations(s.engine(), map, sites, [&] { return std::unique_lock(results); });
+  RaceAllocations allocations(s.engine(), map, sites);
   s.run();
-  allocations.after_launch({}, CUDA_SUCCESS);
+  allocations.note_new_races();
   // The application frees the buffer and gets its address back for another before exit.
   map.erase_starting_at(0x30000);
   map.insert({0x30000, 0x40, report::AllocationKind::kMemAllocManaged, {}, nullptr, {}});
@@ -230,9 +229,8 @@ TEST(RaceAllocations, SayWhenTheAddressIsInNoAllocation) {
   Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
   two_blocks_store(s, 0x90000);
   AllocationMap map;
-  std::mutex results;
   const SiteRegistry sites;
-  RaceAllocations allocations(s.engine(), map, sites, [&] { return std::unique_lock(results); });
+  RaceAllocations allocations(s.engine(), map, sites);
   s.run();
   allocations.note_new_races();
   report::Report report;
@@ -255,15 +253,15 @@ TEST(RaceAllocations, AnAccessOutsideWhatItsParameterPointsIntoIsOutOfBounds) {
   AllocationMap map;
   map.insert({0x10000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
   map.insert({0x30000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
-  std::mutex results;
-  RaceAllocations allocations(s.engine(), map, sites, [&] { return std::unique_lock(results); });
+  RaceAllocations allocations(s.engine(), map, sites);
   s.run();
   uint64_t pointer = 0x10000;
   void* arguments[] = {&pointer};
   shim::LaunchInfo launch{};
   launch.kernel_name = "scenario";
   launch.kernel_params = arguments;
-  allocations.after_launch(launch, CUDA_SUCCESS);
+  const LaunchArguments launch_arguments = allocations.arguments_of(launch);
+  allocations.note_new_races(&launch_arguments);
   report::Report report;
   add_findings(report, s.engine(), sites, kNoLaunches, {},
                [&](const engine::Race& race) { return allocations.memory_of(race); });

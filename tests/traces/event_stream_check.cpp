@@ -104,11 +104,18 @@ class Checker {
 
   // Records from `first` on are reconvergence and exit records; each kind's masks partition the warp,
   // and every lane logs its reconvergence before its exit.
-  void expect_lanes_rejoin_then_exit(const Warp& warp, size_t first) {
+  // From record `first` on: `store` once, by lanes that have not rejoined yet, and each lane's rejoin
+  // then exit (lanes that skipped the store may rejoin before it is logged).
+  void expect_store_then_lanes_rejoin_and_exit(const Warp& warp, size_t first, const ExpectedRecord& store) {
     uint32_t rejoined = 0, exited = 0;
+    bool stored = false;
     for (size_t i = first; i < warp.records.size(); ++i) {
       const RecordHeader& h = warp.records[i].header();
-      if (h.op == static_cast<uint8_t>(RecordOp::kBranchFi)) {
+      if (h.op == static_cast<uint8_t>(store.op) && !stored) {
+        check_record("the store", warp.records[i], store);
+        expect((rejoined & h.active_mask) == 0, "lanes store before they rejoin");
+        stored = true;
+      } else if (h.op == static_cast<uint8_t>(RecordOp::kBranchFi)) {
         expect((rejoined & h.active_mask) == 0 && (exited & h.active_mask) == 0, "lanes rejoin once, before they exit");
         rejoined |= h.active_mask;
       } else if (h.op == static_cast<uint8_t>(RecordOp::kWarpExit)) {
@@ -118,6 +125,7 @@ class Checker {
         expect(false, "record " + std::to_string(i) + " after the store: op " + std::to_string(h.op));
       }
     }
+    expect(stored, "the store was logged");
     expect(rejoined == kFullWarp && exited == kFullWarp, "every lane rejoins and exits");
   }
 
@@ -196,16 +204,14 @@ int check(const Trace& trace) {
   }
   if (const Launch* launch = checker.launch("divergent_store")) {
     // Under independent thread scheduling the two sides need not rejoin before the reconvergence
-    // point's call: each group of lanes may log it (and exit) on its own, so the tail is checked as a
-    // partition of the warp, in per-lane order, not as one record.
-    checker.expect_warp_prefix(*launch, 1,
-                               {entry,
-                                {Op::kBranchIf, 0xaaaaaaaau},  // odd lanes jump over the store
-                                {Op::kStore, 0x55555555u, 18, AddressMode::kAffine, 4}});
+    // point's call: each group of lanes may log it (and exit) on its own, the odd lanes even before
+    // the even ones logged their store, so the tail is checked as a partition of the warp, in per-lane
+    // order, not as one record.
+    checker.expect_warp_prefix(*launch, 1, {entry, {Op::kBranchIf, 0xaaaaaaaau}});  // odd lanes jump over the store
     if (checker.failures() == 0) {
       const Warp& warp = launch->warps.begin()->second;
       checker.expect(warp.records[1].header().base == kFullWarp, "divergent_store: the branch names every lane that reached it");
-      checker.expect_lanes_rejoin_then_exit(warp, 3);
+      checker.expect_store_then_lanes_rejoin_and_exit(warp, 2, {Op::kStore, 0x55555555u, 18, AddressMode::kAffine, 4});
     }
   }
   if (const Launch* launch = checker.launch("scattered_load")) {

@@ -26,6 +26,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   const FenceFreeFunctions fence_free(module);
   const SharedCheckableKernels shared_checkable(module, options.first_site_id);
   declare_runtime_functions(module);
+  define_launch_slot_globals(module);
   for (Function* function : module.definitions()) {
     if (function->name.starts_with("__barracuda_")) continue;
     std::vector<StatementIterator> instructions;

@@ -1,5 +1,5 @@
-// Logs warp entry at the start of each kernel and warp exit before each of its ret/exit
-// instructions; the exit records are how the host knows a launch's events are complete. In kernels
+// Logs warp entry at the start of each kernel (registering the grid with the launch the kernel's
+// launch-slot global names) and warp exit before each of its ret/exit instructions. In kernels
 // whose shared memory the device checks, the warp takes its block's shadow slot after its entry
 // record and lets go of it before each exit record (device/shared_checker.cuh).
 #include "ptx/passes/pass_context.h"
@@ -13,8 +13,11 @@ void log_kernel_entry(PassContext& context, const std::vector<StatementIterator>
   while (!std::holds_alternative<Instruction>(*start) && !std::holds_alternative<Label>(*start)) ++start;
   const Instruction& first = std::get<Instruction>(*instructions.front());
   uint32_t site = context.sites.add(SiteKind::Entry, context.function, first);
-  context.calls.call_before(start, RuntimeFunction::LogEntry, {{ScalarType::B32, Operand::integer(site)}},
-                            first.debug_location);
+  // The launch this grid belongs to: the host sets the kernel's global in the launch's stream.
+  const std::string slot_global = launch_slot_global(context.function.name);
+  const Operand slot = context.calls.load_global_u32(start, slot_global, first.debug_location);
+  context.calls.call_before(start, RuntimeFunction::LogEntry,
+                            {{ScalarType::B32, Operand::integer(site)}, {ScalarType::B32, slot}}, first.debug_location);
   if (context.checks_shared_on_device) {
     context.calls.call_before(start, RuntimeFunction::SharedCheckBegin, {}, first.debug_location);
   }

@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include "barracuda/queue.h"
+
 namespace barracuda::ptx::passes {
 namespace {
 
@@ -18,7 +20,7 @@ const EntryPoint& entry_point(RuntimeFunction function) {
       {"__barracuda_log_sync", {ScalarType::B32, ScalarType::B32, ScalarType::B32, ScalarType::B64, ScalarType::B32}},
       {"__barracuda_log_branch", {ScalarType::B32, ScalarType::B32}},
       {"__barracuda_log_reconverge", {ScalarType::B32}},
-      {"__barracuda_log_entry", {ScalarType::B32}},
+      {"__barracuda_log_entry", {ScalarType::B32, ScalarType::B32}},
       {"__barracuda_log_exit", {ScalarType::B32}},
       {"__barracuda_shared_check_begin", {}},
       {"__barracuda_shared_check_end", {}},
@@ -43,6 +45,30 @@ VariableDeclaration param(Module& module, ScalarType type, std::string_view name
 std::string param_name(size_t index) { return "__bc_arg" + std::to_string(index); }
 
 }  // namespace
+
+std::string launch_slot_global(std::string_view kernel) {
+  return std::string(BARRACUDA_LAUNCH_SLOT_PREFIX) + std::string(kernel);
+}
+
+void define_launch_slot_globals(Module& module) {
+  auto first_function = module.items.begin();
+  while (first_function != module.items.end() && !std::holds_alternative<Function>(*first_function)) ++first_function;
+  std::vector<std::string_view> kernels;
+  for (const Function* function : module.definitions()) {
+    if (function->is_entry && !function->name.starts_with("__barracuda_")) kernels.push_back(function->name);
+  }
+  for (std::string_view kernel : kernels) {
+    VariableDeclaration slot;
+    slot.linkage = Linkage::Visible;
+    slot.space = StateSpace::Global;
+    slot.alignment = 4;
+    slot.type = ScalarType::U32;
+    slot.type_name = to_string(ScalarType::U32);
+    slot.name = module.intern(launch_slot_global(kernel));
+    slot.initializer = module.intern(std::to_string(kNoLaunchSlot));
+    module.items.insert(first_function, std::move(slot));
+  }
+}
 
 void declare_runtime_functions(Module& module) {
   auto first_function = module.items.begin();
@@ -130,6 +156,13 @@ Operand RuntimeCallBuilder::save_address(StatementIterator position, const Opera
   Operand value = materialize_address(position, address, location);
   if (value.text != saved.text) emit(position, "mov.b64", {saved, value}, location);
   return saved;
+}
+
+Operand RuntimeCallBuilder::load_global_u32(StatementIterator position, std::string_view symbol,
+                                            DebugLocation location) {
+  Operand value = Operand::reg(scratch(ScalarType::B32, 1));
+  emit(position, "ld.global.u32", {value, Operand::address(module_.intern(symbol))}, location);
+  return value;
 }
 
 Operand RuntimeCallBuilder::predicate_as_u32(StatementIterator position, const Guard& guard, DebugLocation location) {

@@ -1,6 +1,7 @@
 #pragma once
 // Emits calls from instrumented PTX into the device runtime (device/entry_points.cuh), and the
 // `.extern .func` declarations that let the module link with the runtime's PTX.
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -24,6 +25,12 @@ enum class RuntimeFunction : uint8_t {
 
 // Adds a `.extern .func` prototype for every entry point (once; an existing one is kept).
 void declare_runtime_functions(Module& module);
+
+// The launch-slot global of `kernel` (barracuda/queue.h): BARRACUDA_LAUNCH_SLOT_PREFIX + its name.
+std::string launch_slot_global(std::string_view kernel);
+// Defines `.visible .global .u32 <launch_slot_global(k)> = kNoLaunchSlot` for every kernel k the module
+// defines, so the host can name a launch per kernel and a kernel it did not name logs nothing.
+void define_launch_slot_globals(Module& module);
 
 // One call argument: `value` is a register of a matching width or an integer immediate.
 struct CallArgument {
@@ -54,6 +61,9 @@ class RuntimeCallBuilder {
   // Like materialize_address, but always into a scratch register: the value survives an instruction
   // that overwrites the address's own register (for calls placed after the instruction).
   Operand save_address(StatementIterator position, const Operand& address, DebugLocation location);
+
+  // A b32 scratch register loaded (before `position`) from the .u32 global variable `symbol`.
+  Operand load_global_u32(StatementIterator position, std::string_view symbol, DebugLocation location);
 
   // A b32 register holding 1 where `guard` holds, else 0 (for branch conditions).
   Operand predicate_as_u32(StatementIterator position, const Guard& guard, DebugLocation location);
