@@ -28,8 +28,8 @@ std::string statistics_line(const Statistics& statistics, uint64_t events) {
   const StatisticsFigures figures = statistics_figures(statistics, events);
   char text[600];
   std::snprintf(text, sizeof text,
-                "statistics: %llu events, %.1f bytes/event, %.1f MiB of queues; launching threads waited %.3f s "
-                "for the drain (%.1f M events/s); engine %.3f s over %u drain threads (%.1f M thread-accesses/s "
+                "statistics: %llu events, %.1f bytes/event, %.1f MiB of queues; launches in flight for %.3f s "
+                "(%.1f M events/s checked); engine %.3f s over %u drain threads (%.1f M thread-accesses/s "
                 "per thread); %llu modules instrumented: %llu compiled in %.3f s, %llu from the cache in %.3f s",
                 static_cast<unsigned long long>(events), figures.bytes_per_event,
                 static_cast<double>(figures.queue_bytes) / kMebi, statistics.drain_wait.count(),

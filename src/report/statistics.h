@@ -18,7 +18,7 @@ struct Statistics {
   uint64_t queue_host_bytes = 0;    // page-locked host memory of all rings (largest arena of the run)
   uint64_t queue_device_bytes = 0;  // device memory of the producer block (write heads, launch id)
   uint32_t drain_threads = 0;
-  Seconds drain_wait{};  // launching threads blocked until their kernel ended and its events were drained
+  Seconds drain_wait{};  // wall time during which some checked launch was in flight (issued, not checked yet)
   // Engine.
   Seconds engine_time{};  // in the engine (and trace recorder), summed over the drain threads; closing launches
   uint64_t engine_thread_accesses = 0;    // lane accesses checked against shadow memory

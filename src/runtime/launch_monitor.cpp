@@ -71,6 +71,7 @@ struct LaunchMonitor::Flight {
   DrainPool* pool = nullptr;
   LaunchArguments arguments;
   bool device_checks_shared = false;
+  bool abandoned = false;  // it could not be set up: it runs unchecked, logging nothing
   // Set by after_launch:
   bool launched = false;
   CUresult launch_result = CUDA_SUCCESS;
@@ -171,43 +172,47 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // The filters count launches in issue order. A launch they leave out runs with its kernel's global
   // naming no launch; it still waits for a running launch of its kernel in another stream.
   const bool selected = filter_.checks_everything() || filter_.check(info.kernel);
-  const auto waiting_since = std::chrono::steady_clock::now();
-  state_changed_.wait(lock, [&] { return may_issue(*flight, selected); });
-  {
-    std::lock_guard totals(totals_mutex_);
-    totals_.launch_wait += std::chrono::steady_clock::now() - waiting_since;
+  if (!selected) {
+    state_changed_.wait(lock, [&] { return may_issue(*flight, false); });
+    return count_unchecked(true);
   }
-  if (!selected) return count_unchecked(true);
+  state_changed_.wait(lock, [this] { return !exclusive_ && in_flight_.size() < kMaxUnchecked; });
   if (in_flight_.empty()) {
     queues = between_launches(std::move(queues));
     if (queues == nullptr || !modules_.ready_to_log(launch.module, *queues)) return count_unchecked();
   }
   if (queues != pool_queues_) return count_unchecked();  // replaced while launches were in flight
-  const auto free_slot = std::find(slot_owner_.begin(), slot_owner_.end(), nullptr);
-  flight->slot = static_cast<uint32_t>(free_slot - slot_owner_.begin());
-  info.launch_id = next_launch_id_;
-  // The shadow pool's filter is cleared in this launch's stream: after the last launch that used it.
-  const bool pool_free = pool_user_ == nullptr || pool_user_->kernel_ended ||
-                         stream_ordered(pool_user_->context, pool_user_->stream, flight->context, flight->stream);
-  try {
-    flight->device_checks_shared =
-        queues->prepare_launch(flight->slot, info.launch_id, flight->stream, check_shared_on_device_ && pool_free);
-    const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
-    if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));
-  } catch (const std::exception& e) {
-    count_unchecked();
-    return note_failure(info.kernel, e.what());
-  }
-  ++next_launch_id_;
-  // Ordered when the application issued it: now, with every earlier launch already in the queue.
+  // Its place among the launches is taken now, as the application issued it: a wait for a slot or for
+  // its kernel to end elsewhere must not let a synchronisation of another thread in between order it.
+  info.launch_id = next_launch_id_++;
   info.order = streams_.launch_order(launch);
   flight->queues = std::move(queues);
   flight->pool = drain_pool_.get();
   flight->pool->open(info.launch_id);
-  *free_slot = flight;
-  if (flight->device_checks_shared) pool_user_ = flight;
+  if (in_flight_.empty()) in_flight_since_ = std::chrono::steady_clock::now();
   in_flight_.push_back(flight);
   ++launches_issued_;
+  state_changed_.wait(lock, [&] { return may_issue(*flight, true); });
+  const auto free_slot = std::find(slot_owner_.begin(), slot_owner_.end(), nullptr);
+  flight->slot = static_cast<uint32_t>(free_slot - slot_owner_.begin());
+  // The shadow pool's filter is cleared in this launch's stream: after the last launch that used it.
+  const bool pool_free = pool_user_ == nullptr || pool_user_->kernel_ended ||
+                         stream_ordered(pool_user_->context, pool_user_->stream, flight->context, flight->stream);
+  try {
+    flight->device_checks_shared = flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
+                                                                  check_shared_on_device_ && pool_free);
+    const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
+    if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));
+  } catch (const std::exception& e) {
+    // Its kernel logs nothing: the checker closes it unchecked.
+    flight->abandoned = true;
+    flight->launched = true;
+    flight->kernel_ended = true;
+    state_changed_.notify_all();
+    return note_failure(info.kernel, e.what());
+  }
+  *free_slot = flight;
+  if (flight->device_checks_shared) pool_user_ = flight;
   grid_table_dirty_ = true;
   {
     std::lock_guard totals(totals_mutex_);
@@ -231,9 +236,7 @@ bool LaunchMonitor::may_issue(const Flight& flight, bool checked) const {
   for (const auto& owner : slot_owner_) {
     if (owner && owner->same_kernel_unordered(flight)) return false;
   }
-  if (!checked) return true;
-  return in_flight_.size() < kMaxUnchecked &&
-         std::any_of(slot_owner_.begin(), slot_owner_.end(), [](const auto& owner) { return !owner; });
+  return !checked || std::any_of(slot_owner_.begin(), slot_owner_.end(), [](const auto& owner) { return !owner; });
 }
 
 SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
@@ -353,6 +356,10 @@ void LaunchMonitor::check_launches() {
       std::lock_guard lock(state_mutex_);
       in_flight_.pop_front();
       ++launches_done_;
+      if (in_flight_.empty()) {
+        std::lock_guard totals(totals_mutex_);
+        totals_.in_flight_time += std::chrono::steady_clock::now() - in_flight_since_;
+      }
     }
     state_changed_.notify_all();
   }
@@ -360,9 +367,9 @@ void LaunchMonitor::check_launches() {
 
 bool LaunchMonitor::check(Flight& flight) {
   std::optional<std::string> error;
-  bool checking = true;
+  bool checking = !flight.abandoned;
   try {
-    engine_.begin_launch(flight.info);
+    if (checking) engine_.begin_launch(flight.info);
   } catch (const std::exception& e) {
     checking = false;
     error = e.what();

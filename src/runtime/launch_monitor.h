@@ -50,9 +50,8 @@ struct LaunchTotals {
   uint64_t launches_filtered = 0;   // of those: not selected by the launch filters
   uint64_t records = 0;
   uint64_t slots = 0;  // queue slots the records took (kSlotBytes each)
-  // Launching threads blocked in before_launch: every launch slot taken, or the kernel still running in
-  // another stream.
-  std::chrono::nanoseconds launch_wait{};
+  // Wall time during which some checked launch was in flight (issued, not checked yet).
+  std::chrono::nanoseconds in_flight_time{};
   // Drain threads inside the engine and trace recorder (summed), plus closing launches in the engine.
   std::chrono::nanoseconds engine_time{};
   uint32_t drain_threads = 0;
@@ -137,6 +136,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   uint16_t next_launch_id_ = 0;
   uint64_t launches_issued_ = 0;  // pushed into in_flight_
   uint64_t launches_done_ = 0;    // popped from it
+  std::chrono::steady_clock::time_point in_flight_since_;  // when in_flight_ last became non-empty
   bool grow_queues_ = false;         // a drain found a queue half full
   bool restore_queues_ = false;      // a stray write damaged the queues' constant fields
   bool grid_table_dirty_ = false;    // grids registered since the table was last emptied

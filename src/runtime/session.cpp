@@ -125,7 +125,7 @@ report::Statistics run_statistics(const LaunchTotals& launches, const engine::En
   statistics.queue_host_bytes = queues.host_bytes;
   statistics.queue_device_bytes = queues.device_bytes;
   statistics.drain_threads = launches.drain_threads;
-  statistics.drain_wait = launches.launch_wait;
+  statistics.drain_wait = launches.in_flight_time;
   statistics.engine_time = launches.engine_time;
   statistics.engine_thread_accesses = engine.thread_accesses;
   statistics.engine_peak_resident_blocks = engine.peak_resident_blocks;

@@ -73,6 +73,8 @@ def main():
                         help="memory instruction kind the report must list as not logged")
     parser.add_argument("--out-of-bounds", type=int,
                         help="kernel parameter an access of some race must be named out of bounds through")
+    parser.add_argument("--native-exit", type=int,
+                        help="exit code the app must give natively (the check is not vacuous: the app itself works)")
     parser.add_argument("--tool-option", action="append", default=[],
                         help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
     argv = sys.argv[1:]
@@ -89,6 +91,9 @@ def main():
     if native.returncode == 77:  # the app itself says what it needs is missing (a Python package)
         print(native.stdout, end="")
         return 77
+    if args.native_exit is not None and native.returncode != args.native_exit:
+        print(f"FAIL: natively the app exited {native.returncode}, expected {args.native_exit}:\n{native.stdout}")
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
         report_path = os.path.join(tmp, "report.json")
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))

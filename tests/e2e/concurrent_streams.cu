@@ -1,7 +1,8 @@
 // End-to-end fixture: kernels that must run at the same time, as they do natively.
-//   producer_consumer: a consumer kernel spins (acquire) on a flag that a producer kernel, launched
-//     after it into another stream, sets (release) once its data is written. Race-free; under a tool
-//     that runs one launch at a time it can never finish, so the consumer gives up after 10 s.
+//   producer_consumer: a consumer kernel spins on a flag that a producer kernel, launched after it
+//     into another stream, sets once its data is written. The flag is relaxed, so the data write and
+//     read race (one race); under a tool that runs one launch at a time the consumer could never see
+//     the flag: it gives up after 10 s and the program fails.
 //   overlap: two different kernels in two streams each busy for ~100 ms; their GPU timestamps must
 //     overlap, and each launch call must return long before its kernel ends.
 //   racy: two kernels in two unordered streams write the same words (one race per word pair).
@@ -24,7 +25,7 @@ __device__ unsigned long long now_ns() {
 __global__ void consume(int* flag, const int* data, int* out, int* gave_up) {
   cuda::atomic_ref<int, cuda::thread_scope_device> ready(*flag);
   const unsigned long long start = now_ns();
-  while (ready.load(cuda::memory_order_acquire) == 0) {
+  while (ready.load(cuda::memory_order_relaxed) == 0) {
     if (now_ns() - start > kGiveUpNs) {
       *gave_up = 1;
       return;
@@ -39,7 +40,7 @@ __global__ void produce(int* flag, int* data) {
   __syncthreads();
   if (threadIdx.x == 0) {
     cuda::atomic_ref<int, cuda::thread_scope_device> ready(*flag);
-    ready.store(1, cuda::memory_order_release);
+    ready.store(1, cuda::memory_order_relaxed);
   }
 }
 
@@ -74,6 +75,10 @@ int producer_consumer() {
   cudaMalloc(&gave_up, sizeof(int));
   cudaMemset(flag, 0, sizeof(int));
   cudaMemset(gave_up, 0, sizeof(int));
+  // Lazy loading would load `produce` at its launch, which waits for the running consumer: load both now.
+  cudaFuncAttributes attributes;
+  cudaFuncGetAttributes(&attributes, consume);
+  cudaFuncGetAttributes(&attributes, produce);
   cudaDeviceSynchronize();
   cudaStream_t consumer_stream, producer_stream;
   cudaStreamCreateWithFlags(&consumer_stream, cudaStreamNonBlocking);
@@ -97,7 +102,10 @@ int overlap() {
   cudaStream_t a, b;
   cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking);
   cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking);
-  busy_a<<<1, 32, 0, a>>>(span);  // warm-up: module loading and instrumentation are not measured
+  // Lazy loading would load busy_b at its launch, which waits for the running busy_a: load both now.
+  cudaFuncAttributes attributes;
+  cudaFuncGetAttributes(&attributes, busy_a);
+  cudaFuncGetAttributes(&attributes, busy_b);
   cudaDeviceSynchronize();
   const auto before = std::chrono::steady_clock::now();
   busy_a<<<1, 32, 0, a>>>(span);
