@@ -116,8 +116,10 @@ void DrainPool::run(uint32_t index) {
           for (uint32_t queue = index; queue < queue_count; queue += thread_count_) {
             sink_records(index, queue, launch->second[queue / thread_count_], mine);
           }
+          release_held(*launch);
           launch = held.erase(launch);
         } else if (!is_open(launch->first)) {
+          release_held(*launch);
           launch = held.erase(launch);
         } else {
           ++launch;
@@ -190,12 +192,19 @@ void DrainPool::dispatch(uint32_t index, uint32_t queue, const State& state, std
       }
       std::vector<QueueSlot>& kept = found->second[queue / thread_count_];
       kept.insert(kept.end(), run.begin(), run.end());
+      held_back_slots_.fetch_add(run.size(), std::memory_order_relaxed);
     } else if (!totals.error) {
       totals.error = "event queue " + std::to_string(queue) + " held records of launch " + std::to_string(launch) +
                      ", which is not in flight: they were dropped";
     }
     begin = end;
   }
+}
+
+void DrainPool::release_held(const std::pair<uint16_t, std::vector<std::vector<QueueSlot>>>& launch) {
+  uint64_t slots = 0;
+  for (const std::vector<QueueSlot>& queue : launch.second) slots += queue.size();
+  held_back_slots_.fetch_sub(slots, std::memory_order_relaxed);
 }
 
 void DrainPool::sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals) {

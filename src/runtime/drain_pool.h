@@ -9,7 +9,9 @@
 //
 // Several launches may log at once; the engine checks one at a time, in the order they were issued.
 // Records of the current launch go to the sink as they come; records of a later launch still in
-// flight are held back per queue, in order, and go to the sink first once it becomes current.
+// flight are held back per queue, in order, and go to the sink first once it becomes current
+// (held_back_slots() says how much: the launch monitor slows the application's launches down when it
+// grows large).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -55,6 +57,8 @@ class DrainPool {
   // `launch_id` (open, and no launch current) becomes the current launch: its records go to the sink,
   // the held-back ones first.
   void make_current(uint16_t launch_id);
+  // Slots held back now for launches not current yet.
+  uint64_t held_back_slots() const { return held_back_slots_.load(std::memory_order_relaxed); }
   // Once the producers of the current launch are done (its kernel has ended): returns after every
   // thread made a full pass over its queues after this call, so every record of the launch reached the
   // sink, and closes the launch. The sink is not called again before the next make_current(). Returns
@@ -78,11 +82,14 @@ class DrainPool {
   void dispatch(uint32_t index, uint32_t queue, const State& state, std::span<const QueueSlot> records, Held& held,
                 DrainTotals& totals);
   void sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals);
+  // A launch's held-back records leave the count (sunk or dropped).
+  void release_held(const std::pair<uint16_t, std::vector<std::vector<QueueSlot>>>& launch);
   bool is_open(uint16_t launch_id);
 
   LiveArena& arena_;
   const uint32_t thread_count_;
   RecordSink sink_;
+  std::atomic<uint64_t> held_back_slots_{0};
   std::mutex mutex_;              // guards everything below
   std::condition_variable wake_;  // a launch opened, the state changed, or stopping
   std::condition_variable acked_;  // a thread finished its closing pass

@@ -14,6 +14,9 @@ namespace {
 
 // Launches issued and not checked yet, at most: their ids (16 bits, wrapping) stay distinct.
 constexpr size_t kMaxUnchecked = 4096;
+// Held-back records (drain_pool.h) beyond which a launch waits for the checker, and for how long.
+constexpr uint64_t kHeldBackBudgetSlots = (uint64_t{512} << 20) / kSlotBytes;  // 512 MiB
+constexpr auto kHeldBackPatience = std::chrono::seconds(1);
 // How often the checker looks at the events of running kernels: from kFirstPoll, doubling while the
 // launch it waits for runs, up to kLastPoll.
 constexpr auto kFirstPoll = std::chrono::microseconds(10);
@@ -177,6 +180,15 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
     return count_unchecked(true);
   }
   state_changed_.wait(lock, [this] { return !exclusive_ && in_flight_.size() < kMaxUnchecked; });
+  // Records of launches queued behind the one being checked wait in host memory: while they take more
+  // than a budget, the application's launches wait for the checker (as the GPU would on full queues),
+  // but a second at most each, so that a kernel waiting for a later launch still gets it.
+  if (drain_pool_ && drain_pool_->held_back_slots() > kHeldBackBudgetSlots) {
+    state_changed_.wait_for(lock, kHeldBackPatience, [this] {
+      return exclusive_ || drain_pool_->held_back_slots() <= kHeldBackBudgetSlots;
+    });
+    state_changed_.wait(lock, [this] { return !exclusive_ && in_flight_.size() < kMaxUnchecked; });
+  }
   if (in_flight_.empty()) {
     queues = between_launches(std::move(queues));
     if (queues == nullptr || !modules_.ready_to_log(launch.module, *queues)) return count_unchecked();

@@ -123,6 +123,7 @@ TEST_F(DrainPoolTest, ALaterLaunchIsHeldBackWithoutBlockingItsProducersAndComesF
   start_producers(kProducers, kRecordsEach, 2);
   join_producers();
   EXPECT_TRUE(delivered.records_per_launch().empty()) << "launch 2 is not current yet";
+  EXPECT_GT(pool.held_back_slots(), 0u);
   start_producers(kProducers, 3, 1);
   join_producers();
   DrainTotals totals = pool.close_current();
@@ -135,6 +136,7 @@ TEST_F(DrainPoolTest, ALaterLaunchIsHeldBackWithoutBlockingItsProducersAndComesF
   EXPECT_FALSE(totals.error) << *totals.error;
   EXPECT_FALSE(delivered.wrong_thread);
   expect_all_in_order(delivered, kProducers, kRecordsEach, 2);
+  EXPECT_EQ(pool.held_back_slots(), 0u);
 }
 
 TEST_F(DrainPoolTest, RecordsPublishedJustBeforeTheLaunchEndsAreNotLost) {
