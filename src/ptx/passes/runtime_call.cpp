@@ -1,6 +1,5 @@
 #include "ptx/passes/runtime_call.h"
 
-#include <array>
 #include <string>
 
 #include "barracuda/queue.h"
@@ -13,25 +12,22 @@ struct EntryPoint {
   std::vector<ScalarType> parameters;
 };
 
-// Must match device/entry_points.cuh: name and parameter list, in order.
-const EntryPoint& entry_point(RuntimeFunction function) {
-  static const std::array<EntryPoint, 8> kEntryPoints = {{
-      {"__barracuda_log_access", {ScalarType::B64, ScalarType::B32, ScalarType::B32, ScalarType::B64}},
-      {"__barracuda_log_sync", {ScalarType::B32, ScalarType::B32, ScalarType::B32, ScalarType::B64, ScalarType::B32}},
-      {"__barracuda_log_branch", {ScalarType::B32, ScalarType::B32}},
-      {"__barracuda_log_reconverge", {ScalarType::B32}},
-      {"__barracuda_log_entry", {ScalarType::B32, ScalarType::B32}},
-      {"__barracuda_log_exit", {ScalarType::B32}},
-      {"__barracuda_shared_check_begin", {}},
-      {"__barracuda_shared_check_end", {}},
-  }};
-  return kEntryPoints[static_cast<size_t>(function)];
-}
+// `(B64, B32)` of the list -> `{B64, B32}`.
+#define BARRACUDA_BRACED(...) {__VA_ARGS__}
 
-constexpr std::array kAllFunctions = {RuntimeFunction::LogAccess,        RuntimeFunction::LogSync,
-                                      RuntimeFunction::LogBranch,        RuntimeFunction::LogReconverge,
-                                      RuntimeFunction::LogEntry,         RuntimeFunction::LogExit,
-                                      RuntimeFunction::SharedCheckBegin, RuntimeFunction::SharedCheckEnd};
+// In RuntimeFunction order: the device definition's name and its parameters' PTX types.
+const std::vector<EntryPoint>& entry_points() {
+  using enum ScalarType;
+  static const std::vector<EntryPoint> kEntryPoints = {
+#define BARRACUDA_RUNTIME_ENTRY(function, symbol, parameters, ptx_types) {#symbol, BARRACUDA_BRACED ptx_types},
+#include "barracuda/runtime_entry_points.inc"
+#undef BARRACUDA_RUNTIME_ENTRY
+  };
+  return kEntryPoints;
+}
+#undef BARRACUDA_BRACED
+
+const EntryPoint& entry_point(RuntimeFunction function) { return entry_points()[static_cast<size_t>(function)]; }
 
 VariableDeclaration param(Module& module, ScalarType type, std::string_view name) {
   VariableDeclaration declaration;
@@ -73,8 +69,7 @@ void define_launch_slot_globals(Module& module) {
 void declare_runtime_functions(Module& module) {
   auto first_function = module.items.begin();
   while (first_function != module.items.end() && !std::holds_alternative<Function>(*first_function)) ++first_function;
-  for (RuntimeFunction function : kAllFunctions) {
-    const EntryPoint& entry = entry_point(function);
+  for (const EntryPoint& entry : entry_points()) {
     if (module.find_function(entry.name) != nullptr) continue;
     Function prototype;
     prototype.linkage = Linkage::Extern;

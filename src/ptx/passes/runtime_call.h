@@ -1,5 +1,5 @@
 #pragma once
-// Emits calls from instrumented PTX into the device runtime (device/entry_points.cuh), and the
+// Emits calls from instrumented PTX into the device runtime (barracuda/runtime_entry_points.inc), and the
 // `.extern .func` declarations that let the module link with the runtime's PTX.
 #include <string>
 #include <string_view>
@@ -11,16 +11,11 @@
 
 namespace barracuda::ptx::passes {
 
-// The runtime's entry points as instrumented code sees them.
+// The runtime's entry points as instrumented code sees them (barracuda/runtime_entry_points.inc).
 enum class RuntimeFunction : uint8_t {
-  LogAccess,
-  LogSync,
-  LogBranch,
-  LogReconverge,
-  LogEntry,
-  LogExit,
-  SharedCheckBegin,
-  SharedCheckEnd,
+#define BARRACUDA_RUNTIME_ENTRY(function, symbol, parameters, ptx_types) function,
+#include "barracuda/runtime_entry_points.inc"
+#undef BARRACUDA_RUNTIME_ENTRY
 };
 
 // Adds a `.extern .func` prototype for every entry point (once; an existing one is kept).
