@@ -1,7 +1,9 @@
 #pragma once
 // Content-addressed cache of compiled cubins: compiling a large instrumented module takes the driver or
 // nvJitLink 20-30 s, so each result is kept on disk under a key that hashes everything the output
-// depends on. Safe for concurrent processes: entries are written to a temporary file and renamed.
+// depends on. Safe for concurrent processes: entries are written whole to a temporary file, flushed to
+// disk and renamed. An entry carries its size and checksum: a truncated or damaged one is a miss, and
+// the next store replaces it.
 
 #include <filesystem>
 #include <optional>
@@ -25,6 +27,7 @@ class CubinCache {
 
   std::optional<std::vector<char>> load(const std::string& key) const;
   // Best effort: a cache that cannot be written (read-only home, full disk) must not fail the app.
+  // False when the entry could not be written whole; nothing is left under its name then.
   bool store(const std::string& key, const std::vector<char>& cubin) const;
   const std::filesystem::path& dir() const { return dir_; }
 

@@ -1,9 +1,14 @@
 #include "runtime/cubin_cache.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 
 #include "test_ptx.h"
 
@@ -19,8 +24,44 @@ class CubinCacheTest : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Fills the cache with the request's cubin, damages its entry, and checks that the damaged entry is
+  // a miss and that the compile which follows replaces it.
+  void expect_damage_is_repaired(const std::function<void(const std::filesystem::path&)>& damage) {
+    CubinCache cache(dir_);
+    const std::string key = cache_key(request_, "test");
+    bool compiled = false;
+    const std::vector<char> cubin = cached_link_to_cubin(cache, request_, "test", &compiled);
+    damage(dir_ / (key + ".cubin"));
+    EXPECT_FALSE(cache.load(key).has_value());
+    EXPECT_EQ(cached_link_to_cubin(cache, request_, "test", &compiled), cubin);
+    EXPECT_TRUE(compiled);
+    EXPECT_EQ(cache.load(key), cubin);
+  }
+
   std::filesystem::path dir_;
   JitRequest request_{{{"caller", test::kCallerPtx}, {"runtime", test::kCalleePtx}}, "sm_90", {}};
+};
+
+// A full cache file system, simulated without root: while it lives, writing past `bytes` into any file
+// fails with EFBIG, as it would with ENOSPC on a full disk (SIGXFSZ ignored, else it kills the process).
+class FullFileSystem {
+ public:
+  explicit FullFileSystem(rlim_t bytes) : saved_handler_(std::signal(SIGXFSZ, SIG_IGN)) {
+    EXPECT_EQ(::getrlimit(RLIMIT_FSIZE, &saved_limit_), 0);
+    const rlimit full{bytes, saved_limit_.rlim_max};
+    EXPECT_EQ(::setrlimit(RLIMIT_FSIZE, &full), 0);
+  }
+  ~FullFileSystem() {
+    ::setrlimit(RLIMIT_FSIZE, &saved_limit_);
+    std::signal(SIGXFSZ, saved_handler_);
+  }
+  FullFileSystem(const FullFileSystem&) = delete;
+  FullFileSystem& operator=(const FullFileSystem&) = delete;
+
+ private:
+  rlimit saved_limit_{};
+  void (*saved_handler_)(int);
 };
 
 TEST_F(CubinCacheTest, SecondRequestIsServedFromDisk) {
@@ -49,16 +90,62 @@ TEST_F(CubinCacheTest, KeyDependsOnEverythingTheCubinDependsOn) {
   EXPECT_NE(base, cache_key(other_input, "v1"));
 }
 
-TEST_F(CubinCacheTest, ATruncatedEntryIsAMiss) {
+TEST_F(CubinCacheTest, ATruncatedEntryIsAMissAndIsReplaced) {
+  expect_damage_is_repaired([](const std::filesystem::path& entry) {
+    std::filesystem::resize_file(entry, std::filesystem::file_size(entry) / 2);
+  });
+}
+
+TEST_F(CubinCacheTest, AnEntryOverwrittenWithGarbageIsAMissAndIsReplaced) {
+  expect_damage_is_repaired([](const std::filesystem::path& entry) {
+    // Same size, first bytes intact: only the checksum can tell.
+    std::fstream file(entry, std::ios::binary | std::ios::in | std::ios::out);
+    file.seekp(static_cast<std::streamoff>(std::filesystem::file_size(entry) / 2));
+    file << std::string(64, '\xff');
+  });
+}
+
+TEST_F(CubinCacheTest, ADirectoryInPlaceOfAnEntryIsAMissAndIsReplaced) {
+  expect_damage_is_repaired([](const std::filesystem::path& entry) {
+    std::filesystem::remove(entry);
+    std::filesystem::create_directory(entry);
+  });
+}
+
+TEST_F(CubinCacheTest, AFifoInPlaceOfAnEntryIsAMissAndIsReplaced) {
+  // Opening a FIFO for reading blocks until a writer comes: the lookup must not open it.
+  expect_damage_is_repaired([](const std::filesystem::path& entry) {
+    std::filesystem::remove(entry);
+    ASSERT_EQ(::mkfifo(entry.c_str(), 0600), 0);
+  });
+}
+
+TEST_F(CubinCacheTest, AStoreThatFailsPartWayLeavesNothingBehind) {
   CubinCache cache(dir_);
-  std::string key = cache_key(request_, "test");
-  std::filesystem::create_directories(dir_);
-  std::ofstream(dir_ / (key + ".cubin")) << "\x7f" "E";
-  EXPECT_FALSE(cache.load(key).has_value());
+  // Begins with the ELF magic, as a truncated cubin does: the lookup must tell it by more than that.
+  std::vector<char> cubin(512, 'x');
+  std::copy_n("\x7f" "ELF", 4, cubin.begin());
+  {
+    FullFileSystem full(256);
+    EXPECT_FALSE(cache.store("key", cubin));
+  }
+  EXPECT_FALSE(cache.load("key").has_value());
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
+TEST_F(CubinCacheTest, AFullCacheStillCompilesAndTheNextRunStores) {
+  CubinCache cache(dir_);
   bool compiled = false;
-  cached_link_to_cubin(cache, request_, "test", &compiled);
+  std::vector<char> cubin;
+  {
+    FullFileSystem full(1024);
+    cubin = cached_link_to_cubin(cache, request_, "test", &compiled);
+  }
   EXPECT_TRUE(compiled);
-  EXPECT_TRUE(cache.load(key).has_value());
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));
+  EXPECT_EQ(cached_link_to_cubin(cache, request_, "test", &compiled), cubin);
+  EXPECT_TRUE(compiled);
+  EXPECT_EQ(cache.load(cache_key(request_, "test")), cubin);
 }
 
 TEST_F(CubinCacheTest, AnUnwritableCacheStillCompiles) {
