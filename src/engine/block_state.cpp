@@ -303,6 +303,9 @@ bool BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, co
   gained.wide = sync.acquire(SyncMap::kGpuDomain, address).wide;
   t.knowledge = join(t.knowledge, gained);
   if (scope_reaches(scope, MemoryScope::kCluster)) acquired_beyond_block_ = true;
+  // Later accesses carry a higher clock than earlier ones: a gpu-scope acquire may pair with a release
+  // in a concurrent launch (cross_launch_sync.h). Moving a thread's own clock on orders nothing new.
+  if (scope_reaches(scope, MemoryScope::kGpu)) t.clock = next(t.clock);
   return !gained.unfenced;
 }
 

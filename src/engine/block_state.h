@@ -30,6 +30,7 @@ struct ThreadState {
   uint64_t last_read_address = 0;
   bool has_last_read = false;
   MemoryScope last_read_scope = MemoryScope::kSystem;
+  MemorySpace last_read_space = MemorySpace::kGlobal;
   // ...and a fence waiting for the next write, which releases at the fence's scope.
   bool release_pending = false;
   MemoryScope release_scope = MemoryScope::kSystem;
@@ -93,6 +94,7 @@ class BlockState {
   ThreadId thread_id(uint32_t local) const { return static_cast<ThreadId>(first_thread_ + local); }
   bool contains(ThreadId t) const { return raw(t) - first_thread_ < threads_per_block_; }
   ThreadState& thread(uint32_t local) { return threads_[local]; }
+  const ThreadState& thread(uint32_t local) const { return threads_[local]; }
   WarpState& warp(uint32_t index) { return warps_[index]; }
   uint32_t warp_count() const { return static_cast<uint32_t>(warps_.size()); }
   // Lanes of a warp that exist in the launch's block shape.

@@ -45,16 +45,22 @@ void EarlierLaunches::begin(const LaunchOrder& order) {
 }
 
 void EarlierLaunches::check(uint64_t word, const Stamp& current, ThreadCoord current_thread, uint32_t size,
-                            RaceLog& races) const {
+                            std::vector<CrossLaunchCandidate>& candidates) const {
   const auto page = pages_.find(word / kWordsPerPage);
   if (page == pages_.end()) return;
   const EarlierWord& earlier = (*page->second)[word % kWordsPerPage];
-  report(earlier.write, word, current, current_thread, size, races);
-  if (current.kind.write) report(earlier.read, word, current, current_thread, size, races);
+  report(earlier.write, word, current, current_thread, size, candidates);
+  if (current.kind.write) report(earlier.read, word, current, current_thread, size, candidates);
+}
+
+bool EarlierLaunches::ordered_by_sync(const CrossLaunchCandidate& candidate, const LaunchSyncPoints& current) const {
+  return LaunchSyncPoints::ordered(launches_[candidate.earlier_launch].sync, candidate.earlier_thread,
+                                   candidate.earlier_clock, current, candidate.current_thread, candidate.current_clock);
 }
 
 void EarlierLaunches::report(const EarlierAccess& earlier, uint64_t word, const Stamp& current,
-                             ThreadCoord current_thread, uint32_t size, RaceLog& races) const {
+                             ThreadCoord current_thread, uint32_t size,
+                             std::vector<CrossLaunchCandidate>& candidates) const {
   if (earlier.launch == 0) return;
   const Remembered& launch = launches_[earlier.launch - 1];
   if (!launch.concurrent || !conflicts(earlier.kind, current.kind)) return;
@@ -72,13 +78,13 @@ void EarlierLaunches::report(const EarlierAccess& earlier, uint64_t word, const 
   race.second_thread = current_thread;
   race.address = word * 4;
   race.size = size;
-  races.add(race);
+  candidates.push_back({race, earlier.launch - 1, earlier.thread, earlier.clock, current.thread, current.clock});
 }
 
-void EarlierLaunches::remember(const LaunchInfo& launch, const PagedShadow& global) {
-  launches_.push_back({launch.order.sequence, launch.kernel, launch.padded_threads_per_block(), false});
+void EarlierLaunches::remember(const LaunchInfo& launch, const PagedShadow& global, LaunchSyncPoints sync) {
+  launches_.push_back({launch.order.sequence, launch.kernel, launch.padded_threads_per_block(), false, std::move(sync)});
   const auto index = static_cast<uint32_t>(launches_.size());
-  auto as_earlier = [index](const Stamp& s) { return EarlierAccess{index, s.thread, s.site, s.kind}; };
+  auto as_earlier = [index](const Stamp& s) { return EarlierAccess{index, s.thread, s.site, s.kind, 0, s.clock}; };
   global.for_each_page([&](uint64_t page_index, const ShadowPage& page) {
     std::unique_ptr<Page>& kept = pages_[page_index];
     if (!kept) kept = std::make_unique<Page>();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/access.h"
+#include "engine/cross_launch_sync.h"
 #include "engine/findings.h"
 #include "engine/launch.h"
 #include "engine/paged_shadow.h"
@@ -29,8 +30,21 @@ struct EarlierAccess {
   SiteId site{};
   AccessKind kind{};
   uint16_t unused = 0;
+  Clock clock{};  // the thread's, at the access (cross_launch_sync.h)
 };
-static_assert(sizeof(EarlierAccess) == 16, "four 32-bit fields, the last one the kind and padding");
+static_assert(sizeof(EarlierAccess) == 20, "five 32-bit fields, the fourth the kind and padding");
+
+// A race between an access of the current launch and one of an earlier concurrent launch, held until
+// the current launch has ended: only then is every synchronisation that may order them known
+// (cross_launch_sync.h).
+struct CrossLaunchCandidate {
+  Race race;
+  uint32_t earlier_launch = 0;  // index into EarlierLaunches' launch table
+  ThreadId earlier_thread{};
+  Clock earlier_clock{};
+  ThreadId current_thread{};
+  Clock current_clock{};
+};
 
 // Per 4-byte word of global memory: the last write of the remembered launches and one read.
 struct EarlierWord {
@@ -45,10 +59,14 @@ class EarlierLaunches {
   void begin(const LaunchOrder& order);
   bool any_concurrent() const { return concurrent_count_ > 0; }
   // Checks an access of the current launch by `current_thread` to global word `word` (address / 4)
-  // against the concurrent launches' accesses; races go to `races`.
-  void check(uint64_t word, const Stamp& current, ThreadCoord current_thread, uint32_t size, RaceLog& races) const;
-  // After a launch that a later one may overlap: remembers its global accesses.
-  void remember(const LaunchInfo& launch, const PagedShadow& global);
+  // against the concurrent launches' accesses; the races found go to `candidates`.
+  void check(uint64_t word, const Stamp& current, ThreadCoord current_thread, uint32_t size,
+             std::vector<CrossLaunchCandidate>& candidates) const;
+  // After the current launch (whose synchronisation points are `current`): whether `candidate` is no
+  // race because the two launches synchronised through a location (cross_launch_sync.h).
+  bool ordered_by_sync(const CrossLaunchCandidate& candidate, const LaunchSyncPoints& current) const;
+  // After a launch that a later one may overlap: remembers its global accesses and sync points.
+  void remember(const LaunchInfo& launch, const PagedShadow& global, LaunchSyncPoints sync);
   uint64_t remembered_launches() const { return launches_.size(); }
 
  private:
@@ -57,11 +75,12 @@ class EarlierLaunches {
     std::string kernel;
     uint32_t padded_threads_per_block = 0;
     bool concurrent = false;  // with the current launch
+    LaunchSyncPoints sync;
   };
   using Page = std::array<EarlierWord, kWordsPerPage>;
 
   void report(const EarlierAccess& earlier, uint64_t word, const Stamp& current, ThreadCoord current_thread,
-              uint32_t size, RaceLog& races) const;
+              uint32_t size, std::vector<CrossLaunchCandidate>& candidates) const;
 
   std::vector<Remembered> launches_;
   uint32_t concurrent_count_ = 0;

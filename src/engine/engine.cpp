@@ -33,8 +33,20 @@ void Engine::end_launch() {
   DiagnosticLog ordering;
   apply_deferred(ordering);
   std::unordered_set<uint32_t> executed, useful;
+  for (auto& worker : workers_) worker->finish_launch();
+  // Races with earlier concurrent launches stand unless the two launches synchronised through a location.
+  LaunchSyncPoints sync_points;
+  for (auto& worker : workers_) sync_points.merge(std::move(worker->sync_points()));
+  for (const uint64_t address : sync_points.released_addresses()) {
+    sync_points.note_published(address, shared_->sync.acquire(SyncMap::kGpuDomain, address).strict);
+  }
   for (auto& worker : workers_) {
-    worker->finish_launch();
+    for (const CrossLaunchCandidate& candidate : worker->cross_launch_candidates()) {
+      if (!earlier_.ordered_by_sync(candidate, sync_points)) worker->races().add(candidate.race);
+    }
+    worker->cross_launch_candidates().clear();
+  }
+  for (auto& worker : workers_) {
     executed.insert(worker->barriers().executed.begin(), worker->barriers().executed.end());
     useful.insert(worker->barriers().useful.begin(), worker->barriers().useful.end());
     worker->barriers() = {};
@@ -77,7 +89,7 @@ void Engine::end_launch() {
   }
   stats_.dynamic_races = races_.dynamic_count();
   stats_.peak_resident_blocks = std::max(stats_.peak_resident_blocks, peak_blocks);
-  if (shared_->launch.order.may_overlap_later) earlier_.remember(shared_->launch, shared_->global);
+  if (shared_->launch.order.may_overlap_later) earlier_.remember(shared_->launch, shared_->global, std::move(sync_points));
   shared_->global.clear();
   shared_->cluster.clear();
   shared_->sync.clear();

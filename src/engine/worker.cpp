@@ -210,6 +210,9 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
       // A release qualifier, or the write completing a fence's release pattern.
       const MemoryScope release_scope =
           release_sem ? scope : record.kind.strong ? narrower(scope, thread.release_scope) : thread.release_scope;
+      if (record.space == MemorySpace::kGlobal && release_scope >= MemoryScope::kGpu) {
+        sync_points_.note_release(block.thread_id(local), address, thread.clock);
+      }
       block.release(local, address, release_scope, shared_.sync);
       thread.release_pending = false;
     }
@@ -219,10 +222,12 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
       thread.has_last_read = true;
       thread.last_read_address = address;
       thread.last_read_scope = record.kind.strong ? scope : MemoryScope::kSystem;
+      thread.last_read_space = record.space;
       thread.last_read_spin = false;
       // A legacy RMW after a fence also acquires: the "last block" idiom of the CUDA programming
       // guide (__threadfence(); atomicInc(); __syncthreads(); read every block's result) needs it.
       if (acquire_sem || (completes_fence && legacy_rmw)) {
+        note_acquire(block, local, address, scope, record.space);
         block.acquire(local, address, scope, shared_.sync);
       } else if (legacy_rmw) {
         // A spin on a legacy atomic (while (atomicExch(&flag, 0) == 0);): no acquire in the PTX
@@ -285,7 +290,13 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
 void Worker::check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size) {
   const Stamp& current = checker.stamp();
   const ThreadCoord thread{block.id(), raw(current.thread) - raw(block.thread_id(0))};
-  shared_.earlier->check(word, current, thread, size, races_);
+  shared_.earlier->check(word, current, thread, size, cross_launch_candidates_);
+}
+
+void Worker::note_acquire(const BlockState& block, uint32_t local, uint64_t address, MemoryScope scope,
+                          MemorySpace space) {
+  if (space != MemorySpace::kGlobal || scope < MemoryScope::kGpu) return;
+  sync_points_.note_acquire(block.thread_id(local), address, block.thread(local).clock);
 }
 
 void Worker::apply_fence(const RecordView& fence, BlockState& block) {
@@ -303,8 +314,9 @@ void Worker::apply_fence(const RecordView& fence, BlockState& block) {
       const bool enough = scope >= thread.last_read_scope;
       const UnfencedOrigin spin_origin = thread.knowledge.origin;
       if (spin && enough) thread.knowledge.origin = thread.origin_before_spin;
-      const bool fenced_releases_only =
-          block.acquire(local, thread.last_read_address, narrower(scope, thread.last_read_scope), shared_.sync);
+      const MemoryScope acquire_scope = narrower(scope, thread.last_read_scope);
+      note_acquire(block, local, thread.last_read_address, acquire_scope, thread.last_read_space);
+      const bool fenced_releases_only = block.acquire(local, thread.last_read_address, acquire_scope, shared_.sync);
       // The fence acquired, at the spin's scope and from the same location, everything the spin had
       // taken into the unfenced view (locations only grow): when that view held nothing else, it equals
       // `strict` again, and later joins and releases need not carry it.

@@ -53,6 +53,9 @@ class Worker {
   // Called by the engine at the end of a launch: barriers still pending are divergent.
   void finish_launch();
   RaceLog& races() { return races_; }
+  // Races with earlier concurrent launches, decided once the launch has ended (cross_launch_sync.h).
+  std::vector<CrossLaunchCandidate>& cross_launch_candidates() { return cross_launch_candidates_; }
+  LaunchSyncPoints& sync_points() { return sync_points_; }
   DiagnosticLog& diagnostics() { return diagnostics_; }
   StoreValues& store_values() { return store_values_; }
   BarrierLog& barriers() { return barriers_; }
@@ -72,6 +75,8 @@ class Worker {
                    const RecordAccess& record);
   // Checks a global access of the current lane (the checker's stamp) against concurrent earlier launches.
   void check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size);
+  // Before `local` acquires at `address`: a gpu-scope acquire of global memory is a sync point.
+  void note_acquire(const BlockState& block, uint32_t local, uint64_t address, MemoryScope scope, MemorySpace space);
   // A shared-memory race the device found (RecordOp::kSharedRace): logged as if found here.
   void apply_shared_race(const RecordView& race, BlockState& block);
   void apply_fence(const RecordView& fence, BlockState& block);
@@ -93,6 +98,8 @@ class Worker {
   std::vector<bool> finished_blocks_;  // blocks whose warps all exited (their state is freed)
   DeferredWarps deferred_;
   RaceLog races_;
+  std::vector<CrossLaunchCandidate> cross_launch_candidates_;
+  LaunchSyncPoints sync_points_;  // gpu-scope releases and acquires of global memory, this launch
   StoreValues store_values_;
   DiagnosticLog diagnostics_;
   BarrierLog barriers_;

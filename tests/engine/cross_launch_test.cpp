@@ -158,5 +158,128 @@ TEST(CrossLaunch, RaceWithinTheLaterLaunchIsStillFoundOnce) {
   EXPECT_EQ(races[0].first_kernel.empty() + races[1].first_kernel.empty(), 1);
 }
 
+
+// Message passing between two kernels running at once in two streams (cross_launch_sync.h): data at
+// kX, a flag at kFlag. `sem` is the flag's semantics (release for the store, acquire for the load, or
+// relaxed for both).
+constexpr uint64_t kFlag = 0x30000;
+
+RecordHeader at(RecordHeader h, uint64_t address) {
+  h.base = address;
+  return h;
+}
+
+RecordHeader flag_store(const LaunchInfo& info, uint32_t warp, uint32_t site, MemorySemantics sem) {
+  return at(access(RecordOp::kStore, info, 0, warp, site, sem), kFlag);
+}
+
+RecordHeader flag_load(const LaunchInfo& info, uint32_t warp, uint32_t site, MemorySemantics sem) {
+  return at(access(RecordOp::kLoad, info, 0, warp, site, sem), kFlag);
+}
+
+// The consumer is launched first, the producer after it into another stream; both run at once.
+std::vector<Race> consumer_first(std::vector<RecordHeader> (*consumer)(const LaunchInfo&),
+                                 std::vector<RecordHeader> (*producer)(const LaunchInfo&)) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "consume", {}, {}, true, 1);
+  run(engine, a, consumer(a));
+  const LaunchInfo b = launch(2, "produce", {kFirst}, {kFirst}, true, 1);
+  run(engine, b, producer(b));
+  return engine.races();
+}
+
+std::vector<RecordHeader> acquire_then_read(const LaunchInfo& c) {
+  return {flag_load(c, 0, 1, MemorySemantics::kAcquire), access(RecordOp::kLoad, c, 0, 0, 2)};
+}
+std::vector<RecordHeader> write_then_release(const LaunchInfo& p) {
+  return {access(RecordOp::kStore, p, 0, 0, 3), flag_store(p, 0, 4, MemorySemantics::kRelease)};
+}
+
+TEST(CrossLaunch, AConsumerAcquiringWhatAConcurrentLaterProducerReleasedDoesNotRace) {
+  EXPECT_TRUE(consumer_first(acquire_then_read, write_then_release).empty());
+}
+
+TEST(CrossLaunch, AConsumerReadingAfterARelaxedFlagRacesWithTheProducersWrite) {
+  const auto relaxed_consumer = [](const LaunchInfo& c) -> std::vector<RecordHeader> {
+    return {flag_load(c, 0, 1, MemorySemantics::kRelaxed), access(RecordOp::kLoad, c, 0, 0, 2)};
+  };
+  const auto relaxed_producer = [](const LaunchInfo& p) -> std::vector<RecordHeader> {
+    return {access(RecordOp::kStore, p, 0, 0, 3), flag_store(p, 0, 4, MemorySemantics::kRelaxed)};
+  };
+  const std::vector<Race> races = consumer_first(relaxed_consumer, relaxed_producer);
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(races[0].hazard, Hazard::kWriteAfterRead);
+  EXPECT_EQ(races[0].first_site, SiteId{2});
+  EXPECT_EQ(races[0].second_site, SiteId{3});
+}
+
+TEST(CrossLaunch, WhatTheProducerWritesAfterItsReleaseOrWhatTheConsumerReadsBeforeItsAcquireStillRaces) {
+  const auto write_after_release = [](const LaunchInfo& p) -> std::vector<RecordHeader> {
+    return {flag_store(p, 0, 4, MemorySemantics::kRelease), access(RecordOp::kStore, p, 0, 0, 3)};
+  };
+  EXPECT_EQ(consumer_first(acquire_then_read, write_after_release).size(), 1u);
+  const auto read_before_acquire = [](const LaunchInfo& c) -> std::vector<RecordHeader> {
+    return {access(RecordOp::kLoad, c, 0, 0, 2), flag_load(c, 0, 1, MemorySemantics::kAcquire)};
+  };
+  EXPECT_EQ(consumer_first(read_before_acquire, write_then_release).size(), 1u);
+}
+
+TEST(CrossLaunch, AThreadThatDidNotAcquireStillRaces) {
+  // Warp 0 acquires the flag, warp 1 reads the data without any ordering to warp 0.
+  const auto other_warp_reads = [](const LaunchInfo& c) -> std::vector<RecordHeader> {
+    return {flag_load(c, 0, 1, MemorySemantics::kAcquire), access(RecordOp::kLoad, c, 0, 1, 2)};
+  };
+  EXPECT_EQ(consumer_first(other_warp_reads, write_then_release).size(), 1u);
+}
+
+// Whole warps: lane i of warp w touches word 32 * w + i of the data.
+RecordHeader warp_access(RecordOp op, const LaunchInfo& info, uint32_t warp, uint32_t site) {
+  RecordHeader h = access(op, info, 0, warp, site);
+  h.active_mask = ~0u;
+  h.base = kX + 128 * warp;
+  h.stride = 4;
+  return h;
+}
+
+RecordHeader warp_flag_load(const LaunchInfo& info, uint32_t warp) {
+  RecordHeader h = flag_load(info, warp, 1, MemorySemantics::kAcquire);
+  h.active_mask = ~0u;
+  return h;
+}
+
+RecordHeader block_barrier(const LaunchInfo& info, uint32_t warp) {
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(RecordOp::kBarrier);
+  h.active_mask = ~0u;
+  h.warp_id = static_cast<uint16_t>(warp);
+  h.launch_id = info.launch_id;
+  h.site_id = 9;
+  return h;
+}
+
+TEST(CrossLaunch, WritesABarrierOrdersBeforeTheReleaseArePublishedToEveryAcquiringThread) {
+  // The producer's two warps write, meet at __syncthreads, and lane 0 of warp 0 releases the flag;
+  // every consumer thread spins on the flag (acquire), then reads.
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "consume", {}, {}, true, 1);
+  run(engine, a,
+      {warp_flag_load(a, 0), warp_flag_load(a, 1), warp_access(RecordOp::kLoad, a, 0, 2),
+       warp_access(RecordOp::kLoad, a, 1, 2)});
+  const LaunchInfo b = launch(2, "produce", {kFirst}, {kFirst}, true, 1);
+  run(engine, b,
+      {warp_access(RecordOp::kStore, b, 0, 3), warp_access(RecordOp::kStore, b, 1, 3), block_barrier(b, 0),
+       block_barrier(b, 1), flag_store(b, 0, 4, MemorySemantics::kRelease)});
+  EXPECT_TRUE(engine.races().empty());
+}
+
+TEST(CrossLaunch, AProducerLaunchedFirstPublishesToAConcurrentConsumer) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "produce", {}, {}, true, 1);
+  run(engine, a, write_then_release(a));
+  const LaunchInfo b = launch(2, "consume", {kFirst}, {kFirst}, true, 1);
+  run(engine, b, acquire_then_read(b));
+  EXPECT_TRUE(engine.races().empty());
+}
+
 }  // namespace
 }  // namespace barracuda::engine
