@@ -78,10 +78,11 @@ bool LaunchSyncPoints::acquired_what_other_published(const LaunchSyncPoints& acq
   });
 }
 
-bool LaunchSyncPoints::ordered(const LaunchSyncPoints& first, ThreadId first_thread, Clock first_clock,
-                               const LaunchSyncPoints& second, ThreadId second_thread, Clock second_clock) {
-  return acquired_what_other_published(second, second_thread, second_clock, first, first_thread, first_clock) ||
-         acquired_what_other_published(first, first_thread, first_clock, second, second_thread, second_clock);
+bool LaunchSyncPoints::acquired_before(ThreadId thread, Clock clock) const {
+  const std::vector<Point>* points = points_of(thread);
+  return points != nullptr && std::any_of(points->begin(), points->end(), [&](const Point& p) {
+           return has(p.first_acquire) && raw(clock) > raw(p.first_acquire);
+         });
 }
 
 }  // namespace barracuda::engine

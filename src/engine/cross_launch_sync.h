@@ -33,11 +33,13 @@ class LaunchSyncPoints {
   // What the releases of `address` published over the launch (the sync map's strict knowledge).
   void note_published(uint64_t address, SharedClock published) { published_[address] = std::move(published); }
 
-  // Whether the access of `first_thread` at `first_clock` (a thread of `first`) and that of
-  // `second_thread` at `second_clock` (of `second`) are ordered through a location one side released
-  // and the other acquired (in either direction).
-  static bool ordered(const LaunchSyncPoints& first, ThreadId first_thread, Clock first_clock,
-                      const LaunchSyncPoints& second, ThreadId second_thread, Clock second_clock);
+  // Whether `thread` acquired any location before its access at `clock`: only then can a release the
+  // other launch makes later order the two.
+  bool acquired_before(ThreadId thread, Clock clock) const;
+  // Whether `thread` of `acquirer` acquired, before its access at `clock`, a location whose releases
+  // in `publisher` published the access of `other_thread` at `other_clock`.
+  static bool acquired_what_other_published(const LaunchSyncPoints& acquirer, ThreadId thread, Clock clock,
+                                            const LaunchSyncPoints& publisher, ThreadId other_thread, Clock other_clock);
 
  private:
   struct Point {
@@ -49,11 +51,6 @@ class LaunchSyncPoints {
   const std::vector<Point>* points_of(ThreadId thread) const;
   // Whether `thread`'s access at `clock` came before a release of `address` in this launch.
   bool published_by_release(uint64_t address, ThreadId thread, Clock clock) const;
-  // Whether another launch's access at `clock` by `other_thread` of `other` and an access of this one
-  // are ordered because `thread` of this launch acquired, before its access at `clock`, a location the
-  // other launch released after its access.
-  static bool acquired_what_other_published(const LaunchSyncPoints& acquirer, ThreadId thread, Clock clock,
-                                            const LaunchSyncPoints& publisher, ThreadId other_thread, Clock other_clock);
 
   std::unordered_map<uint32_t, std::vector<Point>> points_;  // by thread: few locations each
   std::unordered_map<uint64_t, SharedClock> published_;

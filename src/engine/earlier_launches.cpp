@@ -7,6 +7,9 @@
 namespace barracuda::engine {
 namespace {
 
+// Races held per worker until the launch ends (each a Race and two stamps): a bound on their memory.
+constexpr size_t kMaxCandidates = size_t{1} << 20;
+
 bool contains(const std::vector<LaunchSeq>& sorted, LaunchSeq sequence) {
   return std::binary_search(sorted.begin(), sorted.end(), sequence);
 }
@@ -45,22 +48,25 @@ void EarlierLaunches::begin(const LaunchOrder& order) {
 }
 
 void EarlierLaunches::check(uint64_t word, const Stamp& current, ThreadCoord current_thread, uint32_t size,
+                            const LaunchSyncPoints& current_sync, RaceLog& races,
                             std::vector<CrossLaunchCandidate>& candidates) const {
   const auto page = pages_.find(word / kWordsPerPage);
   if (page == pages_.end()) return;
   const EarlierWord& earlier = (*page->second)[word % kWordsPerPage];
-  report(earlier.write, word, current, current_thread, size, candidates);
-  if (current.kind.write) report(earlier.read, word, current, current_thread, size, candidates);
+  report(earlier.write, word, current, current_thread, size, current_sync, races, candidates);
+  if (current.kind.write) report(earlier.read, word, current, current_thread, size, current_sync, races, candidates);
 }
 
 bool EarlierLaunches::ordered_by_sync(const CrossLaunchCandidate& candidate, const LaunchSyncPoints& current) const {
-  return LaunchSyncPoints::ordered(launches_[candidate.earlier_launch].sync, candidate.earlier_thread,
-                                   candidate.earlier_clock, current, candidate.current_thread, candidate.current_clock);
+  // The earlier thread acquired what the current launch's releases published (held for this).
+  return LaunchSyncPoints::acquired_what_other_published(launches_[candidate.earlier_launch].sync,
+                                                         candidate.earlier_thread, candidate.earlier_clock, current,
+                                                         candidate.current_thread, candidate.current_clock);
 }
 
 void EarlierLaunches::report(const EarlierAccess& earlier, uint64_t word, const Stamp& current,
-                             ThreadCoord current_thread, uint32_t size,
-                             std::vector<CrossLaunchCandidate>& candidates) const {
+                             ThreadCoord current_thread, uint32_t size, const LaunchSyncPoints& current_sync,
+                             RaceLog& races, std::vector<CrossLaunchCandidate>& candidates) const {
   if (earlier.launch == 0) return;
   const Remembered& launch = launches_[earlier.launch - 1];
   if (!launch.concurrent || !conflicts(earlier.kind, current.kind)) return;
@@ -78,7 +84,18 @@ void EarlierLaunches::report(const EarlierAccess& earlier, uint64_t word, const 
   race.second_thread = current_thread;
   race.address = word * 4;
   race.size = size;
-  candidates.push_back({race, earlier.launch - 1, earlier.thread, earlier.clock, current.thread, current.clock});
+  // The current thread acquired, before this access, what the earlier launch published: ordered.
+  if (LaunchSyncPoints::acquired_what_other_published(current_sync, current.thread, current.clock, launch.sync,
+                                                      earlier.thread, earlier.clock)) {
+    return;
+  }
+  // Only a release still to come in the current launch could order the pair, and only if the earlier
+  // thread acquired something before its access; past a bound the pair counts as a race (never lost).
+  if (launch.sync.acquired_before(earlier.thread, earlier.clock) && candidates.size() < kMaxCandidates) {
+    candidates.push_back({race, earlier.launch - 1, earlier.thread, earlier.clock, current.thread, current.clock});
+    return;
+  }
+  races.add(race);
 }
 
 void EarlierLaunches::remember(const LaunchInfo& launch, const PagedShadow& global, LaunchSyncPoints sync) {

@@ -59,9 +59,11 @@ class EarlierLaunches {
   void begin(const LaunchOrder& order);
   bool any_concurrent() const { return concurrent_count_ > 0; }
   // Checks an access of the current launch by `current_thread` to global word `word` (address / 4)
-  // against the concurrent launches' accesses; the races found go to `candidates`.
+  // against the concurrent launches' accesses. `current_sync`: the sync points of the access's thread
+  // so far. A pair the two launches' synchronisation cannot order goes to `races`; one that a release
+  // later in the current launch may still order, to `candidates` (ordered_by_sync at its end).
   void check(uint64_t word, const Stamp& current, ThreadCoord current_thread, uint32_t size,
-             std::vector<CrossLaunchCandidate>& candidates) const;
+             const LaunchSyncPoints& current_sync, RaceLog& races, std::vector<CrossLaunchCandidate>& candidates) const;
   // After the current launch (whose synchronisation points are `current`): whether `candidate` is no
   // race because the two launches synchronised through a location (cross_launch_sync.h).
   bool ordered_by_sync(const CrossLaunchCandidate& candidate, const LaunchSyncPoints& current) const;
@@ -80,7 +82,8 @@ class EarlierLaunches {
   using Page = std::array<EarlierWord, kWordsPerPage>;
 
   void report(const EarlierAccess& earlier, uint64_t word, const Stamp& current, ThreadCoord current_thread,
-              uint32_t size, std::vector<CrossLaunchCandidate>& candidates) const;
+              uint32_t size, const LaunchSyncPoints& current_sync, RaceLog& races,
+              std::vector<CrossLaunchCandidate>& candidates) const;
 
   std::vector<Remembered> launches_;
   uint32_t concurrent_count_ = 0;

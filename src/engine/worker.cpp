@@ -290,7 +290,7 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
 void Worker::check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size) {
   const Stamp& current = checker.stamp();
   const ThreadCoord thread{block.id(), raw(current.thread) - raw(block.thread_id(0))};
-  shared_.earlier->check(word, current, thread, size, cross_launch_candidates_);
+  shared_.earlier->check(word, current, thread, size, sync_points_, races_, cross_launch_candidates_);
 }
 
 void Worker::note_acquire(const BlockState& block, uint32_t local, uint64_t address, MemoryScope scope,
