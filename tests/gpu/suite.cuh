@@ -37,3 +37,10 @@ T fetch(const T* device_ptr) {
   CHECK(cudaMemcpy(&value, device_ptr, sizeof(T), cudaMemcpyDeviceToHost));
   return value;
 }
+
+// The GPU's global nanosecond timer: for kernels that wait a bounded time or report when they ran.
+__device__ inline unsigned long long gpu_time_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}

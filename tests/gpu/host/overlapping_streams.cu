@@ -2,19 +2,13 @@
 // ran: natively their GPU time overlaps (1), under a tool that runs launches one at a time it does not (0).
 #include "suite.cuh"
 
-__device__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 __device__ void busy(unsigned long long* span) {
-  const unsigned long long start = now_ns();
-  while (now_ns() - start < 50'000'000ull) {
+  const unsigned long long start = gpu_time_ns();
+  while (gpu_time_ns() - start < 50'000'000ull) {
   }
   if (threadIdx.x == 0) {
     span[0] = start;
-    span[1] = now_ns();
+    span[1] = gpu_time_ns();
   }
 }
 
