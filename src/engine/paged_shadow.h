@@ -9,6 +9,7 @@
 #include <memory>
 
 #include <tbb/concurrent_unordered_map.h>
+#include <tbb/concurrent_vector.h>
 #include <tbb/spin_rw_mutex.h>
 
 #include "engine/shadow_cell.h"
@@ -18,68 +19,85 @@ namespace barracuda::engine {
 
 class ShadowPage {
  public:
-  explicit ShadowPage(ShadowPagePool& pool) : ShadowPage(pool, pool.take()) {}
+  ShadowPage(ShadowPagePool& pool, uint64_t index) : ShadowPage(pool, index, pool.take()) {}
   ~ShadowPage();
   ShadowPage(const ShadowPage&) = delete;
   ShadowPage& operator=(const ShadowPage&) = delete;
 
-  // The cell, emptied first if its chunk was not touched since the page came from the pool.
-  ShadowCell& cell(uint64_t index) {
-    if (!touched(index)) empty_chunk(index / kChunkCells);
-    return cells_[index];
+  // The cell, emptied first if it holds an earlier epoch's use. A page's first cell of an epoch
+  // makes the page used (PagedShadow::used_pages).
+  ShadowCell& cell(uint64_t index, tbb::concurrent_vector<ShadowPage*>& used_pages) {
+    ShadowCell& cell = cells_[index];
+    if (cell.epoch != epoch_) [[unlikely]] {
+      cell = ShadowCell{};
+      cell.epoch = epoch_;
+      if (!used_) {
+        used_ = true;
+        used_pages.push_back(this);
+      }
+    }
+    return cell;
   }
-  // The cell as it is: an empty one where its chunk was not touched (nothing of this page's use).
-  const ShadowCell& cell(uint64_t index) const { return touched(index) ? cells_[index] : kEmptyCell; }
-  // Whether the cell's chunk was emptied for this page's use (cell() may read it without writing).
-  bool touched(uint64_t index) const { return (touched_chunks_ >> (index / kChunkCells)) & 1u; }
+  // The cell as it is: an empty one where it holds an earlier epoch's use.
+  const ShadowCell& cell(uint64_t index) const { return current(index) ? cells_[index] : kEmptyCell; }
+  // Whether the cell holds this epoch's use (cell() may read it without writing).
+  bool current(uint64_t index) const { return cells_[index].epoch == epoch_; }
   // Called when a cell may own heap objects (History, Split): only such pages are walked when freed.
   void note_owner(const ShadowCell& cell) {
     if (cell.state == CellState::kHistory || cell.state == CellState::kSplit) owns_objects_ = true;
   }
+  uint64_t index() const { return index_; }
+  // Starts loading the cell into the cache (no lock needed: nothing is read or written).
+  void prefetch(uint64_t index) const { __builtin_prefetch(cells_ + index, 1); }
+  // Forgets this epoch's use: frees what the cells own, and every cell reads as empty again.
+  void start_epoch();
 
   tbb::spin_rw_mutex lock;
 
  private:
-  // A reused page is emptied 1 KiB at a time, as its cells are first used: a launch that gathers
-  // from a large array touches one cell of a page, and emptying all 64 KiB of it was most of the
-  // work of such a launch.
-  static constexpr uint32_t kChunkCells = kWordsPerPage / 64;
+  // Epochs run from 1 to 255: the zero bytes of a fresh page, and kEmptyCell, are never current.
   static constexpr ShadowCell kEmptyCell{};
 
-  ShadowPage(ShadowPagePool& pool, ShadowPagePool::Page taken)
-      : pool_(pool), cells_(taken.cells), touched_chunks_(taken.zeroed ? ~uint64_t{0} : 0) {}
-  void empty_chunk(uint32_t chunk);
+  ShadowPage(ShadowPagePool& pool, uint64_t index, ShadowPagePool::Page taken);
+  void free_owned_cells();
 
   ShadowPagePool& pool_;
   ShadowCell* cells_;
-  uint64_t touched_chunks_;  // bit i: cells [i * kChunkCells, (i + 1) * kChunkCells) are this page's
+  uint64_t index_;
+  uint8_t epoch_ = 1;
+  bool used_ = false;  // some cell is current
   bool owns_objects_ = false;
 };
 
 class PagedShadow {
  public:
-  PagedShadow() = default;
+  // Up to `max_kept_pages` pages are kept from one launch to the next (by default 1 GiB of shadow).
+  explicit PagedShadow(size_t max_kept_pages = size_t{1} << 14) : max_kept_pages_(max_kept_pages) {}
   PagedShadow(const PagedShadow&) = delete;
   PagedShadow& operator=(const PagedShadow&) = delete;
 
   // Page number `page_index` (address / 4 / kWordsPerPage), created if absent. Safe to call concurrently.
   ShadowPage& page(uint64_t page_index);
-  // Calls visit(page_index, page) for every page; callers guarantee no worker is using the shadow.
+  // The cell of `word` in `page` (see ShadowPage::cell).
+  ShadowCell& cell(ShadowPage& page, uint64_t word) { return page.cell(word % kWordsPerPage, used_pages_); }
+  // Calls visit(page_index, page) for every page a cell of was used since the last clear(); callers
+  // guarantee no worker is using the shadow.
   template <typename Visit>
   void for_each_page(Visit&& visit) const {
-    for (const auto& [index, page] : pages_) visit(index, static_cast<const ShadowPage&>(*page));
+    for (const ShadowPage* page : used_pages_) visit(page->index(), *page);
   }
-  // Drops every page; callers guarantee no worker is using the shadow.
-  void clear() {
-    pages_.clear();
-    ++generation_;
-  }
-  // Changes at every clear(): a page pointer obtained in an earlier generation is gone.
+  // Forgets every access; callers guarantee no worker is using the shadow. The pages stay, so that
+  // the next launch finds them without allocating or emptying them (a new epoch makes their cells
+  // empty), unless more than max_kept_pages exist: then they go back to the pool.
+  void clear();
+  // Changes whenever clear() drops the pages: a page pointer obtained in an earlier generation is gone.
   uint64_t generation() const { return generation_; }
 
  private:
+  size_t max_kept_pages_;
   ShadowPagePool pool_;  // outlives the pages
   tbb::concurrent_unordered_map<uint64_t, std::unique_ptr<ShadowPage>> pages_;
+  tbb::concurrent_vector<ShadowPage*> used_pages_;  // pages with current cells
   uint64_t generation_ = 0;
 };
 
@@ -108,7 +126,7 @@ class PageCache {
   ShadowPage& page(PagedShadow& shadow, uint64_t page_index) { return *entry(shadow, page_index).page; }
 
  private:
-  static constexpr unsigned kSlotBits = 8;
+  static constexpr unsigned kSlotBits = 12;  // 4096 pages: 64 MiB of application memory
   std::array<Entry, size_t{1} << kSlotBits> entries_{};
 };
 
@@ -124,8 +142,11 @@ class PageCursor {
   // The cell of `word`, its page locked exclusively.
   ShadowCell& cell(uint64_t word) {
     hold(word / kWordsPerPage, Held::kExclusive);
-    return page_->cell(word % kWordsPerPage);
+    return shadow_.cell(*page_, word);
   }
+  // Starts loading the cell of `word` into the cache: a record's scattered lanes then wait for memory
+  // once, together, instead of one after another.
+  void prefetch(uint64_t word) { cache_.page(shadow_, word / kWordsPerPage).prefetch(word % kWordsPerPage); }
   // Checks the read `access` of `word` under the page's shared lock when it only appends to
   // `worker`'s own list of the word's reads (apply_shared_read); false when it needs cell(). Tried
   // only on pages where this worker's last such read succeeded (note_own_list() marks them).
@@ -136,10 +157,10 @@ class PageCursor {
       if (!entry.shared_reads) return false;
       hold(index, Held::kShared);
     }
-    // An untouched cell is garbage, and emptying it needs the exclusive lock.
+    // A cell of an earlier epoch must be emptied, under the exclusive lock.
     const uint64_t cell_index = word % kWordsPerPage;
-    const bool applied = page_->touched(cell_index) &&
-                         apply_shared_read(page_->cell(cell_index), access, sink, worker);
+    const bool applied = page_->current(cell_index) &&
+                         apply_shared_read(shadow_.cell(*page_, word), access, sink, worker);
     if (!applied) cache_.entry(shadow_, index).shared_reads = false;
     return applied;
   }

@@ -24,9 +24,18 @@ void own(ShadowCell& cell, std::unique_ptr<T> object, CellState state) {
   cell.state = state;
 }
 
-// Accesses of one thread are ordered by program order: never a conflict worth asking about.
+// Two atomics of gpu or system scope are morally strong whoever made them (a histogram's bins).
+bool gpu_scope_atomics(const AccessKind& a, const AccessKind& b) {
+  return a.atomic && b.atomic && a.memory_scope() >= MemoryScope::kGpu && b.memory_scope() >= MemoryScope::kGpu;
+}
+
+// Accesses of one thread are ordered by program order, and atomics of a scope that covers every
+// thread never race: neither is a conflict worth asking about.
 void check(const Stamp& earlier, const Stamp& access, ConflictSink& sink, uint32_t byte) {
-  if (earlier.thread != access.thread && (earlier.kind.write || access.kind.write)) sink.conflict(earlier, byte);
+  if (earlier.thread != access.thread && (earlier.kind.write || access.kind.write) &&
+      !gpu_scope_atomics(earlier.kind, access.kind)) {
+    sink.conflict(earlier, byte);
+  }
 }
 
 // Keeps the latest read of each thread, sorted by thread.
@@ -112,7 +121,9 @@ void reset_cell(ShadowCell& cell) {
     for (ShadowCell& byte : split->bytes) reset_cell(byte);
     delete split;
   }
+  const uint8_t epoch = cell.epoch;  // the cell stays its page's
   cell = ShadowCell{};
+  cell.epoch = epoch;
 }
 
 LocationHistory::LocationHistory(const LocationHistory& other) : write(other.write), reads(other.reads) {

@@ -33,12 +33,14 @@ enum class CellState : uint8_t {
 //   bytes 8-11 : site of the inline stamp
 //   bytes 12-13: AccessKind of the inline stamp
 //   byte  14   : CellState
+//   byte  15   : epoch: a word cell of a shadow page holds this page's use only where it equals the
+//                page's epoch; any other cell reads as empty (ShadowPage). Byte cells ignore it.
 struct ShadowCell {
   uint64_t payload = 0;
   SiteId site{};
   AccessKind kind{};
   CellState state = CellState::kEmpty;
-  uint8_t unused = 0;
+  uint8_t epoch = 0;
 
   // Makes `s` the cell's only access (the caller has freed whatever the cell owned).
   void hold(const Stamp& s) {
@@ -49,7 +51,7 @@ struct ShadowCell {
   }
 };
 static_assert(sizeof(ShadowCell) == 16 && offsetof(ShadowCell, site) == 8 && offsetof(ShadowCell, kind) == 12 &&
-                  offsetof(ShadowCell, state) == 14,
+                  offsetof(ShadowCell, state) == 14 && offsetof(ShadowCell, epoch) == 15,
               "shadow cell layout documented above");
 
 // Out-of-line cell contents come and go at the rate of shared reads: TBB's scalable allocator
@@ -161,7 +163,7 @@ struct CellAccesses {
   std::optional<Stamp> read;
 };
 CellAccesses remembered_accesses(const ShadowCell& cell);
-// Frees what a cell owns and empties it.
+// Frees what a cell owns and empties it (its epoch is kept).
 void reset_cell(ShadowCell& cell);
 
 }  // namespace barracuda::engine

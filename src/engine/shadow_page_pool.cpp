@@ -46,18 +46,18 @@ ShadowPagePool::Page ShadowPagePool::take() {
     if (zeroed_.empty()) map_slab();
     ShadowCell* cells = zeroed_.back();
     zeroed_.pop_back();
-    return {cells, true};
+    return {cells, true, 0};
   }
-  ShadowCell* cells = dirty_.back();
+  const auto [cells, last_epoch] = dirty_.back();
   dirty_.pop_back();
-  return {cells, false};
+  return {cells, false, last_epoch};
 }
 
-void ShadowPagePool::give_back(ShadowCell* cells) noexcept {
+void ShadowPagePool::give_back(ShadowCell* cells, uint8_t last_epoch) noexcept {
   std::lock_guard lock(mutex_);
   try {
     if (dirty_.size() < kMaxDirtyPages) {
-      dirty_.push_back(cells);
+      dirty_.emplace_back(cells, last_epoch);
       return;
     }
     madvise(cells, kShadowPageBytes, MADV_DONTNEED);

@@ -1,12 +1,14 @@
 #pragma once
 // Memory for the pages of a PagedShadow. Pages come from 2 MiB slabs that the kernel may back with
 // transparent huge pages (one fault and one TLB entry per 32 pages: scattered accesses touch a
-// page per lane), and go back to the pool when a launch ends, to be reused by the next launch
-// instead of being unmapped and faulted in again. A reused page is not emptied here: the page
-// empties the parts it touches (ShadowPage), since a scattered access touches one cell of 4096.
+// page per lane), and come back to the pool when the shadow drops them, to be reused instead of
+// being unmapped and faulted in again. A reused page is not emptied here: it comes back with the
+// epoch its cells were last written in, and the next ShadowPage starts a later one (a scattered
+// access touches one cell of 4096: emptying the page would be most of the work).
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "engine/shadow_cell.h"
@@ -27,11 +29,14 @@ class ShadowPagePool {
   // Room for kWordsPerPage cells. Throws std::bad_alloc. Safe to call concurrently.
   struct Page {
     ShadowCell* cells;
-    bool zeroed;  // never written since mapped or discarded: all empty cells; else garbage
+    bool zeroed;  // never written since mapped or discarded: all zero bytes
+    // Otherwise: every cell's epoch is at most this one (ShadowCell::epoch).
+    uint8_t last_epoch;
   };
   Page take();
-  // Returns a page from take(); the caller has freed what its cells owned.
-  void give_back(ShadowCell* cells) noexcept;
+  // Returns a page from take(); the caller has freed what its cells owned, and no cell's epoch is
+  // above `last_epoch`.
+  void give_back(ShadowCell* cells, uint8_t last_epoch) noexcept;
 
  private:
   void map_slab();  // called with mutex_ held
@@ -39,7 +44,7 @@ class ShadowPagePool {
   std::mutex mutex_;
   std::vector<void*> slabs_;
   std::vector<ShadowCell*> zeroed_;  // never written since mapped or discarded: all zero
-  std::vector<ShadowCell*> dirty_;   // used before
+  std::vector<std::pair<ShadowCell*, uint8_t>> dirty_;  // used before, with their last epochs
 };
 
 }  // namespace barracuda::engine

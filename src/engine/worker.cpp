@@ -196,6 +196,10 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
   ConflictChecker checker(shared_.launch, block, races_, record);
   const bool cluster = record.space == MemorySpace::kCluster;
   PageCursor cursor(cluster ? shared_.cluster : shared_.global, cluster ? cluster_pages_ : global_pages_);
+  if (record.space != MemorySpace::kShared && access.address_mode() != AddressMode::kAffine) {
+    // Scattered lanes (a gather): every lane's cell is on its way from memory before the first is checked.
+    for (uint32_t m = h.active_mask; m; m &= m - 1) cursor.prefetch(access.lane_address(std::countr_zero(m)) / 4);
+  }
   for (uint32_t m = h.active_mask; m; m &= m - 1) {
     const uint32_t lane = std::countr_zero(m);
     const uint32_t local = h.warp_id * kWarpSize + lane;

@@ -126,37 +126,84 @@ TEST(ShadowPagePool, PagesAreDistinctAndOnlyFreshOnesAreSaidToBeEmpty) {
   EXPECT_EQ(std::set<ShadowCell*>(pages.begin(), pages.end()).size(), pages.size());
   for (ShadowCell* page : pages) {
     std::memset(static_cast<void*>(page), 0xA5, kShadowPageBytes);
-    pool.give_back(page);
+    pool.give_back(page, 0xA5);  // the epoch bytes hold 0xA5 too
   }
   for (int i = 0; i < 70; ++i) EXPECT_FALSE(pool.take().zeroed) << "take " << i;  // reused: ShadowPage empties it
 }
 
-TEST(PagedShadow, ClearedPagesComeBackEmptyAndCachesForgetThem) {
-  PagedShadow shadow;
-  PageCache cache;
+// The cell of word `i` of page `page_index`.
+ShadowCell& cell_of(PagedShadow& shadow, uint64_t page_index, uint32_t i) {
+  return shadow.cell(shadow.page(page_index), page_index * kWordsPerPage + i);
+}
+
+// Reads one cell of page 5 by two threads (an out-of-line history) and one by thread 1.
+void use_page_five(PagedShadow& shadow) {
   NoConflicts sink;
+  apply_access(cell_of(shadow, 5, 7), read_by(1), sink, 0);
+  ShadowCell& history_cell = cell_of(shadow, 5, 8);
+  apply_access(history_cell, read_by(1), sink, 0);
+  apply_access(history_cell, read_by(2), sink, 1);
+  ASSERT_EQ(history_cell.state, CellState::kHistory);
+  shadow.page(5).note_owner(history_cell);
+}
+
+TEST(PagedShadow, ClearedPagesAreKeptAndReadEmpty) {
+  PagedShadow shadow;
+  use_page_five(shadow);
+  std::vector<uint64_t> used;
+  shadow.for_each_page([&](uint64_t index, const ShadowPage&) { used.push_back(index); });
+  EXPECT_EQ(used, std::vector<uint64_t>{5});
+  ShadowPage* const first = &shadow.page(5);
+
+  shadow.clear();  // frees the history (a leak under ASan otherwise); the page stays
+  EXPECT_EQ(&shadow.page(5), first);
+  used.clear();
+  shadow.for_each_page([&](uint64_t index, const ShadowPage&) { used.push_back(index); });
+  EXPECT_TRUE(used.empty());
+  const ShadowPage& untouched = *first;
+  for (uint32_t i = 0; i < kWordsPerPage; ++i) ASSERT_EQ(untouched.cell(i).state, CellState::kEmpty) << i;
+  EXPECT_EQ(cell_of(shadow, 5, 7).state, CellState::kEmpty);
+  EXPECT_EQ(cell_of(shadow, 5, 8).state, CellState::kEmpty);
+  EXPECT_EQ(cell_of(shadow, 5, 8).payload, 0u);
+}
+
+TEST(PagedShadow, EveryEpochStartsEmptyAcrossTheEpochCounterWrapping) {
+  PagedShadow shadow;
+  NoConflicts sink;
+  for (uint32_t launch = 0; launch < 600; ++launch) {  // the 8-bit epoch wraps twice
+    const uint32_t word = launch % 3;
+    const ShadowPage& page = shadow.page(9);
+    for (uint32_t i = 0; i < 3; ++i) ASSERT_EQ(page.cell(i).state, CellState::kEmpty) << launch << " " << i;
+    ShadowCell& cell = cell_of(shadow, 9, word);
+    ASSERT_EQ(cell.state, CellState::kEmpty) << launch;
+    apply_access(cell, write_by(launch + 1), sink, 0);
+    ASSERT_EQ(page.cell(word).state, CellState::kWrite);
+    shadow.clear();
+  }
+}
+
+TEST(PagedShadow, DroppedPagesComeBackEmptyAndCachesForgetThem) {
+  PagedShadow shadow(/*max_kept_pages=*/2);
+  PageCache cache;
   ShadowPage& first = cache.page(shadow, 5);
   ASSERT_EQ(&first, &shadow.page(5));
-  ShadowCell& inline_cell = first.cell(7);
-  apply_access(inline_cell, read_by(1), sink, 0);
-  ShadowCell& history_cell = first.cell(8);
-  apply_access(history_cell, read_by(1), sink, 0);
-  apply_access(history_cell, read_by(2), sink, 1);  // two readers: an out-of-line history
-  ASSERT_EQ(history_cell.state, CellState::kHistory);
-  first.note_owner(history_cell);
-  // Garbage in every chunk but the first: a reused page must not show it.
-  for (uint32_t i = 64; i < kWordsPerPage; ++i) std::memset(static_cast<void*>(&first.cell(i)), 0xA5, sizeof(ShadowCell));
+  use_page_five(shadow);
+  // Garbage in every other cell: a reused page must not show it.
+  for (uint32_t i = 64; i < kWordsPerPage; ++i) {
+    std::memset(static_cast<void*>(&cell_of(shadow, 5, i)), 0xA5, sizeof(ShadowCell) - 1);
+  }
+  shadow.page(6);
+  shadow.page(7);
+  const uint64_t generation = shadow.generation();
 
-  shadow.clear();  // frees the history; the page memory is kept for reuse
+  shadow.clear();  // three pages, more than two kept: every page goes back to the pool
+  EXPECT_NE(shadow.generation(), generation);
   shadow.page(100);  // likely reuses the freed page object's address: a stale cache entry would show
   ShadowPage& again = cache.page(shadow, 5);
   EXPECT_EQ(&again, &shadow.page(5));  // the cache did not return the freed page object
   const ShadowPage& untouched = again;
   for (uint32_t i = 0; i < kWordsPerPage; ++i) ASSERT_EQ(untouched.cell(i).state, CellState::kEmpty) << i;
-  EXPECT_EQ(again.cell(7).state, CellState::kEmpty);
-  EXPECT_EQ(again.cell(8).state, CellState::kEmpty);
-  EXPECT_EQ(again.cell(8).payload, 0u);
-  for (uint32_t i = 0; i < kWordsPerPage; ++i) ASSERT_EQ(again.cell(i).payload, 0u) << i;
+  for (uint32_t i = 0; i < kWordsPerPage; ++i) ASSERT_EQ(cell_of(shadow, 5, i).payload, 0u) << i;
 }
 
 TEST(PagedShadow, CacheHandsOutThePageOfEveryIndexWhateverItEvicts) {

@@ -150,6 +150,8 @@ void ReferenceDetector::check(const Access& earlier, const Access& current, cons
   if (earlier.thread == current.thread || !(earlier.write || current.write)) return;
   const bool same_record = earlier.record == current.record;
   if ((h.flags & kFlagSameValue) && earlier.write && current.write && same_record) return;
+  // Atomics of gpu or system scope never race: a barrier between two of them orders nothing needed.
+  if (earlier.atomic && current.atomic && earlier.scope >= MemoryScope::kGpu && current.scope >= MemoryScope::kGpu) return;
   const Thread& me = threads_[current.thread];
   const uint32_t b = block_of(current.thread);
   if (block_of(earlier.thread) == b && earlier.generation < blocks_[b].barrier_sites.size()) {
