@@ -214,7 +214,7 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
       // A release qualifier, or the write completing a fence's release pattern.
       const MemoryScope release_scope =
           release_sem ? scope : record.kind.strong ? narrower(scope, thread.release_scope) : thread.release_scope;
-      if (record.space == MemorySpace::kGlobal && release_scope >= MemoryScope::kGpu) {
+      if (record.space == MemorySpace::kGlobal && release_scope >= MemoryScope::kGpu && tracks_cross_launch_sync()) {
         sync_points_.note_release(block.thread_id(local), address, thread.clock);
       }
       block.release(local, address, release_scope, shared_.sync);
@@ -299,7 +299,7 @@ void Worker::check_earlier(const BlockState& block, const ConflictChecker& check
 
 void Worker::note_acquire(const BlockState& block, uint32_t local, uint64_t address, MemoryScope scope,
                           MemorySpace space) {
-  if (space != MemorySpace::kGlobal || scope < MemoryScope::kGpu) return;
+  if (space != MemorySpace::kGlobal || scope < MemoryScope::kGpu || !tracks_cross_launch_sync()) return;
   sync_points_.note_acquire(block.thread_id(local), address, block.thread(local).clock);
 }
 

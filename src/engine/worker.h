@@ -75,6 +75,10 @@ class Worker {
                    const RecordAccess& record);
   // Checks a global access of the current lane (the checker's stamp) against concurrent earlier launches.
   void check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size);
+  // Sync points (cross_launch_sync.h) matter only where this launch overlaps another: one checked
+  // before it, or one that may run beside it later. Other launches skip the bookkeeping (a lock-heavy
+  // kernel makes a sync point of every hand-off).
+  bool tracks_cross_launch_sync() const { return shared_.earlier != nullptr || shared_.launch.order.may_overlap_later; }
   // Before `local` acquires at `address`: a gpu-scope acquire of global memory is a sync point.
   void note_acquire(const BlockState& block, uint32_t local, uint64_t address, MemoryScope scope, MemorySpace space);
   // A shared-memory race the device found (RecordOp::kSharedRace): logged as if found here.
