@@ -284,6 +284,13 @@ SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
   return queues;
 }
 
+void LaunchMonitor::forget_events() {
+  std::lock_guard lock(state_mutex_);
+  // Dropped, not destroyed: the driver may crash destroying (or recording) a destroyed context's event.
+  spare_events_.clear();
+  events_context_ = nullptr;
+}
+
 CUevent LaunchMonitor::take_event(CUcontext context) {
   if (context != events_context_) {  // those of another context went with it
     spare_events_.clear();

@@ -90,6 +90,10 @@ class LaunchMonitor final : public shim::LaunchObserver {
   bool wait_until_checked(std::chrono::milliseconds limit);
   // Launches issued but not checked yet.
   uint64_t in_flight() const;
+  // A context is being destroyed (cuCtxDestroy, cudaDeviceReset) or may be (the release of a primary
+  // context): the spare events made in it go with it. A new primary context may get the old one's
+  // handle, so they are forgotten now, not when a launch names another context.
+  void forget_events();
 
   LaunchTotals totals() const;
   // Held while the engine merges a launch's findings into its results: whoever reads them (the report,

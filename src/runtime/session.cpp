@@ -186,11 +186,13 @@ class Session final : public shim::SyncObserver {
     }
     if (event.kind == shim::SyncKind::kContextRelease) {
       monitor_.wait_until_checked(std::chrono::seconds(60));
+      monitor_.forget_events();
       return;
     }
     if (event.kind != shim::SyncKind::kContextTeardown) return;
     while (!monitor_.wait_until_checked(std::chrono::minutes(1))) {
     }
+    monitor_.forget_events();
     std::lock_guard lock(queues_mutex_);
     if (!queues_) return;
     const bool ours = event.context != nullptr ? event.context == queues_->context() : event.device == queues_device_;
