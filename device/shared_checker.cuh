@@ -189,7 +189,7 @@ __device__ void check_word(const Launch& launch, SharedShadowWord* word, const S
         const bool late = reader != seen.readers[0] && reader != seen.readers[1];
         if (late && unpack_stamp(reader).thread != access.stamp.thread) {
           send_race(launch, site_id, size_log2, offset, access,
-                    {SharedHazard::kWriteAfterRead, unpack_stamp(reader), false});
+                    {shared_hazard(false, false, true, access.stamp.atomic).hazard, unpack_stamp(reader), false});
         }
         cas(&word->readers[r], reader, 0);
       }
@@ -204,9 +204,10 @@ __device__ void check_word(const Launch& launch, SharedShadowWord* word, const S
         if (changed == 0 && outcome.next.readers[1] != seen.readers[1]) cas(&word->readers[1], seen.readers[1], 0);
         __threadfence();
         const uint64_t write = load_relaxed(&word->write);
+        // Only a plain read keeps a reader entry: the late write is plain or atomic-plain with it.
         if (write != seen.write && same_epoch(write, epoch) && unpack_stamp(write).thread != access.stamp.thread) {
           send_race(launch, site_id, size_log2, offset, access,
-                    {SharedHazard::kReadAfterWrite, unpack_stamp(write), false});
+                    {shared_hazard(true, unpack_stamp(write).atomic, false, false).hazard, unpack_stamp(write), false});
         }
       }
     }
@@ -228,13 +229,15 @@ __device__ __noinline__ uint32_t check_shared_lanes(const Launch& launch, const 
   const uint32_t checked = __ballot_sync(group.mask, shared);
   if (!shared) return checked;
   const RecordOp op = access_info_op(access_info);
-  const bool write = op == RecordOp::kStore;
+  // A shared atomic (atom/red without ordering semantics: shared_checkable_kernels.h) is a write.
+  const bool atomic = op == RecordOp::kAtomic || op == RecordOp::kReduction;
+  const bool write = op == RecordOp::kStore || atomic;
   const uint32_t size_log2 = access_info_size_log2(access_info);
   const uint32_t bytes = 1u << size_log2;
   // As conflict_flags (runtime.cu) and the uniform-value test of __barracuda_log_access, over the
   // checked lanes: what kFlagSameValue and kFlagUniformValue would say of their record.
   const uint32_t same_address = __match_any_sync(checked, address);
-  const bool has_value = write && (access_info & kAccessHasValue) != 0;
+  const bool has_value = op == RecordOp::kStore && (access_info & kAccessHasValue) != 0;
   const uint32_t same_value_lanes = has_value ? __match_any_sync(checked, value) & same_address : 0;
   const bool same_value_store = has_value && __all_sync(checked, same_value_lanes == same_address);
   const bool uniform = same_value_store && same_address == checked && bytes <= 4;
@@ -245,7 +248,7 @@ __device__ __noinline__ uint32_t check_shared_lanes(const Launch& launch, const 
     const uint32_t epoch = load_cg(&slot.row->first_epoch[slot.index]) + slot.barriers[thread];
     const uint32_t warp_base = thread - lane;
     // A uniform store is of 4 bytes (shared accesses of checked kernels are 4, 8 or 16 bytes).
-    const SharedAccess access{{epoch, thread, site_id}, write, warp_base + role.last_writer_lane, uniform,
+    const SharedAccess access{{epoch, thread, site_id, atomic}, write, warp_base + role.last_writer_lane, uniform,
                               static_cast<uint32_t>(value), role.same_instruction_lanes};
     // In a cluster launch the block's rank may sit above bit 24 of its shared::cta addresses (as the
     // engine's worker.cpp masks it).

@@ -180,9 +180,9 @@ constexpr bool valid_queue_capacity(uint64_t capacity) {
 //   bit  22    kAccessSpinRead: an ld.volatile whose value decides whether a loop containing it
 //              iterates again (src/ptx/passes/spin_reads.h); the runtime sets kFlagSpinRead in the
 //              record (barracuda/record.h)
-//   bit  23    kAccessDeviceShared: a plain load or store of a kernel whose shared memory the device
-//              checks (src/ptx/passes/shared_checkable_kernels.h): when the launch has device checking
-//              on and the address is shared (a generic one as classified), the device checks it
+//   bit  23    kAccessDeviceShared: a plain load or store, or a shared atomic, of a kernel whose shared
+//              memory the device checks (src/ptx/passes/shared_checkable_kernels.h): when the launch has
+//              device checking on and the address is shared (a generic one as classified), the device checks it
 //              against the block's shadow and logs nothing (device/shared_checker.cuh)
 inline constexpr uint32_t kAccessGeneric = 1u << 19;
 inline constexpr uint32_t kAccessHasValue = 1u << 20;

@@ -73,6 +73,7 @@ enum class SharedHazard : uint8_t {
   kReadAfterWrite = 0,
   kWriteAfterRead = 1,
   kWriteAfterWrite = 2,
+  kAtomicPlain = 3,  // a shared atomic and a plain access (two atomics never race)
 };
 
 // What a kSharedRace record carries in `base` and `stride` (record_ops.inc); the header itself names

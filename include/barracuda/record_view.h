@@ -211,8 +211,7 @@ class RecordView {
   // The byte stride between consecutive lanes of a kAffine record.
   constexpr int32_t affine_stride() const { return has_uniform_value() ? 0 : header_->stride; }
 
-  // The payload of a kSharedRace record (record_ops.inc). The hazard bits may read 3 in a malformed
-  // record: SharedHazard names no such value, and consumers reject it.
+  // The payload of a kSharedRace record (record_ops.inc).
   constexpr SharedRacePayload shared_race() const {
     const uint64_t base = header_->base;
     SharedRacePayload payload{};

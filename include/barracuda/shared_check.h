@@ -22,27 +22,47 @@
 
 namespace barracuda {
 
-// One access as the shadow remembers it: the epoch of its barrier interval, its block-linear thread
-// and its site, packed into 64 bits (0 stands for "none": epochs start at 1).
+// One access as the shadow remembers it: the epoch of its barrier interval, its block-linear thread,
+// whether it was an atomic (atom/red without memory-ordering semantics) and its site, packed into 64
+// bits (0 stands for "none": epochs start at 1).
 struct SharedStamp {
   uint32_t epoch;
   uint32_t thread;  // below kSharedCheckMaxThreads
   uint32_t site;    // below kSharedCheckMaxSites
+  bool atomic;
 };
 
 inline constexpr uint32_t kSharedCheckMaxThreads = 1u << kSharedRaceThreadBits;
-inline constexpr uint32_t kSharedCheckSiteBits = 22;
+inline constexpr uint32_t kSharedCheckSiteBits = 21;
 // A module whose site ids reach this is checked on the host (the instrumentation decides).
 inline constexpr uint32_t kSharedCheckMaxSites = 1u << kSharedCheckSiteBits;
+inline constexpr uint32_t kSharedStampAtomicBit = kSharedCheckSiteBits;
+inline constexpr uint32_t kSharedStampThreadShift = kSharedCheckSiteBits + 1;
+static_assert(kSharedStampThreadShift + kSharedRaceThreadBits == 32, "thread, atomic and site fill the low half");
 
 constexpr uint64_t pack_stamp(SharedStamp stamp) {
-  return (uint64_t{stamp.epoch} << 32) | (uint64_t{stamp.thread & (kSharedCheckMaxThreads - 1)} << kSharedCheckSiteBits) |
-         (stamp.site & (kSharedCheckMaxSites - 1));
+  return (uint64_t{stamp.epoch} << 32) |
+         (uint64_t{stamp.thread & (kSharedCheckMaxThreads - 1)} << kSharedStampThreadShift) |
+         (uint64_t{stamp.atomic} << kSharedStampAtomicBit) | (stamp.site & (kSharedCheckMaxSites - 1));
 }
 constexpr SharedStamp unpack_stamp(uint64_t packed) {
   return {static_cast<uint32_t>(packed >> 32),
-          static_cast<uint32_t>((packed >> kSharedCheckSiteBits) & (kSharedCheckMaxThreads - 1)),
-          static_cast<uint32_t>(packed & (kSharedCheckMaxSites - 1))};
+          static_cast<uint32_t>((packed >> kSharedStampThreadShift) & (kSharedCheckMaxThreads - 1)),
+          static_cast<uint32_t>(packed & (kSharedCheckMaxSites - 1)), ((packed >> kSharedStampAtomicBit) & 1u) != 0};
+}
+
+// The hazard an earlier access of another thread in the same interval forms with a later one, or
+// nothing: shared atomics never race with each other (their .cta or wider scope covers the block),
+// and an atomic with a plain access is the engine's "atomic-plain" (hazard_between in the engine).
+struct SharedHazardOrNone {
+  bool races;
+  SharedHazard hazard;
+};
+constexpr SharedHazardOrNone shared_hazard(bool earlier_write, bool earlier_atomic, bool later_write, bool later_atomic) {
+  if (earlier_atomic && later_atomic) return {false, SharedHazard::kAtomicPlain};
+  if (earlier_atomic || later_atomic) return {true, SharedHazard::kAtomicPlain};
+  if (earlier_write) return {true, later_write ? SharedHazard::kWriteAfterWrite : SharedHazard::kReadAfterWrite};
+  return {true, SharedHazard::kWriteAfterRead};
 }
 
 // The shadow of one 4-byte word of a block's shared memory. Each field is one 64-bit word the device
@@ -58,7 +78,8 @@ static_assert(sizeof(SharedShadowWord) == 32 && offsetof(SharedShadowWord, reade
                   offsetof(SharedShadowWord, value) == 24,
               "the device's shadow pool is laid out in these words");
 
-// One lane's access to one word.
+// One lane's access to one word. An atomic is a write (stamp.atomic set): the engine's FastTrack rule
+// applies it as one, after checking it as a read against the last write.
 struct SharedAccess {
   SharedStamp stamp;
   bool write;
@@ -121,20 +142,22 @@ BARRACUDA_HOST_DEVICE constexpr SharedCheckOutcome check_shared_access(const Sha
     const bool same_instruction = access.write && writer.site == access.stamp.site &&
                                   writer.thread / kWarpSize == thread / kWarpSize &&
                                   (access.same_instruction_lanes >> (writer.thread % kWarpSize) & 1u) != 0;
-    if (writer.thread != thread && !same_instruction) {
+    const SharedHazardOrNone pair = shared_hazard(true, writer.atomic, access.write, access.stamp.atomic);
+    if (writer.thread != thread && !same_instruction && pair.races) {
       const bool same_value = access.write && access.uniform && same_epoch(seen.value, epoch) &&
                               static_cast<uint32_t>(seen.value) == access.value;
-      out.races[out.race_count++] = {access.write ? SharedHazard::kWriteAfterWrite : SharedHazard::kReadAfterWrite,
-                                     writer, same_value};
+      out.races[out.race_count++] = {pair.hazard, writer, same_value};
     }
   }
   if (access.write) {
     for (uint64_t reader : seen.readers) {
+      // Readers are plain loads: an atomic is kept as the write.
       if (same_epoch(reader, epoch) && unpack_stamp(reader).thread != thread) {
-        out.races[out.race_count++] = {SharedHazard::kWriteAfterRead, unpack_stamp(reader), false};
+        out.races[out.race_count++] = {shared_hazard(false, false, true, access.stamp.atomic).hazard,
+                                       unpack_stamp(reader), false};
       }
     }
-    out.next.write = pack_stamp({epoch, access.last_writer_thread, access.stamp.site});
+    out.next.write = pack_stamp({epoch, access.last_writer_thread, access.stamp.site, access.stamp.atomic});
     out.next.readers[0] = out.next.readers[1] = 0;
     out.next.value = access.uniform ? (uint64_t{epoch} << 32 | access.value) : 0;
     return out;

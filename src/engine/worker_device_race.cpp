@@ -10,14 +10,14 @@ namespace barracuda::engine {
 
 static_assert(static_cast<uint8_t>(Hazard::kReadAfterWrite) == static_cast<uint8_t>(SharedHazard::kReadAfterWrite) &&
                   static_cast<uint8_t>(Hazard::kWriteAfterRead) == static_cast<uint8_t>(SharedHazard::kWriteAfterRead) &&
-                  static_cast<uint8_t>(Hazard::kWriteAfterWrite) == static_cast<uint8_t>(SharedHazard::kWriteAfterWrite),
+                  static_cast<uint8_t>(Hazard::kWriteAfterWrite) == static_cast<uint8_t>(SharedHazard::kWriteAfterWrite) &&
+                  static_cast<uint8_t>(Hazard::kAtomicPlain) == static_cast<uint8_t>(SharedHazard::kAtomicPlain),
               "a device race's hazard converts by value");
 
 void Worker::apply_shared_race(const RecordView& record, BlockState& block) {
   const RecordHeader& h = record.header();
   const SharedRacePayload payload = record.shared_race();
   if (std::popcount(h.active_mask) != 1) return malformed(h, "device race record with other than one lane");
-  if (payload.hazard > SharedHazard::kWriteAfterWrite) return malformed(h, "device race record with an unknown hazard");
   if (payload.first_thread >= shared_.launch.padded_threads_per_block()) {
     return malformed(h, "device race record naming a thread outside the block");
   }

@@ -15,8 +15,9 @@ constexpr uint32_t kExitSite = 102;
 constexpr uint32_t kWords = 8;  // few words: accesses meet often
 
 struct Site {
-  RecordOp op;
-  uint32_t size_log2;  // 2, 3 or 4
+  RecordOp op;         // load, store, atomic or reduction
+  uint32_t size_log2;  // 2, 3 or 4 (atomics: 2 or 3)
+  MemoryScope scope;   // of an atomic: .cta or the default .gpu
 };
 
 class Generator {
@@ -33,7 +34,13 @@ class Generator {
     launch.shared_bytes = kWords * 4 + 8;
     const uint32_t site_count = pick(2, 8);
     for (uint32_t s = 0; s < site_count; ++s) {
-      sites_.push_back({chance(50) ? RecordOp::kStore : RecordOp::kLoad, chance(75) ? 2u : pick(3, 4)});
+      const uint32_t kind = pick(1, 100);
+      if (kind <= 20) {  // shared atomics: atomicAdd (kAtomic) or a reduction whose result is unused
+        sites_.push_back({kind <= 15 ? RecordOp::kAtomic : RecordOp::kReduction, chance(75) ? 2u : 3u,
+                          chance(50) ? MemoryScope::kCta : MemoryScope::kGpu});
+      } else {
+        sites_.push_back({kind <= 60 ? RecordOp::kStore : RecordOp::kLoad, chance(75) ? 2u : pick(3, 4), MemoryScope::kCta});
+      }
     }
     for (uint32_t block = 0; block < launch.grid.x; ++block) emit_block(launch, block, trace.slots);
     return trace;
@@ -75,7 +82,10 @@ class Generator {
       value[lane] = one_value ? shared_value : pick(1, 2);
     }
     RecordHeader h = header(shape.op, block, warp, mask, site + 1);
-    h.space_sem = pack_space_sem(MemorySpace::kShared, MemorySemantics::kWeak, MemoryScope::kCta);
+    const bool atomic = shape.op == RecordOp::kAtomic || shape.op == RecordOp::kReduction;
+    // An atomic without .sem (atomicAdd) or with .relaxed, as the instrumentation logs atom/red.shared.
+    const MemorySemantics atomic_semantics = site % 2 == 0 ? MemorySemantics::kLegacy : MemorySemantics::kRelaxed;
+    h.space_sem = pack_space_sem(MemorySpace::kShared, atomic ? atomic_semantics : MemorySemantics::kWeak, shape.scope);
     const uint32_t leader = static_cast<uint32_t>(__builtin_ctz(mask));
     bool affine = true;
     int64_t stride = 0;

@@ -1,7 +1,8 @@
 #pragma once
 // Random, seeded launches of the one kind the device checks on its own: blocks whose warps access
 // shared memory with plain loads and stores (4, 8 or 16 bytes, a handful of overlapping words, lanes
-// sharing addresses, stores of one value or several) and synchronise only with full-block barriers.
+// sharing addresses, stores of one value or several) and atomics without ordering semantics (4 or 8
+// bytes, .cta or .gpu scope), and synchronise only with full-block barriers.
 // Sites are instructions: each site keeps its op and size, and every warp may execute it.
 #include <cstdint>
 #include <vector>

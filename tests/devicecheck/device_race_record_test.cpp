@@ -70,13 +70,20 @@ TEST(DeviceRaceRecord, StoresOfOneValueAreTheSameValueWarning) {
   EXPECT_TRUE(result.races[0].same_value);
 }
 
+TEST(DeviceRaceRecord, AnAtomicPlainRaceKeepsItsHazard) {
+  const Result result = run(shared_race(0, 1u << 4, {0x10, 40, 10, SharedHazard::kAtomicPlain, false, 0}));
+  ASSERT_EQ(result.races.size(), 1u);
+  EXPECT_EQ(result.races[0].hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(result.races[0].race_class, RaceClass::kInterWarp);
+}
+
 TEST(DeviceRaceRecord, MalformedOnesAreSkipped) {
-  EXPECT_TRUE(run(shared_race(0, 0x3, {0, 6, 10, SharedHazard::kReadAfterWrite, false, 0})).races.empty());
-  RecordHeader bad_hazard = shared_race(0, 0x1, {0, 6, 10, SharedHazard::kReadAfterWrite, false, 0});
-  bad_hazard.base |= uint64_t{3} << 28;
-  const Result result = run(bad_hazard);
-  EXPECT_TRUE(result.races.empty());
-  EXPECT_EQ(result.stats.malformed_records, 1u);
+  const Result two_lanes = run(shared_race(0, 0x3, {0, 6, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  EXPECT_TRUE(two_lanes.races.empty());
+  EXPECT_EQ(two_lanes.stats.malformed_records, 1u);
+  const Result outside = run(shared_race(0, 0x1, {0, 900, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  EXPECT_TRUE(outside.races.empty()) << "thread 900 of a 64-thread block";
+  EXPECT_EQ(outside.stats.malformed_records, 1u);
 }
 
 }  // namespace

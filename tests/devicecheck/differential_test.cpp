@@ -4,7 +4,10 @@
 // * every race the device reports is one the engine reports (same site pair, class, hazard);
 // * every race the engine reports has a device race at the same second access with the same hazard
 //   (read-after-write and write-after-write pairs are the same; a write racing with reads names one
-//   of them, not necessarily each: the shadow keeps two readers, barracuda/shared_check.h).
+//   of them, not necessarily each: the shadow keeps two readers, barracuda/shared_check.h);
+// * atomic-plain races (the hazard names no direction, so the engine's list keeps one of the two
+//   orders of a site pair): the same atomic sites race with plain accesses on both sides.
+
 // BARRACUDA_DIFF_TRACES overrides the trace count, BARRACUDA_DIFF_SEED runs one seed.
 #include <gtest/gtest.h>
 
@@ -13,6 +16,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "barracuda/record_view.h"
 #include "barrier_only_trace.h"
 #include "engine/engine.h"
 #include "shared_check_simulator.h"
@@ -34,11 +38,23 @@ using SecondKey = std::tuple<uint32_t, engine::Hazard>;                         
 
 struct Findings {
   std::set<PairKey> pairs;
-  std::set<SecondKey> seconds;
+  std::set<SecondKey> seconds;  // of races with a plain hazard
+  std::set<uint32_t> atomic_plain_sites;  // atomic sites of atomic-plain races
   std::set<PairKey> same_value;
 };
 
-Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots) {
+// The sites of atomics and reductions in `slots`.
+std::set<uint32_t> atomic_sites(std::span<const RecordHeader> slots) {
+  std::set<uint32_t> sites;
+  for (size_t i = 0; i < slots.size();) {
+    const RecordView record(slots[i], slots.data() + i + 1);
+    if (record.op() == RecordOp::kAtomic || record.op() == RecordOp::kReduction) sites.insert(slots[i].site_id);
+    i += record.slot_count();
+  }
+  return sites;
+}
+
+Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots, const std::set<uint32_t>& atomics) {
   engine::Engine engine(engine::EngineConfig{1});
   engine.begin_launch(launch);
   engine.worker(0).consume(slots);
@@ -50,7 +66,13 @@ Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> s
     const uint32_t a = raw(race.first_site), b = raw(race.second_site);
     const PairKey key{std::min(a, b), std::max(a, b), race.race_class, race.hazard};
     findings.pairs.insert(key);
-    findings.seconds.insert({b, race.hazard});
+    if (race.hazard == engine::Hazard::kAtomicPlain) {
+      for (const uint32_t site : {a, b}) {
+        if (atomics.contains(site)) findings.atomic_plain_sites.insert(site);
+      }
+    } else {
+      findings.seconds.insert({b, race.hazard});
+    }
     if (race.same_value) findings.same_value.insert(key);
   }
   return findings;
@@ -69,13 +91,14 @@ TEST(DeviceSharedCheck, FindsWhatTheEngineFindsOnBarrierOnlyLaunches) {
   for (uint64_t seed = 0; seed < traces; ++seed) {
     if (only != ~0ull && seed != only) continue;
     const BarrierOnlyTrace trace = make_barrier_only_trace(seed);
-    const Findings host = check(trace.launch, trace.slots);
+    const std::set<uint32_t> atomics = atomic_sites(trace.slots);
+    const Findings host = check(trace.launch, trace.slots, atomics);
     const std::vector<RecordHeader> received = simulate_device_shared_check(trace.launch, trace.slots);
-    const Findings device = check(trace.launch, received);
+    const Findings device = check(trace.launch, received, atomics);
     racy += !host.pairs.empty();
     identical += host.pairs == device.pairs;
     const bool subset = std::includes(host.pairs.begin(), host.pairs.end(), device.pairs.begin(), device.pairs.end());
-    const bool covers = host.seconds == device.seconds;
+    const bool covers = host.seconds == device.seconds && host.atomic_plain_sites == device.atomic_plain_sites;
     // A pair both report is same-value on the device when it is on the host (the device may say so
     // of more pairs: it sees the two stores' values, not every store of the two sites).
     const bool same_value = std::includes(device.same_value.begin(), device.same_value.end(),

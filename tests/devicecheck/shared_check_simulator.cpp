@@ -39,7 +39,8 @@ void check_access(const RecordView& access, BlockShadow& block, std::vector<Reco
     if (!role.checks) continue;
     const uint32_t thread = h.warp_id * kWarpSize + lane;
     const uint32_t epoch = 1 + block.barriers_passed[thread];
-    SharedAccess lane_access{{epoch, thread, h.site_id}, access.op() == RecordOp::kStore,
+    const bool atomic = access.op() == RecordOp::kAtomic || access.op() == RecordOp::kReduction;
+    SharedAccess lane_access{{epoch, thread, h.site_id, atomic}, access.op() != RecordOp::kLoad,
                              h.warp_id * kWarpSize + role.last_writer_lane, access.has_uniform_value(),
                              access.uniform_value(), role.same_instruction_lanes};
     for (uint32_t word = 0; word < (access.access_bytes() + 3) / 4; ++word) {

@@ -15,6 +15,9 @@ SharedAccess store(uint32_t epoch, uint32_t thread, uint32_t site) {
 SharedAccess uniform_store(uint32_t epoch, uint32_t thread, uint32_t site, uint32_t value) {
   return {{epoch, thread, site}, true, thread, true, value, 0};
 }
+SharedAccess atomic(uint32_t epoch, uint32_t thread, uint32_t site) {
+  return {{epoch, thread, site, true}, true, thread, false, 0, 0};
+}
 
 // Applies the accesses in order and returns the races of the last one.
 SharedCheckOutcome run(std::initializer_list<SharedAccess> accesses) {
@@ -27,13 +30,44 @@ SharedCheckOutcome run(std::initializer_list<SharedAccess> accesses) {
   return outcome;
 }
 
-TEST(SharedStamp, PacksEpochThreadAndSite) {
-  const SharedStamp stamp{0x12345678u, 1023, kSharedCheckMaxSites - 1};
-  const SharedStamp back = unpack_stamp(pack_stamp(stamp));
-  EXPECT_EQ(back.epoch, stamp.epoch);
-  EXPECT_EQ(back.thread, stamp.thread);
-  EXPECT_EQ(back.site, stamp.site);
-  EXPECT_NE(pack_stamp({1, 0, 0}), 0u) << "epoch 1 and up never reads as an empty entry";
+TEST(SharedStamp, PacksEpochThreadSiteAndAtomic) {
+  for (const bool is_atomic : {false, true}) {
+    const SharedStamp stamp{0x12345678u, 1023, kSharedCheckMaxSites - 1, is_atomic};
+    const SharedStamp back = unpack_stamp(pack_stamp(stamp));
+    EXPECT_EQ(back.epoch, stamp.epoch);
+    EXPECT_EQ(back.thread, stamp.thread);
+    EXPECT_EQ(back.site, stamp.site);
+    EXPECT_EQ(back.atomic, is_atomic);
+  }
+  EXPECT_NE(pack_stamp({1, 0, 0, false}), 0u) << "epoch 1 and up never reads as an empty entry";
+}
+
+TEST(SharedCheck, AtomicsOfTwoThreadsNeverRace) {
+  EXPECT_EQ(run({atomic(1, 0, 10), atomic(1, 40, 10)}).race_count, 0u);
+  EXPECT_EQ(run({atomic(1, 0, 10), atomic(1, 1, 11), atomic(1, 2, 10)}).race_count, 0u);
+}
+
+TEST(SharedCheck, AnAtomicAndAPlainAccessOfAnotherThreadRaceAsAtomicPlain) {
+  for (const SharedCheckOutcome& out : {run({store(1, 0, 10), atomic(1, 1, 11)}), run({load(1, 0, 10), atomic(1, 1, 11)}),
+                                        run({atomic(1, 0, 10), store(1, 1, 11)}), run({atomic(1, 0, 10), load(1, 1, 11)})}) {
+    ASSERT_EQ(out.race_count, 1u);
+    EXPECT_EQ(out.races[0].hazard, SharedHazard::kAtomicPlain);
+    EXPECT_EQ(out.races[0].first.thread, 0u);
+    EXPECT_EQ(out.races[0].first.site, 10u);
+  }
+}
+
+TEST(SharedCheck, AnAtomicIsOrderedByABarrierAndByItsOwnThread) {
+  EXPECT_EQ(run({store(1, 0, 10), atomic(2, 1, 11), load(3, 2, 12)}).race_count, 0u);
+  EXPECT_EQ(run({atomic(1, 3, 10), load(1, 3, 11), store(1, 3, 12)}).race_count, 0u);
+}
+
+TEST(SharedCheck, AnAtomicForgetsTheReadsBeforeItAsAWriteDoes) {
+  // The atomic races with the read; the plain store after it races with the atomic only.
+  const SharedCheckOutcome out = run({load(1, 0, 10), atomic(1, 1, 11), store(1, 2, 12)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, SharedHazard::kAtomicPlain);
+  EXPECT_EQ(out.races[0].first.thread, 1u);
 }
 
 TEST(SharedCheck, WriteThenReadOfAnotherThreadInOneIntervalRaces) {

@@ -70,6 +70,28 @@ extern "C" __global__ void with_shared_atomic(int* out) {
   out[blockIdx.x] = count;
 }
 
+// An atomic whose space is chosen at run time is generic: the device classifies loads and stores
+// only, so the kernel stays on the host.
+extern "C" __global__ void with_generic_atomic(int* out) {
+  __shared__ int count;
+  int* target = out[0] > 0 ? &count : out;
+  if (threadIdx.x == 0) count = 0;
+  __syncthreads();
+  atomicAdd(target, 1);
+  __syncthreads();
+  out[blockIdx.x + 1] = count;
+}
+
+// A 16-bit atomic shares its word with another: the shadow's word entries cannot tell them apart.
+extern "C" __global__ void with_halfword_shared_atomic(int* out) {
+  __shared__ unsigned short pairs[64];
+  if (threadIdx.x < 64) pairs[threadIdx.x] = 0;
+  __syncthreads();
+  atomicCAS(&pairs[threadIdx.x % 64], 0, 1);
+  __syncthreads();
+  out[threadIdx.x] = pairs[threadIdx.x % 64];
+}
+
 extern "C" __global__ void with_volatile_shared(int* out) {
   __shared__ int cells[256];
   volatile int* shared = cells;

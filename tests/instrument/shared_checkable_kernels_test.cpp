@@ -34,7 +34,7 @@ TEST(SharedCheckableKernels, AcceptsTiledKernelsAndRejectsEachOtherSynchronisati
   ParseResult parsed = parse(std::string(shared_checkable_kernels_ptx()));
   ASSERT_TRUE(parsed) << parsed.error.to_string();
   EXPECT_EQ(checkable(*parsed.module), (Names{"tiled_gemm", "reduce_with_shuffles", "shared_store_in_function",
-                                              "_Z13store_throughPii"}));
+                                              "with_shared_atomic", "_Z13store_throughPii"}));
 }
 
 TEST(SharedCheckableKernels, AModuleWhoseSiteIdsMayNotFitTheShadowIsLeftToTheHost) {
@@ -77,7 +77,7 @@ TEST(SharedCheckableKernels, InstrumentationRoutesTheirSharedAccessesToTheDevice
   ParseResult parsed = parse(std::string(shared_checkable_kernels_ptx()));
   ASSERT_TRUE(parsed);
   const InstrumentResult result = instrument_module(*parsed.module, {});
-  EXPECT_EQ(result.statistics.shared_checkable_kernels, 3u);
+  EXPECT_EQ(result.statistics.shared_checkable_kernels, 4u);
   const std::string text = to_string(*parsed.module);
   // ptxas (through nvJitLink) accepts the module linked with the device runtime.
   EXPECT_FALSE(
@@ -93,6 +93,17 @@ TEST(SharedCheckableKernels, InstrumentationRoutesTheirSharedAccessesToTheDevice
     shared += is_shared;
   }
   EXPECT_GE(shared, 3) << "two tile stores and the tile loads";
+
+  // A shared atomic goes to the device like the plain accesses; the global store does not.
+  const Calls atomic = calls_in(text, "with_shared_atomic");
+  EXPECT_EQ(atomic.begins, 1);
+  int device_atomics = 0;
+  for (uint32_t info : atomic.access_infos) {
+    const bool is_shared = space_of(access_info_space_sem(info)) == MemorySpace::kShared;
+    EXPECT_EQ((info & kAccessDeviceShared) != 0, is_shared) << std::hex << info;
+    device_atomics += is_shared && access_info_op(info) == RecordOp::kAtomic;
+  }
+  EXPECT_EQ(device_atomics, 1);
 
   const Calls fenced = calls_in(text, "with_fence");
   EXPECT_EQ(fenced.begins, 0);

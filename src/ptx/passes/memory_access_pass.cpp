@@ -135,9 +135,11 @@ class AccessLogger {
     if (value) extra |= kAccessHasValue;
     if (context_.runs_without_fences && ticket_only_serves_fences(shape->op, space_sem)) extra |= kAccessNoSyncTicket;
     if (context_.spin_reads.contains(*position)) extra |= kAccessSpinRead;
-    // Plain ld/st that may reach shared memory (ldu reads global memory only).
-    if (context_.checks_shared_on_device && (instruction.opcode == Opcode::Ld || instruction.opcode == Opcode::St) &&
-        (instruction.space == StateSpace::Shared || instruction.space == StateSpace::Generic)) {
+    // Plain ld/st that may reach shared memory (ldu reads global memory only), and shared atomics.
+    const bool plain = instruction.opcode == Opcode::Ld || instruction.opcode == Opcode::St;
+    if (context_.checks_shared_on_device &&
+        ((plain && (instruction.space == StateSpace::Shared || instruction.space == StateSpace::Generic)) ||
+         (is_atomic && instruction.space == StateSpace::Shared))) {
       extra |= kAccessDeviceShared;
     }
     uint32_t info = pack_access_info(shape->op, space_sem, *size, extra);

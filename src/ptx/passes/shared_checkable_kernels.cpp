@@ -23,10 +23,14 @@ bool full_block_barrier(const Instruction& instruction) {
          instruction.operands[0].value == 0;
 }
 
-bool plain_word_access(const Instruction& instruction) {
-  if (instruction.semantics != MemorySemantics::None && instruction.semantics != MemorySemantics::Weak) return false;
+bool word_sized(const Instruction& instruction) {
   const uint32_t bytes = bit_width(instruction.type()) * instruction.vector_width / 8;
   return bytes == 4 || bytes == 8 || bytes == 16;
+}
+
+bool plain_word_access(const Instruction& instruction) {
+  if (instruction.semantics != MemorySemantics::None && instruction.semantics != MemorySemantics::Weak) return false;
+  return word_sized(instruction);
 }
 
 bool keeps_shared_checkable(const Instruction& instruction) {
@@ -48,8 +52,14 @@ bool keeps_shared_checkable(const Instruction& instruction) {
     case Opcode::Other: return false;
     case Opcode::Atom:
     case Opcode::Red:
-      return !may_be_shared(instruction.space) && instruction.space != StateSpace::SharedCluster &&
-             !orders_memory(instruction.semantics);
+      // Shared atomics are checked on the device too (atomic-plain pairs race, atomic pairs do not);
+      // a generic one is not: its space is known only at run time, and the device classifies loads
+      // and stores only.
+      if (instruction.space == StateSpace::Generic || instruction.space == StateSpace::SharedCluster ||
+          orders_memory(instruction.semantics)) {
+        return false;
+      }
+      return instruction.space != StateSpace::Shared || word_sized(instruction);
     case Opcode::Ld:
     case Opcode::Ldu:
     case Opcode::St:
@@ -74,6 +84,10 @@ bool may_access_shared(const Function& function) {
     const auto* instruction = std::get_if<Instruction>(&statement);
     if (instruction && (instruction->opcode == Opcode::Ld || instruction->opcode == Opcode::St) &&
         may_be_shared(instruction->space)) {
+      return true;
+    }
+    if (instruction && (instruction->opcode == Opcode::Atom || instruction->opcode == Opcode::Red) &&
+        instruction->space == StateSpace::Shared) {
       return true;
     }
   }
