@@ -20,7 +20,8 @@ BlockState::BlockState(const LaunchInfo& launch, BlockId id, BarrierLog& barrier
       shared_words_hint_((launch.shared_bytes + 3) / 4),
       barriers_(barriers),
       threads_(threads_per_block_),
-      warps_(launch.warps_per_block()) {
+      warps_(launch.warps_per_block()),
+      gpu_acquires_(threads_per_block_) {
   for (uint32_t w = 0; w < warps_.size(); ++w) warps_[w].live_mask = warps_[w].path_mask = existing_lanes(w);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "barracuda/record.h"
+#include "engine/block_acquires.h"
 #include "engine/knowledge.h"
 #include "engine/launch.h"
 #include "engine/shadow_cell.h"
@@ -153,6 +154,9 @@ class BlockState {
   void release_in_block(uint32_t local, uint64_t offset);
   void acquire_in_block(uint32_t local, uint64_t offset);
 
+  // The block's gpu-scope acquires of global memory, handed on to block-mates ordered after them.
+  BlockAcquires& gpu_acquires() { return gpu_acquires_; }
+
   // The shadow cell of shared-memory word `word`, growing the shadow on demand.
   ShadowCell& shared_word(uint64_t word) {
     if (word >= shared_.size()) grow_shared(word);
@@ -199,6 +203,7 @@ class BlockState {
   uint32_t partial_waiting_ = 0;  // bit i: partial barrier i has threads waiting (checked per record)
   // Block-scope synchronisation locations (strict, unfenced and origin; wide is kept by SyncMap).
   std::unordered_map<uint64_t, Knowledge> cta_sync_;
+  BlockAcquires gpu_acquires_;
   std::vector<ShadowCell> shared_;
 };
 

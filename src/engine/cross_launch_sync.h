@@ -12,6 +12,8 @@
 // access came before a release of a location the other thread had acquired before its access. Like
 // the engine's ordering of synchronisation inside a launch, this takes the acquire to have read from
 // the release; unlike it, the order of the two in time is not known (tickets count per launch).
+// A thread ordered after a block-mate's acquire (a leader spins on the flag, then __syncthreads) gets
+// an acquire point of its own at its next access (block_acquires.h).
 #include <cstdint>
 #include <unordered_map>
 #include <vector>

@@ -206,6 +206,9 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
     uint64_t address = access.lane_address(lane);
     if (record.space == MemorySpace::kShared) address &= kSharedOffsetMask;
     ThreadState& thread = block.thread(local);
+    if (record.space == MemorySpace::kGlobal && block.gpu_acquires().may_hand_on(local)) {
+      inherit_block_acquires(block, local);
+    }
     // Stamped before a release moves the clock on: whoever acquires this release knows this access.
     checker.begin_lane(local, thread.clock);
     const bool completes_fence = record.kind.write && thread.release_pending;
@@ -297,10 +300,24 @@ void Worker::check_earlier(const BlockState& block, const ConflictChecker& check
   shared_.earlier->check(word, current, thread, size, sync_points_, races_, cross_launch_candidates_);
 }
 
-void Worker::note_acquire(const BlockState& block, uint32_t local, uint64_t address, MemoryScope scope,
+void Worker::note_acquire(BlockState& block, uint32_t local, uint64_t address, MemoryScope scope,
                           MemorySpace space) {
   if (space != MemorySpace::kGlobal || scope < MemoryScope::kGpu || !tracks_cross_launch_sync()) return;
-  sync_points_.note_acquire(block.thread_id(local), address, block.thread(local).clock);
+  const Clock clock = block.thread(local).clock;
+  sync_points_.note_acquire(block.thread_id(local), address, clock);
+  block.gpu_acquires().note(local, block.thread_id(local), address, clock);
+}
+
+void Worker::inherit_block_acquires(BlockState& block, uint32_t local) {
+  ThreadState& thread = block.thread(local);
+  const ThreadId self = block.thread_id(local);
+  const bool inherited = block.gpu_acquires().hand_on(
+      local, [&](ThreadId acquirer, Clock clock) { return block.knows(local, acquirer, clock); },
+      [&](uint64_t address) { sync_points_.note_acquire(self, address, thread.clock); });
+  // The sync point keeps the thread's current clock: the access about to be stamped and later ones
+  // must carry a higher one, its earlier accesses at this clock must not (a thread may learn of the
+  // acquire without its clock moving, waiting on an mbarrier). Moving its own clock orders nothing new.
+  if (inherited) thread.clock = next(thread.clock);
 }
 
 void Worker::apply_fence(const RecordView& fence, BlockState& block) {

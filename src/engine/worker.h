@@ -79,8 +79,12 @@ class Worker {
   // before it, or one that may run beside it later. Other launches skip the bookkeeping (a lock-heavy
   // kernel makes a sync point of every hand-off).
   bool tracks_cross_launch_sync() const { return shared_.earlier != nullptr || shared_.launch.order.may_overlap_later; }
-  // Before `local` acquires at `address`: a gpu-scope acquire of global memory is a sync point.
-  void note_acquire(const BlockState& block, uint32_t local, uint64_t address, MemoryScope scope, MemorySpace space);
+  // Before `local` acquires at `address`: a gpu-scope acquire of global memory is a sync point, of the
+  // thread and of block-mates ordered after it (BlockAcquires).
+  void note_acquire(BlockState& block, uint32_t local, uint64_t address, MemoryScope scope, MemorySpace space);
+  // Before a global access of `local`: the block-mates' acquires it is now ordered after become sync
+  // points of its own.
+  void inherit_block_acquires(BlockState& block, uint32_t local);
   // A shared-memory race the device found (RecordOp::kSharedRace): logged as if found here.
   void apply_shared_race(const RecordView& race, BlockState& block);
   void apply_fence(const RecordView& fence, BlockState& block);

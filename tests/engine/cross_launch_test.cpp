@@ -1,6 +1,8 @@
 // Races between launches that may run concurrently (other streams, nothing ordering them).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -279,6 +281,198 @@ TEST(CrossLaunch, AProducerLaunchedFirstPublishesToAConcurrentConsumer) {
   const LaunchInfo b = launch(2, "consume", {kFirst}, {kFirst}, true, 1);
   run(engine, b, acquire_then_read(b));
   EXPECT_TRUE(engine.races().empty());
+}
+
+// A consumer block whose leader (lane 0 of warp 0) acquires the flag and hands it to its block-mates
+// through __syncthreads: the reads of every thread are ordered after the acquire. Block b's data is
+// at `kX + 512 * b`, lane i of warp w reading word 32 * w + i; warp 0 reads at site 20, warp 1 at 21.
+constexpr uint32_t kWarp0ReadSite = 20, kWarp1ReadSite = 21;
+constexpr uint64_t kBlockDataBytes = 512;
+
+RecordHeader of_block(RecordHeader h, uint32_t block) {
+  h.block_id = block;
+  return h;
+}
+
+RecordHeader leader_acquire(const LaunchInfo& c) { return flag_load(c, 0, 1, MemorySemantics::kAcquire); }
+
+std::vector<RecordHeader> block_reads(const LaunchInfo& c, uint32_t block = 0) {
+  std::vector<RecordHeader> reads = {warp_access(RecordOp::kLoad, c, 0, kWarp0ReadSite),
+                                     warp_access(RecordOp::kLoad, c, 1, kWarp1ReadSite)};
+  for (RecordHeader& read : reads) read = at(of_block(read, block), read.base + kBlockDataBytes * block);
+  return reads;
+}
+
+std::vector<RecordHeader> block_meets(const LaunchInfo& info, uint32_t block = 0) {
+  return {of_block(block_barrier(info, 0), block), of_block(block_barrier(info, 1), block)};
+}
+
+std::vector<RecordHeader> concat(std::initializer_list<std::vector<RecordHeader>> parts) {
+  std::vector<RecordHeader> all;
+  for (const std::vector<RecordHeader>& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+std::vector<RecordHeader> leader_acquires_then_block_reads(const LaunchInfo& c) {
+  return concat({{leader_acquire(c)}, block_meets(c), block_reads(c)});
+}
+
+std::vector<RecordHeader> leader_acquires_block_reads_unordered(const LaunchInfo& c) {
+  return concat({{leader_acquire(c)}, block_reads(c)});
+}
+
+// Every producer thread writes its word of blocks 0 and 1's data, then releases the flag itself.
+std::vector<RecordHeader> every_thread_writes_then_releases(const LaunchInfo& p) {
+  std::vector<RecordHeader> records;
+  for (uint32_t warp = 0; warp < 2; ++warp) {
+    const RecordHeader store = warp_access(RecordOp::kStore, p, warp, 3);
+    records.push_back(store);
+    records.push_back(at(store, store.base + kBlockDataBytes));
+    RecordHeader release = flag_store(p, warp, 4, MemorySemantics::kRelease);
+    release.active_mask = ~0u;
+    records.push_back(release);
+  }
+  return records;
+}
+
+// The producer's threads all write, meet at __syncthreads, then lane 0 of warp 0 releases the flag.
+std::vector<RecordHeader> block_writes_then_leader_releases(const LaunchInfo& p) {
+  return concat({{warp_access(RecordOp::kStore, p, 0, 3), warp_access(RecordOp::kStore, p, 1, 3)},
+                 block_meets(p),
+                 {flag_store(p, 0, 4, MemorySemantics::kRelease)}});
+}
+
+// The producer is launched first, the consumer after it into another stream; both run at once.
+std::vector<Race> producer_first(std::vector<RecordHeader> (*producer)(const LaunchInfo&),
+                                 std::vector<RecordHeader> (*consumer)(const LaunchInfo&),
+                                 uint32_t consumer_blocks = 1) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = launch(1, "produce", {}, {}, true, 1);
+  run(engine, a, producer(a));
+  const LaunchInfo b = launch(2, "consume", {kFirst}, {kFirst}, true, consumer_blocks);
+  run(engine, b, consumer(b));
+  return engine.races();
+}
+
+// Whether a race of the consumer's read at `read_site` (first or second, by launch order) was reported.
+bool reported(const std::vector<Race>& races, uint32_t read_site) {
+  return std::any_of(races.begin(), races.end(), [&](const Race& r) {
+    return r.first_site == SiteId{read_site} || r.second_site == SiteId{read_site};
+  });
+}
+
+TEST(CrossLaunch, ReadsABarrierOrdersAfterABlockMatesAcquireDoNotRace) {
+  EXPECT_TRUE(producer_first(every_thread_writes_then_releases, leader_acquires_then_block_reads).empty());
+}
+
+TEST(CrossLaunch, ReadsOfBlockMatesNothingOrdersAfterTheLeadersAcquireRace) {
+  const std::vector<Race> races =
+      producer_first(every_thread_writes_then_releases, leader_acquires_block_reads_unordered);
+  EXPECT_TRUE(reported(races, kWarp1ReadSite));
+  EXPECT_TRUE(reported(races, kWarp0ReadSite));  // lanes 1 to 31: independent thread scheduling
+}
+
+TEST(CrossLaunch, ABarrierBeforeTheLeadersAcquireOrdersNoReadAfterIt) {
+  const auto barrier_first = [](const LaunchInfo& c) {
+    return concat({block_meets(c), {leader_acquire(c)}, block_reads(c)});
+  };
+  const std::vector<Race> races = producer_first(every_thread_writes_then_releases, barrier_first);
+  EXPECT_TRUE(reported(races, kWarp1ReadSite));
+  EXPECT_TRUE(reported(races, kWarp0ReadSite));
+}
+
+TEST(CrossLaunch, AnAcquireInAnotherBlockOrdersNoRead) {
+  const auto other_block_reads = [](const LaunchInfo& c) {
+    return concat({{leader_acquire(c)}, block_meets(c, 0), block_meets(c, 1), block_reads(c, 1)});
+  };
+  const std::vector<Race> races = producer_first(every_thread_writes_then_releases, other_block_reads, 2);
+  EXPECT_TRUE(reported(races, kWarp1ReadSite));
+  EXPECT_TRUE(reported(races, kWarp0ReadSite));
+}
+
+TEST(CrossLaunch, AFencedSpinOfTheLeaderHandedOnByABarrierOrdersTheBlocksReads) {
+  // while (volatile flag == 0); __threadfence(); __syncthreads(); read.
+  const auto fenced_spin = [](const LaunchInfo& c) {
+    RecordHeader spin = flag_load(c, 0, 1, MemorySemantics::kVolatile);
+    spin.flags = kFlagSpinRead;
+    RecordHeader fence{};
+    fence.op = static_cast<uint8_t>(RecordOp::kFence);
+    fence.active_mask = 1;
+    fence.launch_id = c.launch_id;
+    fence.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kAcqRel, MemoryScope::kGpu);
+    return concat({{spin, fence}, block_meets(c), block_reads(c)});
+  };
+  EXPECT_TRUE(producer_first(every_thread_writes_then_releases, fenced_spin).empty());
+}
+
+TEST(CrossLaunch, WritesABarrierOrdersBeforeTheLeadersReleaseArePublishedToABarrierOrderedConsumer) {
+  // The producer's side on its own: every consumer thread acquires (the release's published knowledge
+  // covers the block-mates' writes through the barrier)...
+  const auto every_thread_acquires = [](const LaunchInfo& c) {
+    return concat({{warp_flag_load(c, 0), warp_flag_load(c, 1)}, block_reads(c)});
+  };
+  EXPECT_TRUE(producer_first(block_writes_then_leader_releases, every_thread_acquires).empty());
+  // ...and with the consumer's leader handing its acquire on.
+  EXPECT_TRUE(producer_first(block_writes_then_leader_releases, leader_acquires_then_block_reads).empty());
+}
+
+TEST(CrossLaunch, AConsumerLaunchedFirstHandsItsLeadersAcquireToTheBlockThroughABarrier) {
+  // The consumer's reads are checked when the producer's writes come, before the producer's release
+  // is known: the pairs are decided at the producer's end (ordered_by_sync).
+  EXPECT_TRUE(consumer_first(leader_acquires_then_block_reads, block_writes_then_leader_releases).empty());
+  EXPECT_TRUE(consumer_first(leader_acquires_then_block_reads, every_thread_writes_then_releases).empty());
+  const std::vector<Race> races =
+      consumer_first(leader_acquires_block_reads_unordered, block_writes_then_leader_releases);
+  EXPECT_TRUE(reported(races, kWarp1ReadSite));
+  EXPECT_TRUE(reported(races, kWarp0ReadSite));
+}
+
+// Warp 1's lane 0 reads word A, learns of the leader's acquire by waiting on an mbarrier the leader
+// arrived at after it (which moves no clock), then reads word B: only B is ordered after the acquire.
+constexpr uint32_t kReadASite = 21, kReadBSite = 22;
+constexpr uint64_t kWordA = kX, kWordB = kX + 4;
+
+RecordHeader mbarrier(RecordOp op, const LaunchInfo& info, uint32_t warp) {
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(op);
+  h.active_mask = 1;
+  h.warp_id = static_cast<uint16_t>(warp);
+  h.launch_id = info.launch_id;
+  h.site_id = 8;
+  h.base = 0x100;  // the mbarrier's shared-memory offset
+  return h;
+}
+
+std::vector<RecordHeader> read_a_learn_read_b(const LaunchInfo& c) {
+  return {leader_acquire(c), mbarrier(RecordOp::kMbarrierArrive, c, 0),
+          at(access(RecordOp::kLoad, c, 0, 1, kReadASite), kWordA), mbarrier(RecordOp::kMbarrierWait, c, 1),
+          at(access(RecordOp::kLoad, c, 0, 1, kReadBSite), kWordB)};
+}
+
+std::vector<RecordHeader> write_a_and_b_then_release(const LaunchInfo& p) {
+  return {at(access(RecordOp::kStore, p, 0, 0, 3), kWordA), at(access(RecordOp::kStore, p, 0, 0, 3), kWordB),
+          flag_store(p, 0, 4, MemorySemantics::kRelease)};
+}
+
+TEST(CrossLaunch, AReadBeforeTheThreadLearntOfABlockMatesAcquireStillRaces) {
+  for (const std::vector<Race>& races : {producer_first(write_a_and_b_then_release, read_a_learn_read_b),
+                                         consumer_first(read_a_learn_read_b, write_a_and_b_then_release)}) {
+    EXPECT_TRUE(reported(races, kReadASite));
+    EXPECT_FALSE(reported(races, kReadBSite));
+  }
+}
+
+TEST(CrossLaunch, ABlockWithMoreAcquirersThanItHandsOnCountsOnlyEachThreadsOwnAcquires) {
+  // 33 acquirers: warp 0's lanes of the flag, warp 1's lane 0 of another location. The bound on the
+  // work per access keeps warp 1 from inheriting the flag; its reads are reported as without a leader.
+  const auto crowded = [](const LaunchInfo& c) {
+    return concat({{warp_flag_load(c, 0), at(flag_load(c, 1, 1, MemorySemantics::kAcquire), kFlag + 4)},
+                   block_meets(c),
+                   block_reads(c)});
+  };
+  const std::vector<Race> races = producer_first(every_thread_writes_then_releases, crowded);
+  EXPECT_TRUE(reported(races, kWarp1ReadSite));
+  EXPECT_FALSE(reported(races, kWarp0ReadSite));
 }
 
 }  // namespace
