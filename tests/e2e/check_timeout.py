@@ -4,7 +4,10 @@ runs APP (which races, then waits for minutes) with --timeout 5 and checks the e
 SIGTERM-ed app (143), the race in the report, the note that the run was stopped, and that it all took
 well under the app's own wait.
 
-  check_timeout.py BARRACUDA APP --line FILE:LINE
+  check_timeout.py BARRACUDA APP [--spin] --line FILE:LINE
+
+--spin: the app's wait is a kernel that never ends (APP spin): the report must also say that a launch
+was still running when it was written.
 
 Exits 77 (skipped) where no GPU is usable."""
 import argparse
@@ -22,6 +25,7 @@ def main():
     parser.add_argument("barracuda")
     parser.add_argument("app")
     parser.add_argument("--line", required=True)
+    parser.add_argument("--spin", action="store_true")
     args = parser.parse_args()
     smi = shutil.which("nvidia-smi")
     if smi is None or subprocess.run([smi], capture_output=True).returncode != 0:
@@ -32,7 +36,8 @@ def main():
         report_path = os.path.join(tmp, "r.json")
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         start = time.monotonic()
-        run = subprocess.run([args.barracuda, "run", "--timeout", "5", "--report", report_path, "--", args.app],
+        app = [args.app, "spin"] if args.spin else [args.app]
+        run = subprocess.run([args.barracuda, "run", "--timeout", "5", "--report", report_path, "--", *app],
                              capture_output=True, text=True, env=env, timeout=120)
         elapsed = time.monotonic() - start
         sys.stderr.write(run.stderr)
@@ -48,6 +53,8 @@ def main():
         failures.append(f"no race names {args.line}: {sorted(lines)}")
     if not any("stopped by signal" in s["reason"] for s in report["summary"]["kernels_skipped"]):
         failures.append(f"the report does not say the run was stopped: {report['summary']['kernels_skipped']}")
+    if args.spin and not any("still running" in s["reason"] for s in report["summary"]["kernels_skipped"]):
+        failures.append(f"the report does not name the launch still running: {report['summary']['kernels_skipped']}")
     if "ran past --timeout 5 s" not in run.stderr:
         failures.append("no message about the timeout")
     for failure in failures:
