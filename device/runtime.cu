@@ -446,6 +446,8 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
                                                                uint32_t access_info, uint64_t value) {
   const Launch launch = find_launch(__barracuda_queues);
   if (launch.slot == nullptr) return;
+  // Uniform over the call's lanes (one site, one launch): they all return together.
+  if ((access_info & kAccessReadOnlyParameter) && (launch.slot->flags & kLaunchSkipsReadOnlyParameterLoads)) return;
   WarpGroup group = form_group(site_id);
   const uint32_t arrived = group.mask;
 

@@ -57,7 +57,8 @@ inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
 // 3: producer block in device memory, header-last publication, no commit index
 // 4: the producer header points at the shadow pool of device shared-memory checking
 // 5: launch slots and the grid table replace the header's launch fields (launches run concurrently)
-inline constexpr uint32_t kQueueFormatVersion = 5;
+// 6: LaunchSlot::flags (loads through read-only parameters)
+inline constexpr uint32_t kQueueFormatVersion = 6;
 inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different sides never share a line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
@@ -103,6 +104,13 @@ static_assert(offsetof(QueueProducerHeader, host_arena) == 24,
 
 // One launch in flight, in device memory. The host writes the first five fields before the launch
 // (and zeroes the counter); the device only increments.
+// LaunchSlot::flags.
+enum LaunchFlag : uint32_t {
+  // Loads marked kAccessReadOnlyParameter are not logged: the host found that no other pointer
+  // argument of the launch points into the same allocation and that no other launch can run beside it.
+  kLaunchSkipsReadOnlyParameterLoads = 1u << 0,
+};
+
 struct LaunchSlot {
   uint32_t launch_id;  // RecordHeader::launch_id of the launch's records
   // Device checking of shared memory (barracuda/shared_check_pool.h) in this launch: the pool's rows
@@ -112,10 +120,11 @@ struct LaunchSlot {
   uint64_t shared_pool;       // device address of the shadow pool
   uint64_t shared_pool_row_bytes;
   uint64_t threads_exited;    // device-incremented: threads past their kWarpExit record
-  uint8_t padding[kQueueLineBytes - 40];
+  uint32_t flags;             // LaunchFlag bits
+  uint8_t padding[kQueueLineBytes - 44];
 };
 static_assert(sizeof(LaunchSlot) == kQueueLineBytes && offsetof(LaunchSlot, next_sync_ticket) == 8 &&
-                  offsetof(LaunchSlot, threads_exited) == 32,
+                  offsetof(LaunchSlot, threads_exited) == 32 && offsetof(LaunchSlot, flags) == 40,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
 // The grid table: open addressing from grid_table_home(%gridid), linear probing. An entry is 0
@@ -184,11 +193,15 @@ constexpr bool valid_queue_capacity(uint64_t capacity) {
 //              memory the device checks (src/ptx/passes/shared_checkable_kernels.h): when the launch has
 //              device checking on and the address is shared (a generic one as classified), the device checks it
 //              against the block's shadow and logs nothing (device/shared_checker.cuh)
+//   bit  24    kAccessReadOnlyParameter: a load through a kernel parameter the kernel never writes
+//              through (src/ptx/passes/read_only_parameters.h): not logged in launches whose slot has
+//              kLaunchSkipsReadOnlyParameterLoads
 inline constexpr uint32_t kAccessGeneric = 1u << 19;
 inline constexpr uint32_t kAccessHasValue = 1u << 20;
 inline constexpr uint32_t kAccessNoSyncTicket = 1u << 21;
 inline constexpr uint32_t kAccessSpinRead = 1u << 22;
 inline constexpr uint32_t kAccessDeviceShared = 1u << 23;
+inline constexpr uint32_t kAccessReadOnlyParameter = 1u << 24;
 
 // Ticketed accesses that synchronise only by completing a fence's release pattern ("fence; write"):
 // relaxed, volatile and legacy strong writes and read-modify-writes. Their reads acquire only

@@ -40,6 +40,8 @@ void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
             << ")\nkernel exits logged: " << statistics.kernel_exits
             << "\nmemory accesses not logged (local/param/const or unsupported form): " << statistics.skipped_memory
             << "\nread-only loads not logged (ld.global.nc, ldu): " << statistics.read_only_loads
+            << "\nloads through read-only parameters (not logged where the launch allows): "
+            << statistics.read_only_parameter_loads
             << "\ninstrumented fraction: " << statistics.instrumented_fraction() << '\n';
 }
 

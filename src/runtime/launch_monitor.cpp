@@ -211,8 +211,15 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   const bool pool_free = pool_user_ == nullptr || pool_user_->kernel_ended ||
                          stream_ordered(pool_user_->context, pool_user_->stream, flight->context, flight->stream);
   try {
-    flight->device_checks_shared = flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
-                                                                  check_shared_on_device_ && pool_free);
+    // Loads through read-only parameters (ptx/passes/read_only_parameters.h) cannot race inside the
+    // launch unless two arguments share an allocation, nor with another launch unless one can run
+    // beside it: only then are they logged.
+    const bool alone = info.order.concurrent_with.empty() && !info.order.may_overlap_later;
+    const bool read_only_loads_race_free =
+        alone && allocations_ != nullptr && allocations_->arguments_in_distinct_allocations(flight->arguments);
+    flight->device_checks_shared = flight->queues->prepare_launch(
+        flight->slot, info.launch_id, flight->stream, check_shared_on_device_ && pool_free,
+        read_only_loads_race_free ? kLaunchSkipsReadOnlyParameterLoads : 0u);
     const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
     if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));
   } catch (const std::exception& e) {

@@ -91,9 +91,11 @@ ToolDeviceMemory* QueueHost::shared_pool() {
   return shared_pool_.get();
 }
 
-bool QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device) {
+bool QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
+                               uint32_t flags) {
   LaunchSlot fields{};
   fields.launch_id = launch_id;
+  fields.flags = flags;
   if (ToolDeviceMemory* pool = check_shared_on_device ? shared_pool() : nullptr) {
     const DriverApi& api = driver_api();
     check(api.memset_d8_async(pool->address(), 0, shared_pool_rows_offset(), stream),

@@ -46,8 +46,9 @@ class QueueHost {
   // (`check_shared_on_device`: the shadow pool is allocated at the first such launch, and its race
   // filter is cleared in `stream`, so the caller must have ordered every earlier launch that uses the
   // pool before it there). Returns whether the device checks shared memory in this launch (else the
-  // host does). Throws std::runtime_error when a copy to the device fails.
-  bool prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device);
+  // host does). `flags`: LaunchFlag bits for the launch. Throws std::runtime_error when a copy to the
+  // device fails.
+  bool prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device, uint32_t flags);
   // Empties the grid table (no kernel logging): entries of grids that never finished (a fault) go.
   void clear_grid_table();
   // Why the shadow pool could not be allocated (then every launch checks shared memory on the host).

@@ -1,5 +1,6 @@
 #include "runtime/race_allocations.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "report/value_text.h"
@@ -14,6 +15,7 @@ RaceAllocations::RaceAllocations(const engine::Engine& engine, const AllocationM
 LaunchArguments RaceAllocations::arguments_of(const shim::LaunchInfo& launch) const {
   LaunchArguments arguments{std::string(launch.kernel_name), {}};
   if (launch.kernel_params == nullptr) return arguments;
+  arguments.read = true;
   for (const uint32_t parameter : sites_.pointer_parameters(launch.kernel_name)) {
     const void* argument = launch.kernel_params[parameter];
     if (argument == nullptr) continue;
@@ -22,6 +24,19 @@ LaunchArguments RaceAllocations::arguments_of(const shim::LaunchInfo& launch) co
     arguments.pointers.emplace_back(parameter, value);
   }
   return arguments;
+}
+
+bool RaceAllocations::arguments_in_distinct_allocations(const LaunchArguments& arguments) const {
+  if (!arguments.read) return false;
+  std::vector<uint64_t> bases;
+  for (const auto& [parameter, value] : arguments.pointers) {
+    if (value == 0) continue;
+    const std::optional<AllocationRecord> allocation = allocations_.find(value);
+    if (!allocation) return false;  // managed, host-mapped or foreign memory: cannot tell
+    bases.push_back(allocation->base);
+  }
+  std::sort(bases.begin(), bases.end());
+  return std::adjacent_find(bases.begin(), bases.end()) == bases.end();
 }
 
 std::optional<RaceAllocations::ParameterPointee> RaceAllocations::parameter_of(engine::SiteId site,

@@ -28,6 +28,7 @@ namespace barracuda::runtime {
 struct LaunchArguments {
   std::string kernel;
   std::vector<std::pair<uint32_t, uint64_t>> pointers;
+  bool read = false;  // the launch passed its arguments as kernel_params (not through `extra`)
 };
 
 class RaceAllocations {
@@ -36,6 +37,10 @@ class RaceAllocations {
 
   // During the launch call: what note_new_races will need of `launch`'s arguments.
   LaunchArguments arguments_of(const shim::LaunchInfo& launch) const;
+  // Whether every pointer argument the kernel's accesses derive from points into a known allocation
+  // and no two of them into the same one (null pointers aside): then a kernel that only reads
+  // through one of them cannot write it through another.
+  bool arguments_in_distinct_allocations(const LaunchArguments& arguments) const;
   // With the engine's results locked: looks up the races logged since the last call. `launch` holds
   // the arguments of the launch the engine just closed, or is null (a flush at exit).
   void note_new_races(const LaunchArguments* launch = nullptr);

@@ -213,9 +213,12 @@ TEST(InstrumentPass, ReadOnlyLoadsAreNotLoggedByDefault) {
   size_t calls = 0;
   for (const std::string& line : out.lines) calls += line.find("__barracuda_log_access,") != std::string::npos;
   EXPECT_EQ(calls, 1u);
-  // The one logged load is the coherent one.
+  // The one logged load is the coherent one; the kernel writes nothing through its parameter, so the
+  // load is marked as one through a read-only parameter (read_only_parameters.h).
+  const uint32_t coherent =
+      static_cast<uint32_t>(std::stoul(info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta, 2)));
   EXPECT_EQ(call_before(out, "ld.global.u32 %r4, [%rd1+56];").arguments[2],
-            info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta, 2));
+            std::to_string(coherent | kAccessReadOnlyParameter));
   EXPECT_EQ(call_before(out, "ld.global.u32 %r4, [%rd1+56];").callee, "__barracuda_log_access");
   EXPECT_NE(call_before(out, "ld.global.nc.u32 %r1, [%rd1];").callee, "__barracuda_log_access");
 }

@@ -108,8 +108,10 @@ std::unordered_map<const Instruction*, uint32_t> address_parameters(const Functi
   if (!kernel.is_entry || kernel.parameters.empty()) return result;
   RegisterOrigins origins(kernel);
   // Each pass can only turn origins inconsistent after the first definitions: a few passes suffice.
-  for (int pass = 0; pass < 8 && origins.pass(kernel); ++pass) {
-  }
+  // Origins that have not settled after them are not trusted (read_only_parameters.h relies on them).
+  bool settled = false;
+  for (int pass = 0; pass < 8 && !settled; ++pass) settled = !origins.pass(kernel);
+  if (!settled) return result;
   for (const Statement& statement : kernel.body) {
     const auto* instruction = std::get_if<Instruction>(&statement);
     if (!instruction) continue;

@@ -4,6 +4,7 @@
 #include "ptx/passes/fence_free_functions.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/pass_context.h"
+#include "ptx/passes/read_only_parameters.h"
 #include "ptx/passes/shared_checkable_kernels.h"
 
 namespace barracuda::ptx::passes {
@@ -37,6 +38,8 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     // Before any pass edits the body: loops and register data-flow of the code as compiled.
     const SpinReads spin_reads(*function);
     const std::unordered_map<const Instruction*, uint32_t> parameters = address_parameters(*function);
+    const std::unordered_set<uint32_t> read_only =
+        options.log_read_only ? std::unordered_set<uint32_t>{} : read_only_parameters(*function, parameters);
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
     PassContext context{*function,
@@ -48,6 +51,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
                         shared_checkable.contains(*function),
                         options,
                         parameters,
+                        read_only,
                         spin_reads};
     result.statistics.shared_checkable_kernels += function->is_entry && context.checks_shared_on_device;
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards

@@ -31,6 +31,9 @@ struct InstrumentStatistics {
   uint64_t shared_checkable_kernels = 0;  // kernels whose shared memory the device can check (shared_checkable_kernels.h)
   uint64_t skipped_memory = 0;   // local/param/const accesses (cannot race) and forms not logged
   uint64_t read_only_loads = 0;  // ld.global.nc and ldu not logged (InstrumentOptions::log_read_only)
+  // Loads through parameters their kernel only reads through (read_only_parameters.h), which launches
+  // the host allows it for do not log.
+  uint64_t read_only_parameter_loads = 0;
   // Fraction of the original instructions that now log an event.
   double instrumented_fraction() const;
 };

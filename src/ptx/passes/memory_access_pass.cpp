@@ -135,6 +135,13 @@ class AccessLogger {
     if (value) extra |= kAccessHasValue;
     if (context_.runs_without_fences && ticket_only_serves_fences(shape->op, space_sem)) extra |= kAccessNoSyncTicket;
     if (context_.spin_reads.contains(*position)) extra |= kAccessSpinRead;
+    if (instruction.opcode == Opcode::Ld) {
+      const auto origin = context_.address_parameters.find(&instruction);
+      if (origin != context_.address_parameters.end() && context_.read_only_parameters.contains(origin->second)) {
+        extra |= kAccessReadOnlyParameter;
+        ++context_.statistics.read_only_parameter_loads;
+      }
+    }
     // Plain ld/st that may reach shared memory (ldu reads global memory only), and shared atomics.
     const bool plain = instruction.opcode == Opcode::Ld || instruction.opcode == Opcode::St;
     if (context_.checks_shared_on_device &&

@@ -2,6 +2,7 @@
 // What every instrumentation pass gets for one function: the editor, the runtime-call builder, the
 // site table and the statistics. Each pass lives in its own file and is declared here.
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ptx/function_editor.h"
 #include "ptx/passes/instrument.h"
@@ -26,6 +27,9 @@ struct PassContext {
   const InstrumentOptions& options;
   // The kernel parameter each global access's address derives from (address_parameters.h).
   const std::unordered_map<const Instruction*, uint32_t>& address_parameters;
+  // The parameters the kernel only reads through (read_only_parameters.h): loads through them carry
+  // kAccessReadOnlyParameter. Empty unless InstrumentOptions::log_read_only is off.
+  const std::unordered_set<uint32_t>& read_only_parameters;
   // The function's volatile loads that decide whether their loop goes on (spin_reads.h), found on the
   // original body: the memory pass marks them kAccessSpinRead.
   const SpinReads& spin_reads;
