@@ -446,8 +446,12 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
                                                                uint32_t access_info, uint64_t value) {
   const Launch launch = find_launch(__barracuda_queues);
   if (launch.slot == nullptr) return;
-  // Uniform over the call's lanes (one site, one launch): they all return together.
-  if ((access_info & kAccessReadOnlyParameter) && (launch.slot->flags & kLaunchSkipsReadOnlyParameterLoads)) return;
+  // A load through a read-only parameter inside that parameter's allocation cannot race (the host
+  // allows it only where no other argument points there and no launch runs beside); one past it may.
+  if ((access_info & kAccessReadOnlyParameter) && (launch.slot->flags & kLaunchSkipsReadOnlyParameterLoads)) {
+    const uint32_t parameter = access_info_parameter(access_info);
+    if (address >= launch.slot->read_only_begin[parameter] && address < launch.slot->read_only_end[parameter]) return;
+  }
   WarpGroup group = form_group(site_id);
   const uint32_t arrived = group.mask;
 

@@ -104,6 +104,9 @@ static_assert(offsetof(QueueProducerHeader, host_arena) == 24,
 
 // One launch in flight, in device memory. The host writes the first five fields before the launch
 // (and zeroes the counter); the device only increments.
+// Parameters 0-3 of a kernel may have their loads left unlogged (two bits of access_info say which).
+inline constexpr uint32_t kReadOnlyParameterRanges = 4;
+
 // LaunchSlot::flags.
 enum LaunchFlag : uint32_t {
   // Loads marked kAccessReadOnlyParameter are not logged: the host found that no other pointer
@@ -121,10 +124,16 @@ struct LaunchSlot {
   uint64_t shared_pool_row_bytes;
   uint64_t threads_exited;    // device-incremented: threads past their kWarpExit record
   uint32_t flags;             // LaunchFlag bits
-  uint8_t padding[kQueueLineBytes - 44];
+  uint32_t unused;
+  // With kLaunchSkipsReadOnlyParameterLoads: the allocation [begin, end) each read-only parameter
+  // below kReadOnlyParameterRanges points into; an empty range for the others.
+  uint64_t read_only_begin[kReadOnlyParameterRanges];
+  uint64_t read_only_end[kReadOnlyParameterRanges];
+  uint8_t padding[kQueueLineBytes - 48 - 16 * kReadOnlyParameterRanges];
 };
 static_assert(sizeof(LaunchSlot) == kQueueLineBytes && offsetof(LaunchSlot, next_sync_ticket) == 8 &&
-                  offsetof(LaunchSlot, threads_exited) == 32 && offsetof(LaunchSlot, flags) == 40,
+                  offsetof(LaunchSlot, threads_exited) == 32 && offsetof(LaunchSlot, flags) == 40 &&
+                  offsetof(LaunchSlot, read_only_begin) == 48,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
 // The grid table: open addressing from grid_table_home(%gridid), linear probing. An entry is 0
@@ -195,13 +204,19 @@ constexpr bool valid_queue_capacity(uint64_t capacity) {
 //              against the block's shadow and logs nothing (device/shared_checker.cuh)
 //   bit  24    kAccessReadOnlyParameter: a load through a kernel parameter the kernel never writes
 //              through (src/ptx/passes/read_only_parameters.h): not logged in launches whose slot has
-//              kLaunchSkipsReadOnlyParameterLoads
+//              kLaunchSkipsReadOnlyParameterLoads when its address lies in the range the slot gives that
+//              parameter (its allocation: a load past it is logged)
+//   bits 25-26 the index of that parameter (below kReadOnlyParameterRanges)
 inline constexpr uint32_t kAccessGeneric = 1u << 19;
 inline constexpr uint32_t kAccessHasValue = 1u << 20;
 inline constexpr uint32_t kAccessNoSyncTicket = 1u << 21;
 inline constexpr uint32_t kAccessSpinRead = 1u << 22;
 inline constexpr uint32_t kAccessDeviceShared = 1u << 23;
 inline constexpr uint32_t kAccessReadOnlyParameter = 1u << 24;
+inline constexpr uint32_t kAccessParameterShift = 25;
+constexpr uint32_t access_info_parameter(uint32_t access_info) {
+  return (access_info >> kAccessParameterShift) & (kReadOnlyParameterRanges - 1);
+}
 
 // Ticketed accesses that synchronise only by completing a fence's release pattern ("fence; write"):
 // relaxed, volatile and legacy strong writes and read-modify-writes. Their reads acquire only

@@ -84,6 +84,7 @@ void Engine::end_launch() {
     stats_.ignored_accesses += s.ignored_accesses;
     stats_.malformed_records += s.malformed_records;
     stats_.unsupported_records += s.unsupported_records;
+    stats_.writes_into_unlogged_loads += s.writes_into_unlogged_loads;
     peak_blocks += s.peak_resident_blocks;
     worker->reset_stats();
   }

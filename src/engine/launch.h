@@ -44,6 +44,10 @@ struct LaunchInfo {
   // surfaces, tensor copies): a barrier may order accesses the engine never sees, so none is
   // reported redundant.
   bool unlogged_accesses = false;
+  // Global memory [begin, end) whose loads through read-only parameters the device did not log
+  // (ptx/passes/read_only_parameters.h): a write landing there may race with loads the engine never
+  // saw, so it is counted (EngineStats::writes_into_unlogged_loads) and the launch said not fully checked.
+  std::vector<std::pair<uint64_t, uint64_t>> unlogged_load_ranges;
 
   uint32_t warps_per_block() const { return static_cast<uint32_t>((block.volume() + 31) / 32); }
   uint32_t padded_threads_per_block() const { return warps_per_block() * 32; }

@@ -225,6 +225,9 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
     }
     check_bytes(block, checker, cursor, address, record);
     checker.lane_done();
+    if (record.kind.write && record.space == MemorySpace::kGlobal && !shared_.launch.unlogged_load_ranges.empty()) {
+      note_write_into_unlogged_loads(address);
+    }
     if (record.kind.read) {
       thread.has_last_read = true;
       thread.last_read_address = address;
@@ -291,6 +294,12 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
     }
     if (!shared) cursor.note_owner(cell);
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, word, record.size);
+  }
+}
+
+void Worker::note_write_into_unlogged_loads(uint64_t address) {
+  for (const auto& [begin, end] : shared_.launch.unlogged_load_ranges) {
+    if (address >= begin && address < end) ++stats_.writes_into_unlogged_loads;
   }
 }
 

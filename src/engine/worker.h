@@ -73,6 +73,8 @@ class Worker {
   void apply_memory(const RecordView& access, BlockState& block);
   void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
                    const RecordAccess& record);
+  // Counts a lane's global write landing where loads were not logged (LaunchInfo::unlogged_load_ranges).
+  void note_write_into_unlogged_loads(uint64_t address);
   // Checks a global access of the current lane (the checker's stamp) against concurrent earlier launches.
   void check_earlier(const BlockState& block, const ConflictChecker& checker, uint64_t word, uint32_t size);
   // Sync points (cross_launch_sync.h) matter only where this launch overlaps another: one checked

@@ -73,6 +73,8 @@ struct LaunchMonitor::Flight {
   SharedQueues queues;
   DrainPool* pool = nullptr;
   LaunchArguments arguments;
+  // The allocations whose loads through read-only parameters the device may leave unlogged.
+  QueueHost::ReadOnlyRanges read_only_ranges{};
   bool device_checks_shared = false;
   bool abandoned = false;  // it could not be set up: it runs unchecked, logging nothing
   // Set by after_launch:
@@ -170,6 +172,8 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   const std::map<std::string, uint64_t> unlogged = modules_.unlogged_memory(launch.module, launch.kernel_name);
   info.unlogged_accesses = !unlogged.empty();
   if (allocations_) flight->arguments = allocations_->arguments_of(launch);
+  // Outside state_mutex_: the lookups take the allocation map's and the instrumenter's locks.
+  const QueueHost::ReadOnlyRanges read_only = read_only_ranges(launch, flight->arguments);
 
   std::unique_lock lock(state_mutex_);
   // The filters count launches in issue order. A launch they leave out runs with its kernel's global
@@ -198,6 +202,14 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // its kernel to end elsewhere must not let a synchronisation of another thread in between order it.
   info.launch_id = next_launch_id_++;
   info.order = streams_.launch_order(launch);
+  // Loads through read-only parameters cannot race with another launch's accesses unless one can run
+  // beside this one.
+  if (info.order.concurrent_with.empty() && !info.order.may_overlap_later) {
+    flight->read_only_ranges = read_only;
+    for (const auto& range : read_only) {
+      if (range.first < range.second) info.unlogged_load_ranges.push_back(range);
+    }
+  }
   flight->queues = std::move(queues);
   flight->pool = drain_pool_.get();
   flight->pool->open(info.launch_id);
@@ -211,15 +223,9 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   const bool pool_free = pool_user_ == nullptr || pool_user_->kernel_ended ||
                          stream_ordered(pool_user_->context, pool_user_->stream, flight->context, flight->stream);
   try {
-    // Loads through read-only parameters (ptx/passes/read_only_parameters.h) cannot race inside the
-    // launch unless two arguments share an allocation, nor with another launch unless one can run
-    // beside it: only then are they logged.
-    const bool alone = info.order.concurrent_with.empty() && !info.order.may_overlap_later;
-    const bool read_only_loads_race_free =
-        alone && allocations_ != nullptr && allocations_->arguments_in_distinct_allocations(flight->arguments);
-    flight->device_checks_shared = flight->queues->prepare_launch(
-        flight->slot, info.launch_id, flight->stream, check_shared_on_device_ && pool_free,
-        read_only_loads_race_free ? kLaunchSkipsReadOnlyParameterLoads : 0u);
+    flight->device_checks_shared =
+        flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
+                                       check_shared_on_device_ && pool_free, flight->read_only_ranges);
     const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
     if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));
   } catch (const std::exception& e) {
@@ -296,6 +302,18 @@ void LaunchMonitor::forget_events() {
   // Dropped, not destroyed: the driver may crash destroying (or recording) a destroyed context's event.
   spare_events_.clear();
   events_context_ = nullptr;
+}
+
+QueueHost::ReadOnlyRanges LaunchMonitor::read_only_ranges(const shim::LaunchInfo& launch,
+                                                          const LaunchArguments& arguments) const {
+  QueueHost::ReadOnlyRanges ranges{};
+  // Loads through a read-only parameter (ptx/passes/read_only_parameters.h) inside its allocation
+  // cannot race with the launch's own accesses unless another argument points into it.
+  if (allocations_ == nullptr || !allocations_->arguments_in_distinct_allocations(arguments)) return ranges;
+  for (const uint32_t parameter : modules_.read_only_parameters(launch.module, launch.kernel_name)) {
+    if (auto allocation = allocations_->argument_allocation(arguments, parameter)) ranges[parameter] = *allocation;
+  }
+  return ranges;
 }
 
 CUevent LaunchMonitor::take_event(CUcontext context) {

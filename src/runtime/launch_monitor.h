@@ -37,6 +37,7 @@
 namespace barracuda::runtime {
 
 class RaceAllocations;
+struct LaunchArguments;
 
 struct LaunchRecord {  // what the report needs to turn engine coordinates into 3-D ones
   std::string kernel;
@@ -118,6 +119,9 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // empties the grid table, and (re)binds the drain threads to the current queues.
   SharedQueues between_launches(SharedQueues queues);
   CUevent take_event(CUcontext context);  // under state_mutex_
+  // The allocations whose loads through read-only parameters `launch` may leave unlogged as far as its
+  // arguments tell (whether another launch can run beside it is decided later); all empty where not.
+  QueueHost::ReadOnlyRanges read_only_ranges(const shim::LaunchInfo& launch, const LaunchArguments& arguments) const;
   void count_unchecked(bool filtered = false);
   void note_failure(const std::string& kernel, const std::string& error);
 

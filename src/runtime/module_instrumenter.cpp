@@ -156,6 +156,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::vector<std::string> kernels;
   std::vector<std::string> variables;
   ptx::passes::UnloggedMemory unlogged;
+  std::map<std::string, std::vector<uint32_t>> read_only;
   bool links_device_runtime = false;
   std::vector<std::string> launched_from_device;  // their child grids run unchecked
   uint32_t next_site = sites_.next_id();
@@ -185,6 +186,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, pass_options);
     next_site += static_cast<uint32_t>(result.sites.sites().size());
     unlogged.merge(result.unlogged_memory);
+    read_only.merge(result.read_only_parameters);
     std::vector<std::string> object_kernels = kernel_names(*parsed.module);
     kernels.insert(kernels.end(), object_kernels.begin(), object_kernels.end());
     tables.push_back(module_table(static_cast<uint32_t>(image.id), result.sites, std::move(object_kernels)));
@@ -227,6 +229,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
   variables_[image.id] = std::move(variables);
   if (!unlogged.empty()) unlogged_[image.id] = std::move(unlogged);
+  if (!read_only.empty()) read_only_parameters_[image.id] = std::move(read_only);
   if (compiled) {
     ++totals_.compiled;
     totals_.compile_time += elapsed;
@@ -350,6 +353,14 @@ std::vector<SkippedModule> ModuleInstrumenter::skipped() const {
 std::vector<std::string> ModuleInstrumenter::instrumented_kernels() const {
   std::lock_guard lock(mutex_);
   return kernels_;
+}
+
+std::vector<uint32_t> ModuleInstrumenter::read_only_parameters(shim::ModuleId module, std::string_view kernel) const {
+  std::lock_guard lock(mutex_);
+  auto found = read_only_parameters_.find(module);
+  if (found == read_only_parameters_.end()) return {};
+  auto parameters = found->second.find(std::string(kernel));
+  return parameters == found->second.end() ? std::vector<uint32_t>{} : parameters->second;
 }
 
 std::map<std::string, uint64_t> ModuleInstrumenter::unlogged_memory(shim::ModuleId module,

@@ -83,6 +83,8 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   // The memory instructions of `kernel` (call closure included) that are not logged, by kind
   // (ptx/passes/unlogged_memory.h); empty for kernels with none and modules not instrumented.
   std::map<std::string, uint64_t> unlogged_memory(shim::ModuleId module, std::string_view kernel) const;
+  // The parameters of `kernel` whose loads the device may leave unlogged (ptx/passes/read_only_parameters.h).
+  std::vector<uint32_t> read_only_parameters(shim::ModuleId module, std::string_view kernel) const;
   InstrumentationTotals totals() const;
 
  private:
@@ -109,6 +111,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::vector<std::string> kernels_;
   std::map<shim::ModuleId, std::vector<std::string>> variables_;  // the .global variables each module defines
   std::map<shim::ModuleId, ptx::passes::UnloggedMemory> unlogged_;
+  std::map<shim::ModuleId, std::map<std::string, std::vector<uint32_t>>> read_only_parameters_;
   InstrumentationTotals totals_;
 };
 

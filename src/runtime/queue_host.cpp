@@ -92,10 +92,14 @@ ToolDeviceMemory* QueueHost::shared_pool() {
 }
 
 bool QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
-                               uint32_t flags) {
+                               const ReadOnlyRanges& read_only_ranges) {
   LaunchSlot fields{};
   fields.launch_id = launch_id;
-  fields.flags = flags;
+  for (uint32_t p = 0; p < kReadOnlyParameterRanges; ++p) {
+    fields.read_only_begin[p] = read_only_ranges[p].first;
+    fields.read_only_end[p] = read_only_ranges[p].second;
+    if (read_only_ranges[p].first < read_only_ranges[p].second) fields.flags |= kLaunchSkipsReadOnlyParameterLoads;
+  }
   if (ToolDeviceMemory* pool = check_shared_on_device ? shared_pool() : nullptr) {
     const DriverApi& api = driver_api();
     check(api.memset_d8_async(pool->address(), 0, shared_pool_rows_offset(), stream),

@@ -1,4 +1,6 @@
 #pragma once
+#include <array>
+#include <utility>
 // The event queues (barracuda/queue.h) as the host holds them: the rings and read heads in
 // page-locked host memory mapped into the device, so the GPU logs straight into memory the drain
 // reads in place; the producer block (write heads, constants, launch slots) in device memory, so the
@@ -46,9 +48,11 @@ class QueueHost {
   // (`check_shared_on_device`: the shadow pool is allocated at the first such launch, and its race
   // filter is cleared in `stream`, so the caller must have ordered every earlier launch that uses the
   // pool before it there). Returns whether the device checks shared memory in this launch (else the
-  // host does). `flags`: LaunchFlag bits for the launch. Throws std::runtime_error when a copy to the
-  // device fails.
-  bool prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device, uint32_t flags);
+  // host does). `read_only_ranges`: LaunchSlot::read_only_begin/end; any nonempty one sets
+  // kLaunchSkipsReadOnlyParameterLoads. Throws std::runtime_error when a copy to the device fails.
+  using ReadOnlyRanges = std::array<std::pair<uint64_t, uint64_t>, kReadOnlyParameterRanges>;
+  bool prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
+                      const ReadOnlyRanges& read_only_ranges);
   // Empties the grid table (no kernel logging): entries of grids that never finished (a fault) go.
   void clear_grid_table();
   // Why the shadow pool could not be allocated (then every launch checks shared memory on the host).

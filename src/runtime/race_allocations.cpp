@@ -39,6 +39,17 @@ bool RaceAllocations::arguments_in_distinct_allocations(const LaunchArguments& a
   return std::adjacent_find(bases.begin(), bases.end()) == bases.end();
 }
 
+std::optional<std::pair<uint64_t, uint64_t>> RaceAllocations::argument_allocation(const LaunchArguments& arguments,
+                                                                                  uint32_t parameter) const {
+  for (const auto& [index, value] : arguments.pointers) {
+    if (index != parameter || value == 0) continue;
+    if (const std::optional<AllocationRecord> allocation = allocations_.find(value)) {
+      return std::pair{allocation->base, allocation->base + allocation->size};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<RaceAllocations::ParameterPointee> RaceAllocations::parameter_of(engine::SiteId site,
                                                                                const LaunchArguments* launch) const {
   if (launch == nullptr) return std::nullopt;

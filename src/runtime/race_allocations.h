@@ -41,6 +41,9 @@ class RaceAllocations {
   // and no two of them into the same one (null pointers aside): then a kernel that only reads
   // through one of them cannot write it through another.
   bool arguments_in_distinct_allocations(const LaunchArguments& arguments) const;
+  // The allocation [begin, end) the argument of `parameter` points into, if the launch passed one there.
+  std::optional<std::pair<uint64_t, uint64_t>> argument_allocation(const LaunchArguments& arguments,
+                                                                   uint32_t parameter) const;
   // With the engine's results locked: looks up the races logged since the last call. `launch` holds
   // the arguments of the launch the engine just closed, or is null (a flush at exit).
   void note_new_races(const LaunchArguments* launch = nullptr);

@@ -440,6 +440,13 @@ class Session final : public shim::SyncObserver {
                (totals.graph_not_replayed.empty() ? std::string("reason unknown") : totals.graph_not_replayed) +
                ")"});
     }
+    if (const uint64_t writes = engine_.stats().writes_into_unlogged_loads; writes > 0) {
+      report.summary.kernels_skipped.push_back(
+          {std::to_string(writes) + " writes",
+           "not fully checked: they landed in a buffer whose loads through a read-only kernel parameter were "
+           "not logged (an out-of-bounds write?): races with those loads are not checked; --log-read-only "
+           "logs them"});
+    }
     for (const auto& [kind, kernels] : totals.unlogged_memory) {
       report.summary.unlogged_instructions.push_back({kind, {kernels.begin(), kernels.end()}});
     }

@@ -88,6 +88,19 @@ TEST(Diagnostics, NoBarrierIsRedundantWhereAccessesAreNotLogged) {
   EXPECT_FALSE(s.has_diagnostic(DiagnosticKind::kRedundantBarrier, barrier));
 }
 
+// A write into a buffer whose loads through a read-only parameter the device left unlogged may race
+// with loads the engine never saw: each such lane write is counted (the report then says the launch
+// was not fully checked); writes elsewhere and loads there are not.
+TEST(Diagnostics, WritesIntoUnloggedLoadsAreCounted) {
+  Scenario s(kOneBlock, kTwoWarps);
+  s.with_unlogged_loads(0x10000, 0x10100);
+  s.warp(0, 0).store(lane(0) | lane(1), 0x100F8);  // 0x100F8 inside, 0x100FC inside
+  s.warp(0, 0).store(lane(2), 0x10100);             // lane 2 at 0x10108: past the end
+  s.warp(0, 1).load(lane(0), 0x10000);
+  s.run();
+  EXPECT_EQ(s.stats().writes_into_unlogged_loads, 2u);
+}
+
 // cooperative_groups::this_grid().sync(): __syncthreads, one thread releases its block's work to the
 // others at device scope and acquires theirs, __syncthreads. The accesses it orders are in different
 // blocks (through the release and the acquire), yet neither barrier may be called redundant.

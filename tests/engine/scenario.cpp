@@ -125,6 +125,11 @@ Scenario& Scenario::with_cluster(Dim3 cluster) {
   return *this;
 }
 
+Scenario& Scenario::with_unlogged_loads(uint64_t begin, uint64_t end) {
+  launch_.unlogged_load_ranges.emplace_back(begin, end);
+  return *this;
+}
+
 Scenario& Scenario::with_unlogged_accesses() {
   launch_.unlogged_accesses = true;
   return *this;

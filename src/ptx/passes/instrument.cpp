@@ -1,5 +1,9 @@
 #include "ptx/passes/instrument.h"
 
+#include <algorithm>
+
+#include "barracuda/queue.h"
+
 #include "ptx/passes/address_parameters.h"
 #include "ptx/passes/fence_free_functions.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
@@ -38,8 +42,18 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     // Before any pass edits the body: loops and register data-flow of the code as compiled.
     const SpinReads spin_reads(*function);
     const std::unordered_map<const Instruction*, uint32_t> parameters = address_parameters(*function);
-    const std::unordered_set<uint32_t> read_only =
-        options.log_read_only ? std::unordered_set<uint32_t>{} : read_only_parameters(*function, parameters);
+    // The launch slot gives the device the allocations of the first kReadOnlyParameterRanges parameters.
+    std::unordered_set<uint32_t> read_only;
+    if (!options.log_read_only) {
+      for (const uint32_t parameter : read_only_parameters(*function, parameters)) {
+        if (parameter < kReadOnlyParameterRanges) read_only.insert(parameter);
+      }
+    }
+    if (!read_only.empty()) {
+      std::vector<uint32_t>& listed = result.read_only_parameters[std::string(function->name)];
+      listed.assign(read_only.begin(), read_only.end());
+      std::sort(listed.begin(), listed.end());
+    }
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
     PassContext context{*function,

@@ -3,6 +3,9 @@
 // barrier, warp sync, conditional branch (with its reconvergence point) and kernel entry/exit calls
 // the device runtime (device/entry_points.cuh), which logs a record tagged with a site id.
 // The instrumented module must be linked with device_runtime_ptx() (relocatable, nvJitLink).
+#include <map>
+#include <string>
+#include <vector>
 #include <cstdint>
 
 #include "ptx/module.h"
@@ -42,6 +45,9 @@ struct InstrumentResult {
   SiteTable sites;
   InstrumentStatistics statistics;
   UnloggedMemory unlogged_memory;  // per kernel: memory instructions not logged (unlogged_memory.h)
+  // Per kernel: the parameters (below kReadOnlyParameterRanges) whose loads carry
+  // kAccessReadOnlyParameter (read_only_parameters.h), sorted; kernels with none are absent.
+  std::map<std::string, std::vector<uint32_t>> read_only_parameters;
 };
 
 // Rewrites `module` in place. Functions of the runtime itself (__barracuda_*) are left alone. PTX of an

@@ -138,7 +138,7 @@ class AccessLogger {
     if (instruction.opcode == Opcode::Ld) {
       const auto origin = context_.address_parameters.find(&instruction);
       if (origin != context_.address_parameters.end() && context_.read_only_parameters.contains(origin->second)) {
-        extra |= kAccessReadOnlyParameter;
+        extra |= kAccessReadOnlyParameter | (origin->second << kAccessParameterShift);
         ++context_.statistics.read_only_parameter_loads;
       }
     }
