@@ -1,5 +1,7 @@
 #include "engine/block_state.h"
 
+#include <optional>
+
 #include <algorithm>
 #include <bit>
 #include <utility>
@@ -14,6 +16,7 @@ bool scope_reaches(MemoryScope scope, MemoryScope level) { return static_cast<in
 BlockState::BlockState(const LaunchInfo& launch, BlockId id, BarrierLog& barriers)
     : id_(id),
       cluster_(launch.cluster_of(id)),
+      clustered_(launch.cluster.volume() > 1),
       first_thread_(raw(id) * launch.padded_threads_per_block()),
       threads_per_block_(launch.padded_threads_per_block()),
       block_threads_(static_cast<uint32_t>(launch.block.volume())),
@@ -276,7 +279,7 @@ void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, Sy
   cta = join(cta, released);
   if (scope_reaches(scope, MemoryScope::kCluster)) {
     mark_barrier_before_release_useful();
-    sync.release_to_cluster(cluster_, address, released);
+    if (clustered_) sync.release_to_cluster(cluster_, address, released);
   }
   sync.release_to_gpu(address, released, wide, scope_reaches(scope, MemoryScope::kGpu));
   // Later events of this thread must not look released.
@@ -286,11 +289,12 @@ void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, Sy
 namespace {
 
 // What a location's levels reachable at `scope` released (strict, unfenced and origin; no wide).
-Knowledge released_to(const std::unordered_map<uint64_t, Knowledge>& cta_sync, uint32_t cluster, uint64_t address,
-                      MemoryScope scope, const SyncMap& sync) {
+// `cluster`: the block's cluster, or nullopt where the block is its own (cta_sync holds it all).
+Knowledge released_to(const std::unordered_map<uint64_t, Knowledge>& cta_sync, std::optional<uint32_t> cluster,
+                      uint64_t address, MemoryScope scope, const SyncMap& sync) {
   Knowledge gained;
   if (auto it = cta_sync.find(address); it != cta_sync.end()) gained = it->second;
-  if (scope_reaches(scope, MemoryScope::kCluster)) gained = join(gained, sync.acquire(cluster, address));
+  if (cluster && scope_reaches(scope, MemoryScope::kCluster)) gained = join(gained, sync.acquire(*cluster, address));
   if (scope_reaches(scope, MemoryScope::kGpu)) gained = join(gained, sync.acquire(SyncMap::kGpuDomain, address));
   gained.wide = nullptr;
   return gained;
@@ -300,7 +304,7 @@ Knowledge released_to(const std::unordered_map<uint64_t, Knowledge>& cta_sync, u
 
 bool BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {
   ThreadState& t = threads_[local];
-  Knowledge gained = released_to(cta_sync_, cluster_, address, scope, sync);
+  Knowledge gained = released_to(cta_sync_, clustered_ ? std::optional(cluster_) : std::nullopt, address, scope, sync);
   gained.wide = sync.acquire(SyncMap::kGpuDomain, address).wide;
   t.knowledge = join(t.knowledge, gained);
   if (scope_reaches(scope, MemoryScope::kCluster)) acquired_beyond_block_ = true;
@@ -314,7 +318,7 @@ bool BlockState::acquire_unfenced(uint32_t local, uint64_t address, MemoryScope 
   // Every legacy atomic comes here: most find no release (and no block-scope one) to learn from.
   if (!sync.may_hold(address) && (cta_sync_.empty() || !cta_sync_.contains(address))) return false;
   ThreadState& t = threads_[local];
-  const Knowledge gained = released_to(cta_sync_, cluster_, address, scope, sync);
+  const Knowledge gained = released_to(cta_sync_, clustered_ ? std::optional(cluster_) : std::nullopt, address, scope, sync);
   const SharedClock& found = gained.assumed();
   if (!found) return false;
   const SharedClock before = t.knowledge.assumed();

@@ -184,6 +184,9 @@ class BlockState {
 
   BlockId id_;
   uint32_t cluster_;
+  // The launch has clusters of several blocks. Without, a block is its own cluster: cluster-scope
+  // releases reach no thread cta_sync_ does not, so the shared cluster domain is skipped.
+  bool clustered_;
   uint32_t first_thread_;
   uint32_t threads_per_block_;
   uint32_t block_threads_;  // real threads (the last warp may be partial)

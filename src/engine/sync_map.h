@@ -33,8 +33,12 @@ class SyncMap {
     const uint64_t slot = filter_slot(address);
     return (filter_[slot / 64].load(std::memory_order_relaxed) >> (slot % 64)) & 1;
   }
+  // Forgets every release. The map keeps its entries (up to kMaxKeptEntries) for the next launch, a
+  // generation marking them stale: a lock-heavy launch would otherwise free and rebuild thousands of
+  // entries and their buckets every time.
   void clear() {
-    map_.clear();
+    ++generation_;
+    if (map_.size() > kMaxKeptEntries) map_.clear();
     for (std::atomic<uint64_t>& word : filter_) word.store(0, std::memory_order_relaxed);
   }
 
@@ -54,7 +58,17 @@ class SyncMap {
     }
     bool equal(const Key& a, const Key& b) const { return a == b; }
   };
-  using Map = tbb::concurrent_hash_map<Key, Knowledge, KeyHash>;
+  struct Entry {
+    Knowledge knowledge;
+    uint64_t generation = 0;  // the clear() this entry was last written after; stale unless current
+  };
+  using Map = tbb::concurrent_hash_map<Key, Entry, KeyHash>;
+  static constexpr size_t kMaxKeptEntries = size_t{1} << 16;
+  // The entry of `key` for this generation, emptied first if it is stale.
+  static Knowledge& current(Map::accessor& entry, uint64_t generation) {
+    if (entry->second.generation != generation) entry->second = {{}, generation};
+    return entry->second.knowledge;
+  }
   // One-hash Bloom filter over released addresses: 64 Ki bits.
   static constexpr uint64_t kFilterBits = uint64_t{1} << 16;
   static uint64_t filter_slot(uint64_t address) { return (address * 0x9E3779B97F4A7C15ull) >> (64 - 16); }
@@ -64,6 +78,7 @@ class SyncMap {
   }
 
   Map map_;
+  uint64_t generation_ = 1;  // written by clear() only, while no worker uses the map
   std::array<std::atomic<uint64_t>, kFilterBits / 64> filter_{};
 };
 
