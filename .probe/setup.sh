@@ -1,1 +1,0 @@
-export LD_LIBRARY_PATH=$PWD/.device-pack/lib; src=$(cat .device-pack/source-root); mkdir -p $(dirname $src); [ "$src" = "$PWD" ] || ln -sfn $PWD $src; ln -sfn $PWD/.device-pack/build $PWD/build; B=$src/build/bin; export PATH=/usr/local/cuda/bin:$PATH
