@@ -155,30 +155,33 @@ __device__ Launch find_launch(QueueProducerHeader* producers) {
 }
 
 // Leader at kernel entry: registers this grid with `slot` (its kernel's launch-slot global), once
-// per grid however many warps race to it. A full table leaves the grid unlogged.
+// per grid however many warps race to it. The grid's first registration decides its slot: once the
+// host has seen the grid's first record, it may let a launch of the same kernel in another stream
+// name its own slot in the global while this grid's later blocks are still starting. A full table
+// leaves the grid unlogged.
 __device__ Launch register_launch(QueueProducerHeader* producers, uint32_t slot) {
   Launch launch{producers, nullptr, 0};
-  if (producers == nullptr || slot >= kLaunchSlots) return launch;
+  if (producers == nullptr) return launch;
   const uint64_t grid = grid_id();
   const uint64_t key = grid_table_key(grid);
   uint64_t* table = grid_table(producers);
   for (uint32_t probe = 0; probe < kGridTableEntries;) {
     const uint32_t index = (grid_table_home(grid) + probe) & (kGridTableEntries - 1);
-    const uint64_t entry = load_relaxed_gpu(&table[index]);
-    if (entry >> 8 == key) {
-      launch.slot = slot_at(producers, slot);
-      launch.table_index = index;
-      return launch;
-    }
-    if (entry == 0 || entry == kGridDeleted) {
+    uint64_t entry = load_relaxed_gpu(&table[index]);
+    if (entry >> 8 != key) {
+      if (entry != 0 && entry != kGridDeleted) {
+        ++probe;
+        continue;
+      }
+      if (slot >= kLaunchSlots) return launch;  // not registered, and the global names no launch
       const auto seen = static_cast<uint64_t>(atomicCAS(reinterpret_cast<unsigned long long*>(&table[index]), entry,
                                                         grid_table_entry(grid, slot)));
       if (seen != entry && seen >> 8 != key) continue;  // another grid took it: look at it again
-      launch.slot = slot_at(producers, slot);
-      launch.table_index = index;
-      return launch;
+      entry = seen == entry ? grid_table_entry(grid, slot) : seen;
     }
-    ++probe;
+    launch.slot = slot_at(producers, static_cast<uint32_t>(entry & 0xffu));
+    launch.table_index = index;
+    return launch;
   }
   return launch;
 }

@@ -39,9 +39,11 @@
 // launch (RecordHeader::launch_id). Before a checked launch the host picks a free LaunchSlot, writes
 // it (launch id, fresh sync-ticket counter, shared checking), and a stream-ordered memset in the
 // launch's own stream stores the slot's index into the kernel's `__barracuda_launch_of_<kernel>`
-// global (kNoLaunchSlot again after the kernel). At entry each warp registers its grid (%gridid)
-// with that slot in the grid table; every later call, from any function, finds its launch there by
-// %gridid. A grid whose kernel global holds kNoLaunchSlot (not checked: a graph, a launch the filters
+// global; after the kernel, in the same stream, device/launch_slot_release.cu puts kNoLaunchSlot back
+// unless a later launch of the kernel named its own slot meanwhile. At entry each warp registers its
+// grid (%gridid) in the grid table; the grid's first registration decides its slot (so a launch of the
+// same kernel in another stream may name its slot once the host has seen this grid's first record),
+// and every later call, from any function, finds its launch there by %gridid. A grid whose kernel global holds kNoLaunchSlot (not checked: a graph, a launch the filters
 // left out) logs nothing. The last thread to exit marks the grid's entry deleted (kGridDeleted).
 // The host knows a launch ended from an event recorded after it; a drain pass started after that
 // yields every record of the launch.

@@ -59,6 +59,7 @@ void DrainPool::open(uint16_t launch_id) {
   {
     std::lock_guard lock(mutex_);
     open_.insert(launch_id);
+    seen_[launch_id / 64].fetch_and(~(uint64_t{1} << launch_id % 64), std::memory_order_relaxed);
   }
   wake_.notify_all();
 }
@@ -181,6 +182,9 @@ void DrainPool::dispatch(uint32_t index, uint32_t queue, const State& state, std
     while (end < records.size() && launch_of(records[end]) == launch) end += record_length(records[end]);
     end = std::min(end, records.size());
     const std::span<const QueueSlot> run = records.subspan(begin, end - begin);
+    std::atomic<uint64_t>& seen = seen_[launch / 64];
+    const uint64_t bit = uint64_t{1} << launch % 64;
+    if ((seen.load(std::memory_order_relaxed) & bit) == 0) seen.fetch_or(bit, std::memory_order_release);
     if (state.current == launch) {
       sink_records(index, queue, run, totals);
     } else if (is_open(launch)) {

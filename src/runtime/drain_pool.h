@@ -12,6 +12,7 @@
 // flight are held back per queue, in order, and go to the sink first once it becomes current
 // (held_back_slots() says how much: the launch monitor slows the application's launches down when it
 // grows large).
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -57,6 +58,11 @@ class DrainPool {
   // `launch_id` (open, and no launch current) becomes the current launch: its records go to the sink,
   // the held-back ones first.
   void make_current(uint16_t launch_id);
+  // Whether a record of `launch_id` has been drained since it was opened: its grid has registered
+  // with its launch slot (device/runtime.cu).
+  bool has_records_of(uint16_t launch_id) const {
+    return (seen_[launch_id / 64].load(std::memory_order_acquire) & uint64_t{1} << launch_id % 64) != 0;
+  }
   // Slots held back now for launches not current yet.
   uint64_t held_back_slots() const { return held_back_slots_.load(std::memory_order_relaxed); }
   // Once the producers of the current launch are done (its kernel has ended): returns after every
@@ -90,6 +96,7 @@ class DrainPool {
   const uint32_t thread_count_;
   RecordSink sink_;
   std::atomic<uint64_t> held_back_slots_{0};
+  std::array<std::atomic<uint64_t>, 65536 / 64> seen_{};  // has_records_of, one bit per launch id
   std::mutex mutex_;              // guards everything below
   std::condition_variable wake_;  // a launch opened, the state changed, or stopping
   std::condition_variable acked_;  // a thread finished its closing pass

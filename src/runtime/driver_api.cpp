@@ -35,6 +35,11 @@ DriverApi resolve_all() {
   resolve(api.memset_d8_async, "cuMemsetD8Async", api.missing);
   resolve(api.memset_d32_async, "cuMemsetD32Async", api.missing);
   resolve(api.ctx_set_current, "cuCtxSetCurrent", api.missing);
+  resolve(api.module_load_data, "cuModuleLoadData", api.missing);
+  resolve(api.module_unload, "cuModuleUnload", api.missing);
+  resolve(api.module_get_function, "cuModuleGetFunction", api.missing);
+  resolve(api.func_get_attribute, "cuFuncGetAttribute", api.missing);
+  resolve(api.launch_kernel, "cuLaunchKernel", api.missing);
   resolve(api.event_create, "cuEventCreate", api.missing);
   resolve(api.event_record, "cuEventRecord", api.missing);
   resolve(api.event_query, "cuEventQuery", api.missing);

@@ -32,6 +32,12 @@ struct DriverApi {
   PFN_cuMemsetD8Async_v3020 memset_d8_async = nullptr;
   PFN_cuMemsetD32Async_v3020 memset_d32_async = nullptr;
   PFN_cuCtxSetCurrent_v4000 ctx_set_current = nullptr;
+  // The launch-slot release kernel (device/launch_slot_release.cu), a module of the tool's own.
+  PFN_cuModuleLoadData_v2000 module_load_data = nullptr;
+  PFN_cuModuleUnload_v2000 module_unload = nullptr;
+  PFN_cuModuleGetFunction_v2000 module_get_function = nullptr;
+  PFN_cuFuncGetAttribute_v2020 func_get_attribute = nullptr;
+  PFN_cuLaunchKernel_v4000 launch_kernel = nullptr;
   // Completion of checked launches, recorded after each in its own stream.
   PFN_cuEventCreate_v2000 event_create = nullptr;
   PFN_cuEventRecord_v2000 event_record = nullptr;

@@ -21,6 +21,8 @@ constexpr auto kHeldBackPatience = std::chrono::seconds(1);
 // launch it waits for runs, up to kLastPoll.
 constexpr auto kFirstPoll = std::chrono::microseconds(10);
 constexpr auto kLastPoll = std::chrono::microseconds(500);
+// How often a launch waiting for a running launch of its kernel to register asks the drain threads.
+constexpr auto kFirstRecordPoll = std::chrono::microseconds(200);
 // How often a thread waiting for a graph launch (or a launch without an event) asks its stream.
 constexpr auto kStreamPoll = std::chrono::microseconds(20);
 
@@ -85,9 +87,17 @@ struct LaunchMonitor::Flight {
   bool kernel_ended = false;
   CUresult ended_with = CUDA_SUCCESS;
 
-  bool same_kernel_unordered(const Flight& later) const {
-    return slot_global == later.slot_global && !kernel_ended &&
-           !stream_ordered(context, stream, later.context, later.stream);
+  // Whether `later`, a launch of the same kernel in a stream not ordered after this one, must wait
+  // before its launch-slot global may change. A checked one, which names its own slot, waits only until
+  // this grid has registered with this launch's slot (its first record was drained: device/runtime.cu),
+  // so that a kernel may wait for a later launch of itself, as natively; a launch left unchecked, which
+  // must find the global naming no launch, waits for this kernel to end.
+  bool holds_slot_global_against(const Flight& later, bool later_checked) const {
+    if (slot_global != later.slot_global || kernel_ended ||
+        stream_ordered(context, stream, later.context, later.stream)) {
+      return false;
+    }
+    return !(later_checked && queues->releases_conditionally() && pool->has_records_of(info.launch_id));
   }
 };
 
@@ -180,7 +190,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // naming no launch; it still waits for a running launch of its kernel in another stream.
   const bool selected = filter_.checks_everything() || filter_.check(info.kernel);
   if (!selected) {
-    state_changed_.wait(lock, [&] { return may_issue(*flight, false); });
+    wait_to_issue(lock, *flight, false);
     return count_unchecked(true);
   }
   state_changed_.wait(lock, [this] { return !exclusive_ && in_flight_.size() < kMaxUnchecked; });
@@ -216,7 +226,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   if (in_flight_.empty()) in_flight_since_ = std::chrono::steady_clock::now();
   in_flight_.push_back(flight);
   ++launches_issued_;
-  state_changed_.wait(lock, [&] { return may_issue(*flight, true); });
+  wait_to_issue(lock, *flight, true);
   const auto free_slot = std::find(slot_owner_.begin(), slot_owner_.end(), nullptr);
   flight->slot = static_cast<uint32_t>(free_slot - slot_owner_.begin());
   // The shadow pool's filter is cleared in this launch's stream: after the last launch that used it.
@@ -259,9 +269,14 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
 bool LaunchMonitor::may_issue(const Flight& flight, bool checked) const {
   if (exclusive_) return false;
   for (const auto& owner : slot_owner_) {
-    if (owner && owner->same_kernel_unordered(flight)) return false;
+    if (owner && owner->holds_slot_global_against(flight, checked)) return false;
   }
   return !checked || std::any_of(slot_owner_.begin(), slot_owner_.end(), [](const auto& owner) { return !owner; });
+}
+
+void LaunchMonitor::wait_to_issue(std::unique_lock<std::mutex>& lock, const Flight& flight, bool checked) {
+  // Polled as well: nothing signals that a drain thread saw a running launch's first record.
+  while (!may_issue(flight, checked)) state_changed_.wait_for(lock, kFirstRecordPoll);
 }
 
 SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
@@ -343,7 +358,8 @@ void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result
   const auto flight = std::static_pointer_cast<Flight>(std::exchange(this_thread_flight, nullptr));
   if (!flight) return;
   // Stream-ordered after the kernel: a later launch of it that is not checked logs nothing.
-  const CUresult reset = api.memset_d32_async(flight->slot_global, kNoLaunchSlot, 1, flight->stream);
+  const CUresult reset =
+      flight->queues->release_launch_slot(flight->slot_global, flight->slot, flight->context, flight->stream);
   CUevent done = nullptr;
   if (result == CUDA_SUCCESS) {
     {

@@ -115,6 +115,8 @@ class LaunchMonitor final : public shim::LaunchObserver {
   void note_ended_kernels();
   // Under state_mutex_: whether `flight` may be issued now (`checked`: it takes a launch slot).
   bool may_issue(const Flight& flight, bool checked) const;
+  // Holding `lock` on state_mutex_: returns once may_issue(flight, checked).
+  void wait_to_issue(std::unique_lock<std::mutex>& lock, const Flight& flight, bool checked);
   // Under state_mutex_, nothing in flight: grows the queues if asked, puts them back together if damaged,
   // empties the grid table, and (re)binds the drain threads to the current queues.
   SharedQueues between_launches(SharedQueues queues);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "barracuda/shared_check_pool.h"
+#include "device/launch_slot_release_ptx.h"
 #include "runtime/driver_api.h"
 
 namespace barracuda::runtime {
@@ -45,6 +46,7 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(
     std::vector<std::byte> producers = make_producer_block(shape, host_arena_);
     producers_ = std::make_unique<ToolDeviceMemory>(producers.size());
     copy_to_device(producers_->address(), producers.data(), producers.size(), "upload of the queue producer block");
+    load_release_kernel();
   } catch (...) {
     producers_.reset();
     if (stream_ != nullptr) api.stream_destroy(stream_);
@@ -60,10 +62,36 @@ QueueHost::~QueueHost() {
     return;
   }
   const DriverApi& api = driver_api();
+  if (release_module_ != nullptr) api.module_unload(release_module_);
   shared_pool_.reset();
   producers_.reset();
   api.stream_destroy(stream_);
   api.mem_free_host(arena_.memory());
+}
+
+void QueueHost::load_release_kernel() {
+  const DriverApi& api = driver_api();
+  const std::string ptx(launch_slot_release_ptx());
+  if (api.module_load_data(&release_module_, ptx.c_str()) != CUDA_SUCCESS) {
+    release_module_ = nullptr;
+    return;  // releases fall back to a plain memset, and launches of one kernel do not overlap
+  }
+  int threads = 0;
+  // Loaded now, not at its first launch: lazy loading then would wait for the kernels running.
+  if (api.module_get_function(&release_kernel_, release_module_, BARRACUDA_RELEASE_LAUNCH_SLOT_KERNEL) !=
+          CUDA_SUCCESS ||
+      api.func_get_attribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, release_kernel_) != CUDA_SUCCESS) {
+    release_kernel_ = nullptr;
+    api.module_unload(release_module_);
+    release_module_ = nullptr;
+  }
+}
+
+CUresult QueueHost::release_launch_slot(CUdeviceptr slot_global, uint32_t slot, CUcontext context, CUstream stream) {
+  const DriverApi& api = driver_api();
+  if (release_kernel_ == nullptr || context != context_) return api.memset_d32_async(slot_global, kNoLaunchSlot, 1, stream);
+  void* arguments[] = {&slot_global, &slot};
+  return api.launch_kernel(release_kernel_, 1, 1, 1, 1, 1, 1, 0, stream, arguments, nullptr);
 }
 
 bool QueueHost::alive() const {

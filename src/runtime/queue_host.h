@@ -53,6 +53,14 @@ class QueueHost {
   using ReadOnlyRanges = std::array<std::pair<uint64_t, uint64_t>, kReadOnlyParameterRanges>;
   bool prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
                       const ReadOnlyRanges& read_only_ranges);
+  // After a checked launch that took `slot`, in its stream: its kernel's `slot_global` goes back to
+  // kNoLaunchSlot unless a later launch of the kernel has named its own slot there meanwhile
+  // (device/launch_slot_release.cu; a plain memset where the kernel could not be loaded, or in another
+  // context). Returns the driver's result.
+  CUresult release_launch_slot(CUdeviceptr slot_global, uint32_t slot, CUcontext context, CUstream stream);
+  // Whether release_launch_slot leaves a later launch's slot alone (else launches of one kernel must
+  // not overlap).
+  bool releases_conditionally() const { return release_kernel_ != nullptr; }
   // Empties the grid table (no kernel logging): entries of grids that never finished (a fault) go.
   void clear_grid_table();
   // Why the shadow pool could not be allocated (then every launch checks shared memory on the host).
@@ -68,6 +76,8 @@ class QueueHost {
 
  private:
   static std::byte* allocate_host_arena(const QueueArenaShape& shape);
+  // Loads device/launch_slot_release.cu in the queues' context; leaves release_kernel_ null on failure.
+  void load_release_kernel();
   // The pool, allocated and zeroed at the first call; null when that failed (shared_pool_error()).
   ToolDeviceMemory* shared_pool();
   // Zeroes `bytes` at `destination` and waits; throws on failure.
@@ -78,6 +88,8 @@ class QueueHost {
   LiveArena arena_;
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
+  CUmodule release_module_ = nullptr;  // holds release_kernel_
+  CUfunction release_kernel_ = nullptr;
   CUdeviceptr host_arena_ = 0;  // the host arena's device address
   std::unique_ptr<ToolDeviceMemory> producers_;
   // Device shared-memory checking's shadow pool (barracuda/shared_check_pool.h), one row per SM id
