@@ -4,6 +4,8 @@
 #include <exception>
 #include <utility>
 
+#include "shim/termination_signals.h"
+
 namespace barracuda::runtime {
 namespace {
 
@@ -43,7 +45,12 @@ uint32_t record_length(const QueueSlot& slot) {
 DrainPool::DrainPool(LiveArena& arena, uint32_t threads, RecordSink sink)
     : arena_(arena), thread_count_(std::max(threads, 1u)), sink_(std::move(sink)) {
   threads_.reserve(thread_count_);
-  for (uint32_t i = 0; i < thread_count_; ++i) threads_.emplace_back([this, i] { run(i); });
+  for (uint32_t i = 0; i < thread_count_; ++i) {
+    threads_.emplace_back([this, i] {
+      const shim::TerminationSignalsDeferred never_here;  // the report needs these threads going
+      run(i);
+    });
+  }
 }
 
 DrainPool::~DrainPool() {

@@ -8,6 +8,7 @@
 
 #include "runtime/driver_api.h"
 #include "runtime/race_allocations.h"
+#include "shim/termination_signals.h"
 
 namespace barracuda::runtime {
 namespace {
@@ -120,7 +121,10 @@ LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool 
       recorder_(recorder),
       allocations_(allocations),
       filter_(std::move(filter)),
-      checker_([this] { check_launches(); }) {}
+      checker_([this] {
+        const shim::TerminationSignalsDeferred never_here;  // the report needs this thread going
+        check_launches();
+      }) {}
 
 LaunchMonitor::~LaunchMonitor() {
   {

@@ -9,10 +9,11 @@
 #include <ctime>
 #include <thread>
 
+#include "shim/termination_signals.h"
+
 namespace barracuda::runtime {
 namespace {
 
-constexpr std::array kTerminations = {SIGTERM, SIGINT, SIGHUP};
 // How long the thread that took the signal waits for the watcher to flush and end the process before
 // it ends the process itself (a flush stuck behind a lock that thread held must not hang the app).
 constexpr int kFlushWaitSteps = 200;
@@ -73,7 +74,7 @@ void flush_on_termination(std::function<void(int)> flush) {
   std::memset(&action, 0, sizeof action);
   action.sa_handler = on_termination;
   sigemptyset(&action.sa_mask);
-  for (int signal_number : kTerminations) {
+  for (int signal_number : shim::kTerminationSignals) {
     struct sigaction previous;
     // Only where nobody set a disposition: an ignored SIGHUP (nohup) or a handler stays.
     if (sigaction(signal_number, nullptr, &previous) == 0 && previous.sa_handler == SIG_DFL) {

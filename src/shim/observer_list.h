@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <mutex>
 
+#include "shim/termination_signals.h"
+
 namespace barracuda::shim {
 
 template <typename Observer>
@@ -25,9 +27,12 @@ class ObserverList {
 
   bool empty() const { return count_.load(std::memory_order_acquire) == 0; }
 
+  // The observers run with the termination signals held off (termination_signals.h).
   template <typename Visit>
   void for_each(Visit&& visit) const {
     std::size_t count = count_.load(std::memory_order_acquire);
+    if (count == 0) return;
+    const TerminationSignalsDeferred deferred;
     for (std::size_t i = 0; i < count; ++i) visit(*slots_[i].load(std::memory_order_relaxed));
   }
 

@@ -4,10 +4,12 @@ runs APP (which races, then waits for minutes) with --timeout 5 and checks the e
 SIGTERM-ed app (143), the race in the report, the note that the run was stopped, and that it all took
 well under the app's own wait.
 
-  check_timeout.py BARRACUDA APP [--spin] --line FILE:LINE
+  check_timeout.py BARRACUDA APP [--spin | --flood] --line FILE:LINE
 
 --spin: the app's wait is a kernel that never ends (APP spin): the report must also say that a launch
 was still running when it was written.
+--flood: the app's wait is an endless stream of launches (APP flood), so the signal finds the app's
+thread inside the tool's launch hook.
 
 Exits 77 (skipped) where no GPU is usable."""
 import argparse
@@ -26,6 +28,7 @@ def main():
     parser.add_argument("app")
     parser.add_argument("--line", required=True)
     parser.add_argument("--spin", action="store_true")
+    parser.add_argument("--flood", action="store_true")
     args = parser.parse_args()
     smi = shutil.which("nvidia-smi")
     if smi is None or subprocess.run([smi], capture_output=True).returncode != 0:
@@ -36,7 +39,7 @@ def main():
         report_path = os.path.join(tmp, "r.json")
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         start = time.monotonic()
-        app = [args.app, "spin"] if args.spin else [args.app]
+        app = [args.app, "spin"] if args.spin else [args.app, "flood"] if args.flood else [args.app]
         run = subprocess.run([args.barracuda, "run", "--timeout", "5", "--report", report_path, "--", *app],
                              capture_output=True, text=True, env=env, timeout=120)
         elapsed = time.monotonic() - start
