@@ -106,6 +106,8 @@ std::optional<std::string> RegexValue::parse(std::string_view text) {
 }
 std::string RegexValue::format(const std::string& value) { return value; }
 
+std::optional<BlockOrder> BlockOrderValue::parse(std::string_view text) { return value_of(kBlockOrderNames, text); }
+std::string BlockOrderValue::format(const BlockOrder& value) { return std::string{name_of(kBlockOrderNames, value)}; }
 std::optional<WarpModel> WarpModelValue::parse(std::string_view text) { return value_of(kWarpModelNames, text); }
 std::string WarpModelValue::format(const WarpModel& value) { return std::string{name_of(kWarpModelNames, value)}; }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "options/block_order.h"
 #include "options/warp_model.h"
 
 namespace barracuda::options {
@@ -56,6 +57,13 @@ struct RegexValue {  // an ECMAScript regular expression, checked to compile; em
 struct WarpModelValue {
   using type = WarpModel;
   static constexpr std::string_view kExpected = "its or lockstep";
+  static std::optional<type> parse(std::string_view text);
+  static std::string format(const type& value);
+};
+
+struct BlockOrderValue {
+  using type = BlockOrder;
+  static constexpr std::string_view kExpected = "natural, reverse or shuffle";
   static std::optional<type> parse(std::string_view text);
   static std::string format(const type& value);
 };

@@ -30,6 +30,8 @@ namespace barracuda::options {
   X(toolkit_diagnostics, BoolValue, false, "also report diagnostics (barrier divergences and warnings) located in the CUDA toolkit's own headers (thrust, CUB, cooperative groups); races there are always reported") \
   X(log_read_only, BoolValue, false, "also log loads through the read-only path (ld.global.nc: __ldg, const __restrict__; ldu), which cannot race in a correct program, and loads through kernel parameters the kernel never writes through") \
   X(device_shared_check, BoolValue, true, "check the shared memory of kernels synchronised only by __syncthreads on the GPU, sending only its races (0: every shared access to the host; off anyway with warn_redundant_barriers or the lockstep warp model, which need every access)") \
+  X(block_order, BlockOrderValue, BlockOrder::kNatural, "natural, reverse or shuffle: the order in which checked kernels' logical blocks start (%ctaid read through a bijection; for races that only some block orders show)") \
+  X(block_order_seed, CountValue, 1, "block_order=shuffle: the seed of the permutation (each seed another order)") \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
   X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 64 MiB for all at first, grown 4x after a launch that half-fills one, up to 1/16 of free host memory, 1M-64M each)") \
   X(drain_threads, CountValue, 0, "host threads draining the queues into the engine (0: hardware threads - 1)") \

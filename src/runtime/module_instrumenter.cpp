@@ -185,6 +185,9 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     pass_options.first_site_id = next_site;
     ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, pass_options);
     next_site += static_cast<uint32_t>(result.sites.sites().size());
+    if (result.block_order_declined && config_.message) {
+      config_.message(module_name(image.id) + " keeps the natural block order: " + *result.block_order_declined);
+    }
     unlogged.merge(result.unlogged_memory);
     read_only.merge(result.read_only_parameters);
     std::vector<std::string> object_kernels = kernel_names(*parsed.module);

@@ -274,6 +274,8 @@ class Session final : public shim::SyncObserver {
     config.runtime_compiled = [this](const void* cubin, size_t size) { return runtime_compiled_.find(cubin, size); };
     config.verbose = options_.verbose;
     config.passes.log_read_only = options_.log_read_only;
+    config.passes.block_order = options_.block_order;
+    config.passes.block_order_seed = options_.block_order_seed;
     config.module_seen = [this] { note_gpu_use(); };
     config.variable_located = [this](const void* owner, const std::string& name, CUdeviceptr base, size_t size) {
       allocations_.insert({base, size, report::AllocationKind::kGlobalVariable, name, owner, {}});

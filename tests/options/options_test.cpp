@@ -26,6 +26,7 @@ TEST(Options, DefaultsFollowTheBrief) {
   EXPECT_EQ(options.error_exitcode, 66);
   EXPECT_EQ(options.print_limit, 100u);
   EXPECT_EQ(options.warp_model, WarpModel::kIndependent);
+  EXPECT_EQ(options.block_order, BlockOrder::kNatural);
   EXPECT_EQ(options.queue_bytes, 0u);  // sized from free memory
   EXPECT_TRUE(options.report.empty());
   EXPECT_FALSE(options.quiet);
@@ -83,6 +84,8 @@ TEST(Options, NamesTheKeyInErrors) {
   expect_error("quiet=maybe",
                "BARRACUDA_OPTIONS: bad value \"maybe\" for quiet: expected 0, 1, true, false, yes or no");
   expect_error("warp_model=simt", "BARRACUDA_OPTIONS: bad value \"simt\" for warp_model: expected its or lockstep");
+  expect_error("block_order=random",
+               "BARRACUDA_OPTIONS: bad value \"random\" for block_order: expected natural, reverse or shuffle");
   expect_error("kernel_name=(unclosed",
                "BARRACUDA_OPTIONS: bad value \"(unclosed\" for kernel_name: expected a valid ECMAScript regular "
                "expression");
@@ -104,8 +107,12 @@ TEST(Options, FormatsOnlyNonDefaultsAndRoundTrips) {
   options.warp_model = WarpModel::kLockstep;
   options.queue_bytes = 3u << 20;
   options.quiet = true;
+  options.block_order = BlockOrder::kShuffle;
+  options.block_order_seed = 7;
   const std::string text = format_options(options);
-  EXPECT_EQ(text, "report=r.json:print_limit=0:quiet=1:warp_model=lockstep:queue_bytes=3M");
+  EXPECT_EQ(text,
+            "report=r.json:print_limit=0:quiet=1:block_order=shuffle:block_order_seed=7:warp_model=lockstep:"
+            "queue_bytes=3M");
   EXPECT_EQ(parsed(text), options);
 }
 

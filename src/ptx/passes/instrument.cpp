@@ -5,6 +5,7 @@
 #include "barracuda/queue.h"
 
 #include "ptx/passes/address_parameters.h"
+#include "ptx/passes/block_order.h"
 #include "ptx/passes/fence_free_functions.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/pass_context.h"
@@ -28,6 +29,10 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   // First: the runtime calls the passes insert need at least the ISA and target it sets.
   upgrade_legacy_isa(module);
   InstrumentResult result{SiteTable(module, options.first_site_id), {}, unlogged_memory_by_kernel(module)};
+  // Before the other passes: they see the logical block index as the program would.
+  const BlockOrderResult reordered = permute_block_order(module, options.block_order, options.block_order_seed);
+  result.statistics.block_index_reads = reordered.remapped_reads;
+  result.block_order_declined = reordered.declined;
   const FenceFreeFunctions fence_free(module);
   const SharedCheckableKernels shared_checkable(module, options.first_site_id);
   declare_runtime_functions(module);

@@ -4,10 +4,12 @@
 // the device runtime (device/entry_points.cuh), which logs a record tagged with a site id.
 // The instrumented module must be linked with device_runtime_ptx() (relocatable, nvJitLink).
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 #include <cstdint>
 
+#include "barracuda/block_order.h"
 #include "ptx/module.h"
 #include "ptx/passes/site_table.h"
 #include "ptx/passes/unlogged_memory.h"
@@ -21,6 +23,9 @@ struct InstrumentOptions {
   // logged, since a kernel may only read that way memory no one writes during its life
   // (memory_access_pass.cpp says why). On: for debugging and for differential runs.
   bool log_read_only = false;
+  // The order logical blocks start in (barracuda/block_order.h; block_order.h in this folder).
+  BlockOrder block_order = BlockOrder::kNatural;
+  uint64_t block_order_seed = 1;
 };
 
 struct InstrumentStatistics {
@@ -37,6 +42,7 @@ struct InstrumentStatistics {
   // Loads through parameters their kernel only reads through (read_only_parameters.h), which launches
   // the host allows it for do not log.
   uint64_t read_only_parameter_loads = 0;
+  uint64_t block_index_reads = 0;  // %ctaid reads remapped by a block order other than natural
   // Fraction of the original instructions that now log an event.
   double instrumented_fraction() const;
 };
@@ -48,6 +54,8 @@ struct InstrumentResult {
   // Per kernel: the parameters (below kReadOnlyParameterRanges) whose loads carry
   // kAccessReadOnlyParameter (read_only_parameters.h), sorted; kernels with none are absent.
   std::map<std::string, std::vector<uint32_t>> read_only_parameters;
+  // Why InstrumentOptions::block_order was not applied to this module (block_order.h), if it was not.
+  std::optional<std::string> block_order_declined;
 };
 
 // Rewrites `module` in place. Functions of the runtime itself (__barracuda_*) are left alone. PTX of an
