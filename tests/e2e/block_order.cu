@@ -1,9 +1,10 @@
 // Block-order permutation (option block_order), end to end.
-//   e2e_block_order handoff   the last block publishes a value (plain store, then a relaxed flag) 1 ms
+//   e2e_block_order handoff   the last block publishes a value (plain store, then a relaxed flag) 5 ms
 //                             after it starts; every block that finds the flag set when it starts reads
 //                             the value: a race, but only blocks that start after the publisher read.
-//                             One block per SM and four waves: in the natural order the publisher is in
-//                             the last wave and no block reads; in the reverse order it is in the first.
+//                             One block per SM, four waves of 10 ms: in the natural order the publisher
+//                             starts last of all, after every other block made its check, so no block
+//                             reads; in the reverse order it is in the first wave, and three waves read.
 //   e2e_block_order grid3d    every block of a 3-D grid of odd sizes writes its own slot: the output
 //                             is the same in any block order exactly when the order is a bijection.
 #include <cstdio>
@@ -16,10 +17,11 @@ __device__ unsigned long long now_ns() {
   return t;
 }
 
+// Sleeps, so that the wait logs a few records, not millions: queues that fill up would hold blocks
+// back at their start and blur the order they start in.
 __device__ void wait_ns(unsigned long long ns) {
   const unsigned long long start = now_ns();
-  while (now_ns() - start < ns) {
-  }
+  while (now_ns() - start < ns) __nanosleep(200'000);
 }
 
 __global__ void handoff(int* value, int* published, int* seen) {
@@ -27,14 +29,14 @@ __global__ void handoff(int* value, int* published, int* seen) {
   if (threadIdx.x == 0) {
     keep_one_block_per_sm[0] = 0;
     if (blockIdx.x == gridDim.x - 1) {
-      wait_ns(1'000'000);
+      wait_ns(5'000'000);
       *value = 42;  // WRITE
       atomicExch(published, 1);
     } else if (atomicAdd(published, 0) != 0) {
       seen[blockIdx.x] = *value;  // READ
     }
   }
-  wait_ns(2'000'000);  // the next wave starts after this one
+  wait_ns(10'000'000);  // the next wave starts after this one
   __syncthreads();
 }
 
