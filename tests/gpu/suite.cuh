@@ -44,3 +44,16 @@ __device__ inline unsigned long long gpu_time_ns() {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
+
+// Takes a permit of a libcu++ semaphore by spinning on try_acquire (the acquire exchange acquire()
+// repeats) for 10 s at most, so that a program whose protocol is broken ends instead of hanging.
+// Returns whether it got the permit.
+template <typename Semaphore>
+__device__ bool acquire_within_10s(Semaphore& semaphore) {
+  const unsigned long long start = gpu_time_ns();
+  while (!semaphore.try_acquire()) {
+    if (gpu_time_ns() - start > 10'000'000'000ull) return false;
+    __nanosleep(100);
+  }
+  return true;
+}

@@ -10,17 +10,8 @@
 
 __device__ cuda::binary_semaphore<cuda::thread_scope_device> counter_lock{1};
 
-__device__ bool acquire_within_10s() {
-  const unsigned long long start = gpu_time_ns();
-  while (!counter_lock.try_acquire()) {
-    if (gpu_time_ns() - start > 10'000'000'000ull) return false;
-    __nanosleep(100);
-  }
-  return true;
-}
-
 __global__ void add_under_lock(int* counter) {
-  if (threadIdx.x != 0 || !acquire_within_10s()) return;
+  if (threadIdx.x != 0 || !acquire_within_10s(counter_lock)) return;
   const int seen = counter[0];
   counter[0] = seen + blockIdx.x + 1;
   counter_lock.release();

@@ -15,21 +15,12 @@ constexpr int PERMITS = 4, BLOCKS = 16, THREADS = 64;
 
 __device__ cuda::counting_semaphore<cuda::thread_scope_device, PERMITS> permits{PERMITS};
 
-__device__ bool acquire_within_10s() {
-  const unsigned long long start = gpu_time_ns();
-  while (!permits.try_acquire()) {
-    if (gpu_time_ns() - start > 10'000'000'000ull) return false;
-    __nanosleep(100);
-  }
-  return true;
-}
-
 __global__ void fill(int* slots, int* next_slot, int* holders, int* most_holders) {
   using DeviceInt = cuda::atomic_ref<int, cuda::thread_scope_device>;
   __shared__ int slot;
   if (threadIdx.x == 0) {
     slot = -1;
-    if (acquire_within_10s()) {
+    if (acquire_within_10s(permits)) {
       const int now = DeviceInt(*holders).fetch_add(1, cuda::memory_order_relaxed) + 1;
       DeviceInt(*most_holders).fetch_max(now, cuda::memory_order_relaxed);
       slot = DeviceInt(*next_slot).fetch_add(1, cuda::memory_order_relaxed);

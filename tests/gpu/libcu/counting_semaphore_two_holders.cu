@@ -12,17 +12,8 @@ constexpr int PERMITS = 2;
 
 __device__ cuda::counting_semaphore<cuda::thread_scope_device, PERMITS> permits{PERMITS};
 
-__device__ bool acquire_within_10s() {
-  const unsigned long long start = gpu_time_ns();
-  while (!permits.try_acquire()) {
-    if (gpu_time_ns() - start > 10'000'000'000ull) return false;
-    __nanosleep(100);
-  }
-  return true;
-}
-
 __global__ void record_owner(int* owner, int* holding) {
-  if (threadIdx.x != 0 || !acquire_within_10s()) return;
+  if (threadIdx.x != 0 || !acquire_within_10s(permits)) return;
   cuda::atomic_ref<int, cuda::thread_scope_device> both(*holding);
   both.fetch_add(1, cuda::memory_order_relaxed);
   const unsigned long long start = gpu_time_ns();
