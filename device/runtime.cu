@@ -2,6 +2,7 @@
 // library as text, and linked by nvJitLink with every instrumented module. The queue protocol and
 // arena layout are specified in barracuda/queue.h; the record format in barracuda/record.h.
 #include "barracuda/queue.h"
+#include "barracuda/global_check_launch.h"
 #include "barracuda/shared_check_pool.h"
 #include "entry_points.cuh"
 
@@ -442,6 +443,7 @@ __device__ void log_access_record(const Launch& launch, const WarpGroup& group, 
 }
 
 #include "shared_checker.cuh"
+#include "global_checker.cuh"
 
 }  // namespace
 
@@ -468,6 +470,11 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
     group.mask &= ~check_shared_lanes(launch, group, address, space_sem, access_info, value, site_id);
     group.leader = __ffs(group.mask) - 1;
   }
+  // Global lanes of a barrier-only kernel in a launch the host gave ranges: checked here, not logged.
+  if ((access_info & kAccessDeviceGlobal) && launch.slot->global_check != 0 && (group.mask >> group.lane & 1u)) {
+    group.mask &= ~check_global_lanes(launch, group, address, space_sem, access_info, value, site_id);
+    group.leader = __ffs(group.mask) - 1;
+  }
   if (group.mask >> group.lane & 1u) log_access_record(launch, group, address, site_id, access_info, space_sem, value);
   rejoin({arrived, group.lane, group.leader});
 }
@@ -487,6 +494,9 @@ extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, u
   // Full-block barriers are the only ones in kernels whose shared memory the device checks.
   if (static_cast<RecordOp>(op) == RecordOp::kBarrier && launch.slot->shared_pool_rows != 0) {
     count_block_barrier(launch.slot);
+  }
+  if (static_cast<RecordOp>(op) == RecordOp::kBarrier && launch.slot->global_check != 0) {
+    count_global_barrier(launch.slot);
   }
   RecordHeader header = make_header(launch, static_cast<RecordOp>(op), group.mask, site_id);
   header.space_sem = static_cast<uint8_t>(space_sem);

@@ -60,7 +60,7 @@ inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
 // 4: the producer header points at the shadow pool of device shared-memory checking
 // 5: launch slots and the grid table replace the header's launch fields (launches run concurrently)
 // 6: LaunchSlot::flags (loads through read-only parameters)
-inline constexpr uint32_t kQueueFormatVersion = 6;
+inline constexpr uint32_t kQueueFormatVersion = 7;
 inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different sides never share a line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
@@ -131,11 +131,14 @@ struct LaunchSlot {
   // below kReadOnlyParameterRanges points into; an empty range for the others.
   uint64_t read_only_begin[kReadOnlyParameterRanges];
   uint64_t read_only_end[kReadOnlyParameterRanges];
-  uint8_t padding[kQueueLineBytes - 48 - 16 * kReadOnlyParameterRanges];
+  // Device address of the launch's GlobalCheckLaunch (barracuda/global_check_launch.h) when the device
+  // checks global memory in it; 0 when not.
+  uint64_t global_check;
+  uint8_t padding[kQueueLineBytes - 56 - 16 * kReadOnlyParameterRanges];
 };
 static_assert(sizeof(LaunchSlot) == kQueueLineBytes && offsetof(LaunchSlot, next_sync_ticket) == 8 &&
                   offsetof(LaunchSlot, threads_exited) == 32 && offsetof(LaunchSlot, flags) == 40 &&
-                  offsetof(LaunchSlot, read_only_begin) == 48,
+                  offsetof(LaunchSlot, read_only_begin) == 48 && offsetof(LaunchSlot, global_check) == 112,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
 // The grid table: open addressing from grid_table_home(%gridid), linear probing. An entry is 0
@@ -216,6 +219,7 @@ inline constexpr uint32_t kAccessSpinRead = 1u << 22;
 inline constexpr uint32_t kAccessDeviceShared = 1u << 23;
 inline constexpr uint32_t kAccessReadOnlyParameter = 1u << 24;
 inline constexpr uint32_t kAccessParameterShift = 25;
+inline constexpr uint32_t kAccessDeviceGlobal = 1u << 27;
 constexpr uint32_t access_info_parameter(uint32_t access_info) {
   return (access_info >> kAccessParameterShift) & (kReadOnlyParameterRanges - 1);
 }

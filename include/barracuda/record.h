@@ -97,6 +97,24 @@ constexpr uint64_t pack_shared_race_base(const SharedRacePayload& payload) {
          (uint64_t{payload.value} << 32);
 }
 
+// What a kGlobalRace record carries in its payload (record_ops.inc): int32 words of its kDelta32
+// payload slots, by index. The header names the second access and `base` the 4-byte word's address.
+struct GlobalRacePayload {
+  uint32_t first_block;   // linear block of the first access
+  uint32_t first_thread;  // its block-linear thread (below 1024)
+  uint32_t first_site;    // kGlobalUnknownSite (global_check.h) when the device could not tell
+  SharedHazard hazard;
+  bool same_value;  // both were stores of one value to one address by a whole warp group (`value`)
+  uint32_t value;
+};
+enum GlobalRacePayloadWord : uint32_t {
+  kGlobalRaceFirstBlock = 0,
+  kGlobalRaceFirstThread = 1,
+  kGlobalRaceFirstSite = 2,
+  kGlobalRaceHazard = 3,  // SharedHazard | same_value << 2
+  kGlobalRaceValue = 4,
+};
+
 // Bit flags in RecordHeader::flags.
 enum RecordFlag : uint8_t {
   kFlagSameValue = 1u << 0,       // lanes writing the same address wrote the same value (match.any on GPU)

@@ -149,6 +149,7 @@ enum class RecordDefect : uint8_t {
   kReservedSizeModeBits,
   kUnknownOp,
   kAddressPayloadWithoutAccess,  // a non-memory op whose address mode claims payload slots
+  kFindingWithoutPayload,        // a kGlobalRace record without its kDelta32 payload
   kAccessSizeAbove16Bytes,
 };
 
@@ -159,6 +160,7 @@ constexpr const char* record_defect_text(RecordDefect defect) {
     case RecordDefect::kReservedSizeModeBits: return "reserved size_mode bits set";
     case RecordDefect::kUnknownOp: return "unknown record op";
     case RecordDefect::kAddressPayloadWithoutAccess: return "non-memory record op with an address payload";
+    case RecordDefect::kFindingWithoutPayload: return "device global race record without its payload";
     case RecordDefect::kAccessSizeAbove16Bytes: return "access size above 16 bytes";
   }
   return "unknown defect";
@@ -186,8 +188,11 @@ class RecordView {
     }
     if (reserved_bits_of(header_->size_mode) != 0) return RecordDefect::kReservedSizeModeBits;
     if (!is_known_op(header_->op)) return RecordDefect::kUnknownOp;
-    if (!is_memory_access() && address_mode() != AddressMode::kAffine) {
+    if (!is_memory_access() && op() != RecordOp::kGlobalRace && address_mode() != AddressMode::kAffine) {
       return RecordDefect::kAddressPayloadWithoutAccess;
+    }
+    if (op() == RecordOp::kGlobalRace && address_mode() != AddressMode::kDelta32) {
+      return RecordDefect::kFindingWithoutPayload;
     }
     if (size_log2_of(header_->size_mode) > 4) return RecordDefect::kAccessSizeAbove16Bytes;
     return RecordDefect::kNone;
@@ -224,6 +229,19 @@ class RecordView {
     return payload;
   }
 
+  // The payload of a kGlobalRace record (record_ops.inc); needs its payload slots.
+  GlobalRacePayload global_race() const {
+    GlobalRacePayload payload{};
+    payload.first_block = payload_word(kGlobalRaceFirstBlock);
+    payload.first_thread = payload_word(kGlobalRaceFirstThread);
+    payload.first_site = payload_word(kGlobalRaceFirstSite);
+    const uint32_t hazard = payload_word(kGlobalRaceHazard);
+    payload.hazard = static_cast<SharedHazard>(hazard & 0x3u);
+    payload.same_value = (hazard >> 2 & 1u) != 0;
+    payload.value = payload_word(kGlobalRaceValue);
+    return payload;
+  }
+
   // The address `lane` accessed; meaningful for the active lanes of a memory access.
   BARRACUDA_HOST_DEVICE uint64_t lane_address(uint32_t lane) const {
     const auto* payload = reinterpret_cast<const unsigned char*>(payload_);
@@ -245,6 +263,13 @@ class RecordView {
   }
 
  private:
+  // Word `index` of a kDelta32 payload, as an unsigned value.
+  uint32_t payload_word(uint32_t index) const {
+    uint32_t word = 0;
+    memcpy(&word, reinterpret_cast<const unsigned char*>(payload_) + index * sizeof(uint32_t), sizeof word);
+    return word;
+  }
+
   const RecordHeader* header_;
   const RecordHeader* payload_;
 };

@@ -25,6 +25,9 @@ void print_lane_addresses(std::ostream& out, const RecordView& record) {
   }
 }
 
+// Device race records' SharedHazard values.
+constexpr const char* kHazards[] = {"RAW", "WAR", "WAW", "hazard3"};
+
 }  // namespace
 
 void print_record(std::ostream& out, const RecordHeader& h, const RecordHeader* payload) {
@@ -47,9 +50,13 @@ void print_record(std::ostream& out, const RecordHeader& h, const RecordHeader* 
     }
   } else if (record.op() == RecordOp::kSharedRace) {
     const SharedRacePayload race = record.shared_race();
-    static constexpr const char* kHazards[] = {"RAW", "WAR", "WAW", "hazard3"};
     out << " offset " << hex(race.offset) << ' ' << kHazards[static_cast<uint8_t>(race.hazard)] << " first site "
         << race.first_site << " thread " << race.first_thread;
+    if (race.same_value) out << " same value " << race.value;
+  } else if (record.op() == RecordOp::kGlobalRace) {
+    const GlobalRacePayload race = record.global_race();
+    out << " address " << hex(h.base) << ' ' << kHazards[static_cast<uint8_t>(race.hazard)] << " first site "
+        << race.first_site << " block " << race.first_block << " thread " << race.first_thread;
     if (race.same_value) out << " same value " << race.value;
   } else if (record.op() == RecordOp::kFence) {
     out << ' ' << memory_semantics_name(record.semantics()) << '.' << memory_scope_name(record.scope());

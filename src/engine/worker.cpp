@@ -165,6 +165,8 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
       return;
     case RecordOp::kSharedRace:
       return apply_shared_race(record, block);
+    case RecordOp::kGlobalRace:
+      return apply_global_race(record);
     default:
       if (record.is_memory_access()) apply_memory(record, block);
       break;

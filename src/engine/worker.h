@@ -89,6 +89,7 @@ class Worker {
   void inherit_block_acquires(BlockState& block, uint32_t local);
   // A shared-memory race the device found (RecordOp::kSharedRace): logged as if found here.
   void apply_shared_race(const RecordView& race, BlockState& block);
+  void apply_global_race(const RecordView& race);
   void apply_fence(const RecordView& fence, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
   void apply_cluster_barrier(const RecordHeader& h, BlockState& block);

@@ -1,7 +1,7 @@
-// Races the device found itself: in kernels whose shared memory only full-block barriers
-// synchronise, the device checks shared accesses against its own shadow (barracuda/shared_check.h)
-// and sends only the races. Each becomes the Race the engine would have logged for the same pair,
-// so reports cannot tell which side found it.
+// Races the device found itself: in kernels that only full-block barriers synchronise, the device
+// checks shared accesses (barracuda/shared_check.h) and, in launches nothing runs beside, global
+// accesses (barracuda/global_check.h) against its own shadow and sends only the races. Each becomes
+// the Race the engine would have logged for the same pair, so reports cannot tell which side found it.
 #include <bit>
 
 #include "engine/worker.h"
@@ -39,6 +39,38 @@ void Worker::apply_shared_race(const RecordView& record, BlockState& block) {
   // What the host learns from uniform stores (StoreValues), for the pair the device saw: both sites
   // stored this value. The device never sends their other stores, so a site that also stored other
   // values elsewhere in the launch still counts as constant here (docs/device_shared_check.md).
+  if (payload.same_value) {
+    store_values_.note(race.first_site, payload.value);
+    store_values_.note(race.second_site, payload.value);
+  }
+}
+
+void Worker::apply_global_race(const RecordView& record) {
+  const RecordHeader& h = record.header();
+  const GlobalRacePayload payload = record.global_race();
+  if (std::popcount(h.active_mask) != 1) return malformed(h, "device race record with other than one lane");
+  const LaunchInfo& launch = shared_.launch;
+  if (payload.first_thread >= launch.padded_threads_per_block() || payload.first_block >= launch.block_count() ||
+      h.block_id >= launch.block_count()) {
+    return malformed(h, "device race record naming a thread outside the grid");
+  }
+  const uint32_t second_thread = h.warp_id * kWarpSize + static_cast<uint32_t>(std::countr_zero(h.active_mask));
+  Race race;
+  if (payload.first_block != h.block_id) {
+    race.race_class = RaceClass::kInterBlock;
+  } else {
+    race.race_class = payload.first_thread / kWarpSize == second_thread / kWarpSize ? RaceClass::kIntraWarp
+                                                                                     : RaceClass::kInterWarp;
+  }
+  race.hazard = static_cast<Hazard>(payload.hazard);
+  race.space = MemorySpace::kGlobal;
+  race.first_site = static_cast<SiteId>(payload.first_site);
+  race.second_site = static_cast<SiteId>(h.site_id);
+  race.first_thread = {BlockId{payload.first_block}, payload.first_thread};
+  race.second_thread = {BlockId{h.block_id}, second_thread};
+  race.address = h.base;
+  race.size = record.access_bytes();
+  races_.add(race);
   if (payload.same_value) {
     store_values_.note(race.first_site, payload.value);
     store_values_.note(race.second_site, payload.value);

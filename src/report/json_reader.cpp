@@ -231,6 +231,11 @@ Statistics read_statistics(const Node& node) {
   statistics.engine_time = node.field("engine_seconds").seconds();
   statistics.engine_thread_accesses = node.field("engine_thread_accesses").u64();
   statistics.engine_peak_resident_blocks = node.field("engine_peak_resident_blocks").u64();
+  // Reports written before device checking of global memory lack both.
+  if (node.has("launches_global_on_device")) {
+    statistics.launches_global_on_device = node.field("launches_global_on_device").u64();
+  }
+  if (node.has("global_on_host_reason")) statistics.global_on_host_reason = node.field("global_on_host_reason").string();
   statistics.modules_instrumented = node.field("modules_instrumented").u64();
   statistics.cache_misses = node.field("cache_misses").u64();
   statistics.jit_time = node.field("jit_seconds").seconds();

@@ -139,6 +139,8 @@ Json statistics_json(const Statistics& statistics, uint64_t events) {
               {"engine_thread_accesses", statistics.engine_thread_accesses},
               {"engine_thread_accesses_per_second", figures.engine_thread_accesses_per_second},
               {"engine_peak_resident_blocks", statistics.engine_peak_resident_blocks},
+              {"launches_global_on_device", statistics.launches_global_on_device},
+              {"global_on_host_reason", statistics.global_on_host_reason},
               {"modules_instrumented", statistics.modules_instrumented},
               {"cache_misses", statistics.cache_misses},
               {"jit_seconds", statistics.jit_time.count()},

@@ -30,15 +30,21 @@ std::string statistics_line(const Statistics& statistics, uint64_t events) {
   std::snprintf(text, sizeof text,
                 "statistics: %llu events, %.1f bytes/event, %.1f MiB of queues; launches in flight for %.3f s "
                 "(%.1f M events/s checked); engine %.3f s over %u drain threads (%.1f M thread-accesses/s "
-                "per thread); %llu modules instrumented: %llu compiled in %.3f s, %llu from the cache in %.3f s",
+                "per thread); %llu modules instrumented: %llu compiled in %.3f s, %llu from the cache in %.3f s; "
+                "%llu launches had their global memory checked on the GPU",
                 static_cast<unsigned long long>(events), figures.bytes_per_event,
                 static_cast<double>(figures.queue_bytes) / kMebi, statistics.drain_wait.count(),
                 figures.drain_events_per_second / 1e6, statistics.engine_time.count(), statistics.drain_threads,
                 figures.engine_thread_accesses_per_second / 1e6,
                 static_cast<unsigned long long>(statistics.modules_instrumented),
                 static_cast<unsigned long long>(statistics.cache_misses), statistics.jit_time.count(),
-                static_cast<unsigned long long>(statistics.cache_hits), statistics.cache_load_time.count());
-  return text;
+                static_cast<unsigned long long>(statistics.cache_hits), statistics.cache_load_time.count(),
+                static_cast<unsigned long long>(statistics.launches_global_on_device));
+  std::string line = text;
+  if (!statistics.global_on_host_reason.empty()) {
+    line += " (checked on the host: " + statistics.global_on_host_reason + ")";
+  }
+  return line;
 }
 
 }  // namespace barracuda::report

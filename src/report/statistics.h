@@ -23,6 +23,10 @@ struct Statistics {
   Seconds engine_time{};  // in the engine (and trace recorder), summed over the drain threads; closing launches
   uint64_t engine_thread_accesses = 0;    // lane accesses checked against shadow memory
   uint64_t engine_peak_resident_blocks = 0;  // most blocks whose state the workers held at once
+  // Device checking of global memory (barracuda/global_check.h): launches it checked, and why the latest
+  // launch of a kernel it could check was checked on the host ("kernel: reason"; empty when none was).
+  uint64_t launches_global_on_device = 0;
+  std::string global_on_host_reason;
   // Instrumentation.
   uint64_t modules_instrumented = 0;
   uint64_t cache_misses = 0;  // modules compiled: PTX parsed, instrumented and linked by nvJitLink

@@ -31,6 +31,7 @@ struct DriverApi {
   PFN_cuMemcpyDtoHAsync_v3020 memcpy_dtoh_async = nullptr;
   PFN_cuMemsetD8Async_v3020 memset_d8_async = nullptr;
   PFN_cuMemsetD32Async_v3020 memset_d32_async = nullptr;
+  PFN_cuMemGetInfo_v3020 mem_get_info = nullptr;  // sizes the global-memory shadow's budget
   PFN_cuCtxSetCurrent_v4000 ctx_set_current = nullptr;
   // The launch-slot release kernel (device/launch_slot_release.cu), a module of the tool's own.
   PFN_cuModuleLoadData_v2000 module_load_data = nullptr;

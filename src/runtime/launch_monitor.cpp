@@ -108,12 +108,14 @@ thread_local std::shared_ptr<void> this_thread_flight;
 }  // namespace
 
 LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device,
+                             bool check_global_on_device,
                              ModuleInstrumenter& modules, StreamTracker& streams, std::function<SharedQueues()> queues,
                              std::function<void()> queues_ran_full, TraceRecorder* recorder,
                              LaunchFilterSettings filter, RaceAllocations* allocations)
     : engine_(engine),
       warp_model_(warp_model),
       check_shared_on_device_(check_shared_on_device),
+      check_global_on_device_(check_global_on_device),
       modules_(modules),
       streams_(streams),
       queues_(std::move(queues)),
@@ -188,6 +190,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   if (allocations_) flight->arguments = allocations_->arguments_of(launch);
   // Outside state_mutex_: the lookups take the allocation map's and the instrumenter's locks.
   const QueueHost::ReadOnlyRanges read_only = read_only_ranges(launch, flight->arguments);
+  const std::optional<GlobalShadow::Request> global = global_request(launch, flight->arguments);
 
   std::unique_lock lock(state_mutex_);
   // The filters count launches in issue order. A launch they leave out runs with its kernel's global
@@ -218,7 +221,8 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   info.order = streams_.launch_order(launch);
   // Loads through read-only parameters cannot race with another launch's accesses unless one can run
   // beside this one.
-  if (info.order.concurrent_with.empty() && !info.order.may_overlap_later) {
+  const bool runs_alone = info.order.concurrent_with.empty() && !info.order.may_overlap_later;
+  if (runs_alone) {
     flight->read_only_ranges = read_only;
     for (const auto& range : read_only) {
       if (range.first < range.second) info.unlogged_load_ranges.push_back(range);
@@ -236,10 +240,14 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   // The shadow pool's filter is cleared in this launch's stream: after the last launch that used it.
   const bool pool_free = pool_user_ == nullptr || pool_user_->kernel_ended ||
                          stream_ordered(pool_user_->context, pool_user_->stream, flight->context, flight->stream);
+  // Global memory checked on the device is seen by no other launch: only where none runs beside.
+  const GlobalShadow::Request* device_global = global && runs_alone ? &*global : nullptr;
+  QueueHost::LaunchSetup setup;
   try {
-    flight->device_checks_shared =
-        flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
-                                       check_shared_on_device_ && pool_free, flight->read_only_ranges);
+    setup = flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
+                                           check_shared_on_device_ && pool_free, flight->read_only_ranges,
+                                           device_global);
+    flight->device_checks_shared = setup.device_checks_shared;
     const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
     if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));
   } catch (const std::exception& e) {
@@ -255,6 +263,12 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   grid_table_dirty_ = true;
   {
     std::lock_guard totals(totals_mutex_);
+    if (setup.device_checks_global) {
+      ++totals_.launches_global_on_device;
+    } else if (global) {
+      totals_.global_declined =
+          info.kernel + ": " + (device_global ? setup.global_declined : "another launch may run beside it");
+    }
     launches_.push_back({info.kernel, info.grid, info.block});
     for (const auto& [kind, instructions] : unlogged) totals_.unlogged_memory[kind].insert(info.kernel);
   }
@@ -294,6 +308,7 @@ SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
     if (queues == pool_queues_) {
       if (restore_queues_) queues->restore();
       if (grid_table_dirty_) queues->clear_grid_table();
+      queues->release_retired_global_shadow();
     }
   } catch (const std::exception& e) {
     note_failure("the event queues", e.what());
@@ -321,6 +336,24 @@ void LaunchMonitor::forget_events() {
   // Dropped, not destroyed: the driver may crash destroying (or recording) a destroyed context's event.
   spare_events_.clear();
   events_context_ = nullptr;
+}
+
+std::optional<GlobalShadow::Request> LaunchMonitor::global_request(const shim::LaunchInfo& launch,
+                                                                  const LaunchArguments& arguments) const {
+  if (!check_global_on_device_ || allocations_ == nullptr || !modules_.global_checkable(launch.module, launch.kernel_name)) {
+    return std::nullopt;
+  }
+  GlobalShadow::Request request;
+  request.blocks = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z;
+  request.threads_per_block = uint64_t{launch.block.x} * launch.block.y * launch.block.z;
+  for (const auto& [parameter, value] : arguments.pointers) {
+    const auto allocation = allocations_->argument_allocation(arguments, parameter);
+    if (allocation && std::find(request.allocations.begin(), request.allocations.end(), *allocation) ==
+                          request.allocations.end()) {
+      request.allocations.push_back(*allocation);
+    }
+  }
+  return request;
 }
 
 QueueHost::ReadOnlyRanges LaunchMonitor::read_only_ranges(const shim::LaunchInfo& launch,

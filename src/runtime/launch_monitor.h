@@ -63,6 +63,10 @@ struct LaunchTotals {
   // the latest.
   uint64_t unchecked_graph_launches = 0;
   std::string graph_not_replayed;
+  // Launches whose global memory the device checked (barracuda/global_check.h), and why the latest
+  // launch of a kernel it could check was checked on the host instead.
+  uint64_t launches_global_on_device = 0;
+  std::string global_declined;
   // Memory instructions checked launches held but did not log (ldmatrix, wmma.load...): kind ->
   // the kernels.
   std::map<std::string, std::set<std::string>> unlogged_memory;
@@ -77,8 +81,11 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // launch-slot global naming no launch, so they log nothing.
   // `check_shared_on_device`: launches have the device check the shared memory of the kernels it can
   // (barracuda/shared_check.h); the caller has ruled out what needs every access on the host.
+  // `check_global_on_device`: launches nothing can run beside have the device check the global memory of
+  // the kernels it can (barracuda/global_check.h) in the allocations their arguments point into.
   // `allocations` (may be null) hears each launch's arguments when it is issued, and each closed launch.
-  LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device, ModuleInstrumenter& modules,
+  LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device,
+                bool check_global_on_device, ModuleInstrumenter& modules,
                 StreamTracker& streams, std::function<SharedQueues()> queues, std::function<void()> queues_ran_full,
                 TraceRecorder* recorder, LaunchFilterSettings filter, RaceAllocations* allocations);
   ~LaunchMonitor() override;
@@ -124,12 +131,17 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // The allocations whose loads through read-only parameters `launch` may leave unlogged as far as its
   // arguments tell (whether another launch can run beside it is decided later); all empty where not.
   QueueHost::ReadOnlyRanges read_only_ranges(const shim::LaunchInfo& launch, const LaunchArguments& arguments) const;
+  // What the device needs to check `launch`'s global memory, if its kernel is one it can check (whether
+  // another launch can run beside it is decided later); nullopt where not.
+  std::optional<GlobalShadow::Request> global_request(const shim::LaunchInfo& launch,
+                                                      const LaunchArguments& arguments) const;
   void count_unchecked(bool filtered = false);
   void note_failure(const std::string& kernel, const std::string& error);
 
   engine::Engine& engine_;
   WarpModel warp_model_;
   bool check_shared_on_device_;
+  bool check_global_on_device_;
   ModuleInstrumenter& modules_;
   StreamTracker& streams_;
   std::function<SharedQueues()> queues_;

@@ -43,6 +43,7 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(
     check(api.ctx_get_current(&context_), "cuCtxGetCurrent");
     check(api.mem_host_get_device_pointer(&host_arena_, arena_.memory(), 0), "cuMemHostGetDevicePointer");
     check(api.stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate for the event queues");
+    global_shadow_ = GlobalShadow(stream_);
     std::vector<std::byte> producers = make_producer_block(shape, host_arena_);
     producers_ = std::make_unique<ToolDeviceMemory>(producers.size());
     copy_to_device(producers_->address(), producers.data(), producers.size(), "upload of the queue producer block");
@@ -59,11 +60,13 @@ QueueHost::~QueueHost() {
   if (forgotten_) {  // the driver released all of it with the context
     producers_->forget();
     if (shared_pool_) shared_pool_->forget();
+    global_shadow_.forget();
     return;
   }
   const DriverApi& api = driver_api();
   if (release_module_ != nullptr) api.module_unload(release_module_);
   shared_pool_.reset();
+  global_shadow_ = GlobalShadow(nullptr);
   producers_.reset();
   api.stream_destroy(stream_);
   api.mem_free_host(arena_.memory());
@@ -119,8 +122,9 @@ ToolDeviceMemory* QueueHost::shared_pool() {
   return shared_pool_.get();
 }
 
-bool QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
-                               const ReadOnlyRanges& read_only_ranges) {
+QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream,
+                                                bool check_shared_on_device, const ReadOnlyRanges& read_only_ranges,
+                                                const GlobalShadow::Request* global) {
   LaunchSlot fields{};
   fields.launch_id = launch_id;
   for (uint32_t p = 0; p < kReadOnlyParameterRanges; ++p) {
@@ -136,9 +140,16 @@ bool QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream strea
     fields.shared_pool = pool->address();
     fields.shared_pool_row_bytes = kSharedPoolRowBytes;
   }
+  LaunchSetup setup;
+  if (global != nullptr) {
+    fields.global_check = global_shadow_.prepare(slot, *global, stream);
+    setup.global_declined = global_shadow_.declined();
+  }
   copy_to_device(producers_->address() + launch_slot_offset(arena_.shape().queue_count, slot), &fields,
                  offsetof(LaunchSlot, padding), "setting up a launch slot");
-  return fields.shared_pool_rows != 0;
+  setup.device_checks_shared = fields.shared_pool_rows != 0;
+  setup.device_checks_global = fields.global_check != 0;
+  return setup;
 }
 
 void QueueHost::clear_grid_table() {

@@ -17,6 +17,7 @@
 
 #include <cuda.h>
 
+#include "runtime/global_shadow.h"
 #include "runtime/live_arena.h"
 #include "runtime/tool_device_memory.h"
 
@@ -47,12 +48,21 @@ class QueueHost {
   // and exit count, and whether the device checks the shared memory of the kernels it can
   // (`check_shared_on_device`: the shadow pool is allocated at the first such launch, and its race
   // filter is cleared in `stream`, so the caller must have ordered every earlier launch that uses the
-  // pool before it there). Returns whether the device checks shared memory in this launch (else the
-  // host does). `read_only_ranges`: LaunchSlot::read_only_begin/end; any nonempty one sets
-  // kLaunchSkipsReadOnlyParameterLoads. Throws std::runtime_error when a copy to the device fails.
+  // pool before it there). `read_only_ranges`: LaunchSlot::read_only_begin/end; any nonempty one sets
+  // kLaunchSkipsReadOnlyParameterLoads. `global` (may be null): the device checks the launch's global
+  // memory in these allocations, if the shadow can hold them (runtime/global_shadow.h; nothing may run
+  // beside the launch). Throws std::runtime_error when a copy to the device fails.
   using ReadOnlyRanges = std::array<std::pair<uint64_t, uint64_t>, kReadOnlyParameterRanges>;
-  bool prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
-                      const ReadOnlyRanges& read_only_ranges);
+  struct LaunchSetup {
+    bool device_checks_shared = false;  // else the host checks shared memory
+    bool device_checks_global = false;  // in the requested allocations; the host checks the rest
+    std::string global_declined;        // why not, where it was asked for
+  };
+  LaunchSetup prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
+                             const ReadOnlyRanges& read_only_ranges, const GlobalShadow::Request* global);
+  // No launch in flight: frees the global shadow memory retired meanwhile.
+  void release_retired_global_shadow() { global_shadow_.release_retired(); }
+  uint64_t global_shadow_bytes() const { return global_shadow_.bytes(); }
   // After a checked launch that took `slot`, in its stream: its kernel's `slot_global` goes back to
   // kNoLaunchSlot unless a later launch of the kernel has named its own slot there meanwhile
   // (device/launch_slot_release.cu; a plain memset where the kernel could not be loaded, or in another
@@ -97,6 +107,7 @@ class QueueHost {
   std::unique_ptr<ToolDeviceMemory> shared_pool_;
   uint32_t shared_pool_rows_ = 0;
   std::string shared_pool_error_;
+  GlobalShadow global_shadow_{nullptr};  // given stream_ once it exists
   bool forgotten_ = false;
   uint64_t id_;
 };

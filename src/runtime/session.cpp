@@ -58,6 +58,12 @@ bool checks_shared_on_device(const options::Options& options) {
          options.warp_model == WarpModel::kIndependent;
 }
 
+// As for shared memory; the device sends only global races too.
+bool checks_global_on_device(const options::Options& options) {
+  return options.device_global_check && !options.warn_redundant_barriers &&
+         options.warp_model == WarpModel::kIndependent;
+}
+
 std::string iso_time_now() {
   std::time_t now = std::time(nullptr);
   char text[32];
@@ -129,6 +135,8 @@ report::Statistics run_statistics(const LaunchTotals& launches, const engine::En
   statistics.engine_time = launches.engine_time;
   statistics.engine_thread_accesses = engine.thread_accesses;
   statistics.engine_peak_resident_blocks = engine.peak_resident_blocks;
+  statistics.launches_global_on_device = launches.launches_global_on_device;
+  statistics.global_on_host_reason = launches.global_declined;
   statistics.modules_instrumented = modules.compiled + modules.cached;
   statistics.cache_misses = modules.compiled;
   statistics.jit_time = modules.compile_time;
@@ -153,7 +161,8 @@ class Session final : public shim::SyncObserver {
         engine_(engine::EngineConfig{drain_threads(options_)}),
         runtime_compiled_(tool_cache_dir(options_) / "nvrtc"),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
-        monitor_(engine_, options_.warp_model, checks_shared_on_device(options_), instrumenter_, streams_,
+        monitor_(engine_, options_.warp_model, checks_shared_on_device(options_), checks_global_on_device(options_),
+                 instrumenter_, streams_,
                  [this] { return queues(); },
                  [this] { grow_queues(); }, recorder_.get(),
                  LaunchFilterSettings{

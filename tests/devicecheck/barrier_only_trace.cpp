@@ -22,20 +22,25 @@ struct Site {
 
 class Generator {
  public:
-  explicit Generator(uint64_t seed) : rng_(seed) {}
+  Generator(uint64_t seed, MemorySpace space) : rng_(seed), space_(space) {}
 
   BarrierOnlyTrace run() {
     BarrierOnlyTrace trace;
     engine::LaunchInfo& launch = trace.launch;
     launch.launch_id = 7;
     launch.kernel = "barrier_only";
-    launch.grid = {pick(1, 2), 1, 1};
+    const bool global = space_ == MemorySpace::kGlobal;
+    launch.grid = {pick(1, global ? 3 : 2), 1, 1};
     launch.block = {pick(1, 96), 1, 1};
     launch.shared_bytes = kWords * 4 + 8;
     const uint32_t site_count = pick(2, 8);
     for (uint32_t s = 0; s < site_count; ++s) {
       const uint32_t kind = pick(1, 100);
-      if (kind <= 20) {  // shared atomics: atomicAdd (kAtomic) or a reduction whose result is unused
+      if (global) {  // plain only: global atomics leave a kernel to the host
+        const RecordOp op = kind <= 50 ? RecordOp::kStore : RecordOp::kLoad;
+        sites_.push_back({op, op == RecordOp::kLoad && chance(20) ? pick(0, 1) : chance(75) ? 2u : pick(3, 4),
+                          MemoryScope::kCta});
+      } else if (kind <= 20) {  // shared atomics: atomicAdd (kAtomic) or a reduction whose result is unused
         sites_.push_back({kind <= 15 ? RecordOp::kAtomic : RecordOp::kReduction, chance(75) ? 2u : 3u,
                           chance(50) ? MemoryScope::kCta : MemoryScope::kGpu});
       } else {
@@ -78,14 +83,14 @@ class Generator {
     for (uint32_t lane = 0; lane < 32; ++lane) {
       const uint32_t slot = pattern == 0 ? first : pattern == 1 ? (first + lane) % slots_of_size
                                                                 : pick(0, slots_of_size - 1);
-      address[lane] = uint64_t{slot} * bytes;
+      address[lane] = (space_ == MemorySpace::kGlobal ? kGlobalTraceBase : 0) + uint64_t{slot} * bytes;
       value[lane] = one_value ? shared_value : pick(1, 2);
     }
     RecordHeader h = header(shape.op, block, warp, mask, site + 1);
     const bool atomic = shape.op == RecordOp::kAtomic || shape.op == RecordOp::kReduction;
     // An atomic without .sem (atomicAdd) or with .relaxed, as the instrumentation logs atom/red.shared.
     const MemorySemantics atomic_semantics = site % 2 == 0 ? MemorySemantics::kLegacy : MemorySemantics::kRelaxed;
-    h.space_sem = pack_space_sem(MemorySpace::kShared, atomic ? atomic_semantics : MemorySemantics::kWeak, shape.scope);
+    h.space_sem = pack_space_sem(space_, atomic ? atomic_semantics : MemorySemantics::kWeak, shape.scope);
     const uint32_t leader = static_cast<uint32_t>(__builtin_ctz(mask));
     bool affine = true;
     int64_t stride = 0;
@@ -173,11 +178,12 @@ class Generator {
   }
 
   std::mt19937_64 rng_;
+  MemorySpace space_;
   std::vector<Site> sites_;
 };
 
 }  // namespace
 
-BarrierOnlyTrace make_barrier_only_trace(uint64_t seed) { return Generator(seed).run(); }
+BarrierOnlyTrace make_barrier_only_trace(uint64_t seed, MemorySpace space) { return Generator(seed, space).run(); }
 
 }  // namespace barracuda::devicecheck::test

@@ -2,7 +2,8 @@
 // Random, seeded launches of the one kind the device checks on its own: blocks whose warps access
 // shared memory with plain loads and stores (4, 8 or 16 bytes, a handful of overlapping words, lanes
 // sharing addresses, stores of one value or several) and atomics without ordering semantics (4 or 8
-// bytes, .cta or .gpu scope), and synchronise only with full-block barriers.
+// bytes, .cta or .gpu scope), and synchronise only with full-block barriers. In global memory
+// (kGlobalTraceBase on), no atomics, up to three blocks and loads of 1 or 2 bytes too.
 // Sites are instructions: each site keeps its op and size, and every warp may execute it.
 #include <cstdint>
 #include <vector>
@@ -18,6 +19,8 @@ struct BarrierOnlyTrace {
   std::vector<RecordHeader> slots;
 };
 
-BarrierOnlyTrace make_barrier_only_trace(uint64_t seed);
+inline constexpr uint64_t kGlobalTraceBase = 0x7f0000001000;
+
+BarrierOnlyTrace make_barrier_only_trace(uint64_t seed, MemorySpace space = MemorySpace::kShared);
 
 }  // namespace barracuda::devicecheck::test

@@ -1,4 +1,4 @@
-// The proof that checking shared memory on the device loses no verdict: on random barrier-only
+// The proof that checking shared (and global) memory on the device loses no verdict: on random barrier-only
 // launches, the host engine checking every shared access and the engine receiving only the races the
 // device rule found (replayed by simulate_device_shared_check) must agree:
 // * every race the device reports is one the engine reports (same site pair, class, hazard);
@@ -54,7 +54,8 @@ std::set<uint32_t> atomic_sites(std::span<const RecordHeader> slots) {
   return sites;
 }
 
-Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots, const std::set<uint32_t>& atomics) {
+Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots, const std::set<uint32_t>& atomics,
+                MemorySpace space) {
   engine::Engine engine(engine::EngineConfig{1});
   engine.begin_launch(launch);
   engine.worker(0).consume(slots);
@@ -62,7 +63,7 @@ Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> s
   EXPECT_EQ(engine.stats().malformed_records, 0u);
   Findings findings;
   for (const engine::Race& race : engine.races()) {
-    EXPECT_EQ(race.space, MemorySpace::kShared);
+    EXPECT_EQ(race.space, space);
     const uint32_t a = raw(race.first_site), b = raw(race.second_site);
     const PairKey key{std::min(a, b), std::max(a, b), race.race_class, race.hazard};
     findings.pairs.insert(key);
@@ -84,17 +85,20 @@ std::string describe(const std::set<PairKey>& pairs) {
   return out.str();
 }
 
-TEST(DeviceSharedCheck, FindsWhatTheEngineFindsOnBarrierOnlyLaunches) {
+using Simulator = std::vector<RecordHeader> (*)(const engine::LaunchInfo&, std::span<const RecordHeader>);
+
+// Runs both sides over the seeded traces of `space` and fails on any disagreement.
+void run_differential(MemorySpace space, Simulator simulate) {
   const uint64_t traces = env_or("BARRACUDA_DIFF_TRACES", kDefaultTraces);
   const uint64_t only = env_or("BARRACUDA_DIFF_SEED", ~0ull);
   uint64_t racy = 0, identical = 0, failures = 0;
   for (uint64_t seed = 0; seed < traces; ++seed) {
     if (only != ~0ull && seed != only) continue;
-    const BarrierOnlyTrace trace = make_barrier_only_trace(seed);
+    const BarrierOnlyTrace trace = make_barrier_only_trace(seed, space);
     const std::set<uint32_t> atomics = atomic_sites(trace.slots);
-    const Findings host = check(trace.launch, trace.slots, atomics);
-    const std::vector<RecordHeader> received = simulate_device_shared_check(trace.launch, trace.slots);
-    const Findings device = check(trace.launch, received, atomics);
+    const Findings host = check(trace.launch, trace.slots, atomics, space);
+    const std::vector<RecordHeader> received = simulate(trace.launch, trace.slots);
+    const Findings device = check(trace.launch, received, atomics, space);
     racy += !host.pairs.empty();
     identical += host.pairs == device.pairs;
     const bool subset = std::includes(host.pairs.begin(), host.pairs.end(), device.pairs.begin(), device.pairs.end());
@@ -115,6 +119,15 @@ TEST(DeviceSharedCheck, FindsWhatTheEngineFindsOnBarrierOnlyLaunches) {
   if (only == ~0ull) {
     EXPECT_GT(racy, traces / 4) << "the generator must produce races";
   }
+}
+
+TEST(DeviceSharedCheck, FindsWhatTheEngineFindsOnBarrierOnlyLaunches) {
+  run_differential(MemorySpace::kShared, simulate_device_shared_check);
+}
+
+// The same proof for global memory in launches nothing runs beside: several blocks, no atomics.
+TEST(DeviceGlobalCheck, FindsWhatTheEngineFindsOnBarrierOnlyLaunches) {
+  run_differential(MemorySpace::kGlobal, simulate_device_global_check);
 }
 
 }  // namespace

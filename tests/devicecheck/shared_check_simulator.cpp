@@ -2,6 +2,10 @@
 
 #include <unordered_map>
 
+#include <array>
+#include <cstring>
+
+#include "barracuda/global_check.h"
 #include "barracuda/shared_check.h"
 
 namespace barracuda::devicecheck::test {
@@ -55,7 +59,95 @@ void check_access(const RecordView& access, BlockShadow& block, std::vector<Reco
   }
 }
 
+// As the device's send_global_race: the header names the second access, the payload the first.
+void push_global_race(const RecordHeader& access, uint32_t lane, uint64_t word, const GlobalAccess& second,
+                      const GlobalRace& race, GlobalStampLayout layout, std::vector<RecordHeader>& out) {
+  RecordHeader h = access;
+  h.op = static_cast<uint8_t>(RecordOp::kGlobalRace);
+  h.size_mode = pack_size_mode(size_log2_of(access.size_mode), AddressMode::kDelta32);
+  h.flags = 0;
+  h.active_mask = 1u << lane;
+  h.stride = 0;
+  h.base = word;
+  const GlobalStamp first = unpack_global_stamp(race.first, layout);
+  std::array<uint32_t, kWarpSize> words{};
+  words[kGlobalRaceFirstBlock] = first.block;
+  words[kGlobalRaceFirstThread] = first.thread;
+  words[kGlobalRaceFirstSite] = race.first_site;
+  words[kGlobalRaceHazard] = static_cast<uint32_t>(race.hazard) | uint32_t{race.same_value} << 2;
+  words[kGlobalRaceValue] = race.same_value ? second.value : 0;
+  std::array<RecordHeader, 4> payload{};
+  std::memcpy(payload.data(), words.data(), sizeof words);
+  out.push_back(h);
+  out.insert(out.end(), payload.begin(), payload.end());
+}
+
+struct GlobalShadow {
+  GlobalStampLayout layout;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> barriers_passed;  // by block, by thread
+  std::unordered_map<uint64_t, GlobalShadowWord> words;                // by word address
+};
+
+void check_global(const RecordView& access, GlobalShadow& shadow, uint32_t threads, std::vector<RecordHeader>& out) {
+  const RecordHeader& h = access.header();
+  const bool same_value_store = access.op() == RecordOp::kStore && (h.flags & kFlagSameValue) != 0;
+  std::vector<uint32_t>& barriers = shadow.barriers_passed[h.block_id];
+  barriers.resize(threads);
+  for (uint32_t m = h.active_mask; m; m &= m - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+    const uint64_t address = access.lane_address(lane);
+    uint32_t same_address = 0;
+    for (uint32_t o = h.active_mask; o; o &= o - 1) {
+      const uint32_t other = static_cast<uint32_t>(__builtin_ctz(o));
+      if (access.lane_address(other) == address) same_address |= 1u << other;
+    }
+    const SharedLaneRole role = shared_lane_role(same_value_store, h.active_mask, same_address, lane);
+    if (!role.checks) continue;
+    const uint32_t thread = h.warp_id * kWarpSize + lane;
+    const GlobalAccess lane_access{{1, h.block_id, barriers[thread], thread},
+                                   h.site_id,
+                                   access.op() == RecordOp::kStore,
+                                   h.warp_id * kWarpSize + role.last_writer_lane,
+                                   access.has_uniform_value(),
+                                   access.uniform_value(),
+                                   role.same_instruction_lanes};
+    for (uint64_t word = address & ~uint64_t{3}; word < address + access.access_bytes(); word += 4) {
+      GlobalShadowWord& cell = shadow.words[word];
+      const GlobalCheckOutcome outcome = check_global_access(cell, lane_access, shadow.layout);
+      cell = outcome.next;
+      for (uint32_t r = 0; r < outcome.race_count; ++r) {
+        push_global_race(h, lane, word, lane_access, outcome.races[r], shadow.layout, out);
+      }
+    }
+  }
+}
+
 }  // namespace
+
+std::vector<RecordHeader> simulate_device_global_check(const engine::LaunchInfo& launch,
+                                                       std::span<const RecordHeader> slots) {
+  GlobalShadow shadow{global_stamp_layout(launch.block_count()), {}, {}};
+  std::vector<RecordHeader> out;
+  for (size_t i = 0; i < slots.size();) {
+    const RecordView record(slots[i], slots.data() + i + 1);
+    const size_t count = record.slot_count();
+    if (record.is_memory_access() && record.space() == MemorySpace::kGlobal) {
+      check_global(record, shadow, launch.padded_threads_per_block(), out);
+    } else {
+      if (record.op() == RecordOp::kBarrier) {
+        std::vector<uint32_t>& barriers = shadow.barriers_passed[record.header().block_id];
+        barriers.resize(launch.padded_threads_per_block());
+        for (uint32_t m = record.header().active_mask; m; m &= m - 1) {
+          ++barriers[record.header().warp_id * kWarpSize + static_cast<uint32_t>(__builtin_ctz(m))];
+        }
+      }
+      out.insert(out.end(), slots.begin() + static_cast<ptrdiff_t>(i),
+                 slots.begin() + static_cast<ptrdiff_t>(i + count));
+    }
+    i += count;
+  }
+  return out;
+}
 
 std::vector<RecordHeader> simulate_device_shared_check(const engine::LaunchInfo& launch,
                                                        std::span<const RecordHeader> slots) {

@@ -17,4 +17,9 @@ namespace barracuda::devicecheck::test {
 std::vector<RecordHeader> simulate_device_shared_check(const engine::LaunchInfo& launch,
                                                        std::span<const RecordHeader> slots);
 
+// The same for global memory (device/global_checker.cuh, rule in barracuda/global_check.h): every global
+// access of the launch lies in the one range the device checks, and each race becomes a kGlobalRace.
+std::vector<RecordHeader> simulate_device_global_check(const engine::LaunchInfo& launch,
+                                                       std::span<const RecordHeader> slots);
+
 }  // namespace barracuda::devicecheck::test

@@ -78,6 +78,8 @@ def main():
                         help="kernel parameter an access of some race must be named out of bounds through")
     parser.add_argument("--native-exit", type=int,
                         help="exit code the app must give natively (the check is not vacuous: the app itself works)")
+    parser.add_argument("--global-on-device", choices=["yes", "no"],
+                        help="whether some launch must have had its global memory checked on the GPU")
     parser.add_argument("--tool-option", action="append", default=[],
                         help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
     argv = sys.argv[1:]
@@ -156,6 +158,11 @@ def main():
     for kind in args.unlogged:
         if kind not in listed:
             failures.append(f"'{kind}' not listed as unlogged (listed: {sorted(listed)})")
+    if args.global_on_device:
+        on_device = report.get("statistics", {}).get("launches_global_on_device", 0)
+        if (on_device > 0) != (args.global_on_device == "yes"):
+            reason = report.get("statistics", {}).get("global_on_host_reason", "")
+            failures.append(f"{on_device} launches had global memory checked on the GPU ({reason})")
     if args.allocation or args.allocated_by:
         failures += allocation_failures(report["races"], args.allocation, args.allocated_by, checked.stderr)
     for failure in failures:

@@ -1,0 +1,224 @@
+// Device checking of global memory in barrier-only kernels (barracuda/global_check.h: the rule;
+// global_check_launch.h: what the host gives a launch). Part of the device runtime's translation unit:
+// runtime.cu includes it inside its anonymous namespace, after shared_checker.cuh, whose helpers it
+// uses.
+//
+// Per launch with LaunchSlot::global_check set, in kernels the instrumentation found barrier-only for
+// global memory (their global and generic loads and stores carry kAccessDeviceGlobal):
+//   barrier each thread counts the block barriers it passed in its word of `barriers` (barrier records
+//           still go to the host, which checks the accesses outside the ranges);
+//   access  each lane whose global address lies in one of the launch's ranges is checked against that
+//           range's shadow, word by word; races go to the host as kGlobalRace records, each site pair
+//           once per launch (the launch's race filter). The other lanes are logged.
+
+__device__ __forceinline__ const GlobalCheckLaunch* global_check_of(const LaunchSlot* slot) {
+  return reinterpret_cast<const GlobalCheckLaunch*>(slot->global_check);
+}
+
+__device__ __forceinline__ uint64_t* barrier_word(const GlobalCheckLaunch* check) {
+  const uint64_t block_threads = uint64_t{blockDim.x} * blockDim.y * blockDim.z;
+  return reinterpret_cast<uint64_t*>(check->barriers) + linear_block_id() * block_threads + thread_in_block();
+}
+
+// The block barriers the calling thread passed in this launch (only the thread itself writes its word).
+__device__ __forceinline__ uint32_t global_barriers_passed(const GlobalCheckLaunch* check) {
+  const uint64_t word = *barrier_word(check);
+  return word >> kGlobalBarrierCountBits == check->tag ? static_cast<uint32_t>(word) : 0;
+}
+
+// Every lane of a block barrier's group, before it waits: one more barrier interval. Past what the
+// stamps' interval bits hold the count stays put, and the launch says so.
+__device__ __noinline__ void count_global_barrier(const LaunchSlot* launch) {
+  const GlobalCheckLaunch* check = global_check_of(launch);
+  const uint32_t passed = global_barriers_passed(check);
+  const GlobalStampLayout layout{check->interval_bits};
+  if (passed >= layout.max_interval()) {
+    if (!check->saturated) atomicExch(const_cast<uint32_t*>(&check->saturated), 1u);
+    return;
+  }
+  *barrier_word(check) = uint64_t{check->tag} << kGlobalBarrierCountBits | (passed + 1);
+}
+
+__device__ __forceinline__ uint32_t load_relaxed_u32(const uint32_t* address) {
+  uint32_t value;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(address) : "memory");
+  return value;
+}
+__device__ __forceinline__ void store_relaxed_u32(uint32_t* address, uint32_t value) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(address), "r"(value) : "memory");
+}
+
+// ---- races ----------------------------------------------------------------------------------------
+
+// Whether the launch has not sent this pair yet. Entries of earlier launches' tags count as free.
+__device__ bool first_global_report(const GlobalCheckLaunch* check, uint64_t key) {
+  auto* filter = reinterpret_cast<uint64_t*>(check->race_filter);
+  const uint32_t home = static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 52);
+  for (uint32_t probe = 0; probe < 8; ++probe) {
+    uint64_t* entry = &filter[(home + probe) % kGlobalRaceFilterEntries];
+    uint64_t seen = load_relaxed(entry);
+    for (;;) {
+      if (seen == key) return false;
+      if (seen != 0 && global_race_filter_tag(seen) == check->tag) break;  // another pair: probe on
+      const uint64_t before = cas(entry, seen, key);
+      if (before == seen) return true;
+      seen = before;
+    }
+  }
+  return true;
+}
+
+// The calling lane alone sends a race its access formed (rare: not inlined into the checks).
+__device__ __noinline__ void send_global_race(const Launch& launch, const GlobalCheckLaunch* check, uint32_t site_id,
+                                              uint32_t size_log2, uint64_t word_address, const GlobalAccess& access,
+                                              const GlobalRace& race) {
+  const GlobalStampLayout layout{check->interval_bits};
+  const GlobalStamp first = unpack_global_stamp(race.first, layout);
+  const uint32_t race_class = first.block != access.stamp.block                       ? 2u
+                              : first.thread / kWarpSize != access.stamp.thread / kWarpSize ? 1u
+                                                                                        : 0u;
+  if (!first_global_report(check, global_race_filter_key(check->tag, race.first_site, site_id, race.hazard, race_class))) {
+    return;
+  }
+  WarpGroup lane_alone;
+  lane_alone.lane = lane_id();
+  lane_alone.mask = 1u << lane_alone.lane;
+  lane_alone.leader = lane_alone.lane;
+  RecordHeader header = make_header(launch, RecordOp::kGlobalRace, lane_alone.mask, site_id);
+  header.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kWeak, MemoryScope::kCta);
+  header.size_mode = pack_size_mode(size_log2, AddressMode::kDelta32);
+  header.base = word_address;
+  Queue queue = block_queue(launch.producers);
+  const uint32_t slots = record_slots(AddressMode::kDelta32);
+  Reservation reservation = reserve_record(launch, lane_alone, queue, slots, header, false);
+  uint32_t payload[kGlobalRaceValue + 1] = {};
+  payload[kGlobalRaceFirstBlock] = first.block;
+  payload[kGlobalRaceFirstThread] = first.thread;
+  payload[kGlobalRaceFirstSite] = race.first_site;
+  payload[kGlobalRaceHazard] = static_cast<uint32_t>(race.hazard) | uint32_t{race.same_value} << 2;
+  payload[kGlobalRaceValue] = race.same_value ? access.value : 0;
+  // Payload slots may hold an older lap's bytes: every word is written.
+  for (uint32_t slot = 0; slot < slots - 1; ++slot) {
+    auto* slot_words = reinterpret_cast<uint32_t*>(queue.slot(reservation.record + 1 + slot));
+    for (uint32_t w = 0; w < kSlotBytes / 4; ++w) {
+      const uint32_t index = slot * (kSlotBytes / 4) + w;
+      slot_words[w] = index <= kGlobalRaceValue ? payload[index] : 0;
+    }
+  }
+  publish(queue, reservation, header);
+}
+
+// ---- one lane's access to one word -----------------------------------------------------------------
+
+// Applies check_global_access to the word with atomics, as check_word (shared_checker.cuh) does: the
+// stamp the access changes is swapped in only if it still holds what the rule saw, else the rule runs
+// again, and of a concurrent read and write at least one sees the other.
+__device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
+                                  const GlobalAccess& access, uint32_t site_id, uint32_t size_log2,
+                                  uint64_t word_address) {
+  const GlobalStampLayout layout{check->interval_bits};
+  const uint32_t tag = access.stamp.tag;
+  for (;;) {
+    GlobalShadowWord seen;
+    seen.write = load_relaxed(&word->write);
+    seen.readers[0] = load_relaxed(&word->readers[0]);
+    seen.readers[1] = load_relaxed(&word->readers[1]);
+    seen.value = load_relaxed(&word->value);
+    seen.write_site = load_relaxed_u32(&word->write_site);
+    seen.reader_sites[0] = load_relaxed_u32(&word->reader_sites[0]);
+    seen.reader_sites[1] = load_relaxed_u32(&word->reader_sites[1]);
+    seen.unused = 0;
+    const GlobalCheckOutcome outcome = check_global_access(seen, access, layout);
+    if (access.write) {
+      if (cas(&word->write, seen.write, outcome.next.write) != seen.write) continue;
+      store_relaxed_u32(&word->write_site, outcome.next.write_site);
+      if (outcome.next.value != seen.value) {
+        atomicExch(reinterpret_cast<unsigned long long*>(&word->value), outcome.next.value);
+      }
+      __threadfence();
+      // The write forgets the reads since the last one. A read that slipped in after the rule saw the
+      // entries races too when concurrent; one that comes after this clears finds the write.
+      for (uint32_t r = 0; r < 2; ++r) {
+        const uint64_t reader = load_relaxed(&word->readers[r]);
+        if (!current_stamp(reader, tag)) continue;
+        const bool late = reader != seen.readers[0] && reader != seen.readers[1];
+        if (late && global_concurrent(reader, access.stamp, layout)) {
+          const uint32_t site = kept_global_site(load_relaxed_u32(&word->reader_sites[r]), reader);
+          send_global_race(launch, check, site_id, size_log2, word_address, access,
+                           {SharedHazard::kWriteAfterRead, reader, site, false});
+        }
+        cas(&word->readers[r], reader, 0);
+      }
+    } else {
+      const uint32_t changed = outcome.next.readers[0] != seen.readers[0] ? 0 : outcome.next.readers[1] != seen.readers[1] ? 1 : 2;
+      // Unchanged (the entries serve every later write already): no atomics at all, as for a tile row
+      // every block reads.
+      if (changed < 2) {
+        if (cas(&word->readers[changed], seen.readers[changed], outcome.next.readers[changed]) != seen.readers[changed]) {
+          continue;
+        }
+        store_relaxed_u32(&word->reader_sites[changed], outcome.next.reader_sites[changed]);
+        __threadfence();
+        const uint64_t write = load_relaxed(&word->write);
+        if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout)) {
+          const uint32_t site = kept_global_site(load_relaxed_u32(&word->write_site), write);
+          send_global_race(launch, check, site_id, size_log2, word_address, access,
+                           {SharedHazard::kReadAfterWrite, write, site, false});
+        }
+      }
+    }
+    for (uint32_t r = 0; r < outcome.race_count; ++r) {
+      send_global_race(launch, check, site_id, size_log2, word_address, access, outcome.races[r]);
+    }
+    return;
+  }
+}
+
+// Every lane of `group`: checks the lanes of a kAccessDeviceGlobal access whose global address lies in
+// one of the launch's ranges. Returns the lanes checked (same in every lane); the others are logged.
+__device__ __noinline__ uint32_t check_global_lanes(const Launch& launch, const WarpGroup& group, uint64_t address,
+                                                    uint8_t space_sem, uint32_t access_info, uint64_t value,
+                                                    uint32_t site_id) {
+  const GlobalCheckLaunch* check = global_check_of(launch.slot);
+  const GlobalCheckRange* range = nullptr;
+  if (space_of(space_sem) == MemorySpace::kGlobal) {
+    for (uint32_t r = 0; r < check->range_count; ++r) {
+      if (address >= check->ranges[r].begin && address < check->ranges[r].end) {
+        range = &check->ranges[r];
+        break;
+      }
+    }
+  }
+  const uint32_t checked = __ballot_sync(group.mask, range != nullptr);
+  if (range == nullptr) return checked;
+  const RecordOp op = access_info_op(access_info);
+  const bool write = op == RecordOp::kStore;
+  const uint32_t size_log2 = access_info_size_log2(access_info);
+  const uint32_t bytes = 1u << size_log2;
+  // As check_shared_lanes: what kFlagSameValue and kFlagUniformValue would say of the checked lanes.
+  const uint32_t same_address = __match_any_sync(checked, address);
+  const bool has_value = write && (access_info & kAccessHasValue) != 0;
+  const uint32_t same_value_lanes = has_value ? __match_any_sync(checked, value) & same_address : 0;
+  const bool same_value_store = has_value && __all_sync(checked, same_value_lanes == same_address);
+  const bool uniform = same_value_store && same_address == checked && bytes <= 4;
+  const uint32_t lane = group.lane;
+  const SharedLaneRole role = shared_lane_role(same_value_store, checked, same_address, lane);
+  if (role.checks) {
+    const uint32_t thread = thread_in_block();
+    const uint32_t warp_base = thread - lane;
+    const GlobalAccess access{{check->tag, linear_block_id(), global_barriers_passed(check), thread},
+                              site_id,
+                              write,
+                              warp_base + role.last_writer_lane,
+                              uniform,
+                              static_cast<uint32_t>(value),
+                              role.same_instruction_lanes};
+    auto* shadow = reinterpret_cast<GlobalShadowWord*>(range->shadow);
+    // Sub-word loads check the word they lie in (stores are 4 bytes or more in checked kernels).
+    const uint64_t first = address & ~uint64_t{3};
+    for (uint64_t word = first; word < address + bytes && word < range->end; word += 4) {
+      check_global_word(launch, check, &shadow[(word - range->begin) / 4], access, site_id, size_log2, word);
+    }
+  }
+  return checked;
+}

@@ -1,0 +1,59 @@
+#pragma once
+// What a launch whose global memory the device checks (barracuda/global_check.h) tells the device
+// runtime (device/global_checker.cuh): one GlobalCheckLaunch per launch slot in device memory, written
+// by the host before the launch (runtime/global_shadow.h) and named by LaunchSlot::global_check.
+// Shared by device and host code like queue.h: plain fixed-width fields.
+//
+// Only addresses inside one of the ranges are checked on the device: each range is an allocation the
+// launch's arguments point into, with a shadow of one GlobalShadowWord per 4-byte word. Whether an
+// address is checked on the device depends on the address alone, so every access to one word in the
+// launch goes the same way; the host checks the others.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "barracuda/global_check.h"
+
+namespace barracuda {
+
+inline constexpr uint32_t kGlobalCheckRanges = 16;
+// Site pairs sent per launch (open addressing, 8 probes; a full neighbourhood sends a pair again).
+inline constexpr uint32_t kGlobalRaceFilterEntries = 4096;
+
+struct GlobalCheckRange {
+  uint64_t begin;   // 4-byte aligned
+  uint64_t end;
+  uint64_t shadow;  // device address of (end - begin) / 4 GlobalShadowWords
+};
+
+struct GlobalCheckLaunch {
+  uint32_t tag;            // the stamps' launch tag (never 0)
+  uint32_t interval_bits;  // GlobalStampLayout of the launch's grid
+  uint32_t range_count;
+  uint32_t saturated;      // set by the device: a thread passed more barriers than interval_bits hold
+  // Device address of one word per thread of the grid: tag << 48 | barriers the thread passed (an
+  // entry of another tag counts as 0, so the host never clears it).
+  uint64_t barriers;
+  // Device address of kGlobalRaceFilterEntries words: global_race_filter_key()s of the pairs sent.
+  uint64_t race_filter;
+  GlobalCheckRange ranges[kGlobalCheckRanges];
+};
+static_assert(sizeof(GlobalCheckRange) == 24 && sizeof(GlobalCheckLaunch) == 32 + 24 * kGlobalCheckRanges &&
+                  offsetof(GlobalCheckLaunch, barriers) == 16 && offsetof(GlobalCheckLaunch, ranges) == 32,
+              "layout is shared by the host and the device runtime");
+
+inline constexpr uint32_t kGlobalBarrierCountBits = 48;
+
+// A race pair as the filter stores it: the launch tag (entries of other tags are free), the two sites
+// (sorted), the hazard and the race class the host's RaceLog deduplicates on (0 intra-warp, 1
+// inter-warp, 2 inter-block).
+constexpr uint64_t global_race_filter_key(uint32_t tag, uint32_t first_site, uint32_t second_site, SharedHazard hazard,
+                                          uint32_t race_class) {
+  const uint64_t low = first_site < second_site ? first_site : second_site;
+  const uint64_t high = first_site < second_site ? second_site : first_site;
+  return (uint64_t{1} << 63) | (uint64_t{tag & 0xffffu} << 47) | (uint64_t{race_class & 0x3u} << 44) |
+         (uint64_t{static_cast<uint8_t>(hazard) & 0x3u} << 42) | (low & ((1u << kGlobalSiteBits) - 1)) |
+         ((high & ((1u << kGlobalSiteBits) - 1)) << kGlobalSiteBits);
+}
+constexpr uint32_t global_race_filter_tag(uint64_t key) { return static_cast<uint32_t>(key >> 47) & 0xffffu; }
+
+}  // namespace barracuda
