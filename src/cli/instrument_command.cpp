@@ -33,6 +33,7 @@ struct InstrumentCommandOptions {
 void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
   std::cout << "kernels: " << statistics.kernels
             << "\nkernels whose shared memory the device can check: " << statistics.shared_checkable_kernels
+            << "\nkernels whose global memory the device can check: " << statistics.global_checkable_kernels
             << "\ninstructions: " << statistics.instructions
             << "\nmemory accesses logged: " << statistics.memory_accesses
             << "\nsynchronizations logged: " << statistics.synchronizations

@@ -157,6 +157,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::vector<std::string> variables;
   ptx::passes::UnloggedMemory unlogged;
   std::map<std::string, std::vector<uint32_t>> read_only;
+  std::set<std::string, std::less<>> global_checkable;
   bool links_device_runtime = false;
   std::vector<std::string> launched_from_device;  // their child grids run unchecked
   uint32_t next_site = sites_.next_id();
@@ -190,6 +191,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     }
     unlogged.merge(result.unlogged_memory);
     read_only.merge(result.read_only_parameters);
+    global_checkable.merge(result.global_checkable_kernels);
     std::vector<std::string> object_kernels = kernel_names(*parsed.module);
     kernels.insert(kernels.end(), object_kernels.begin(), object_kernels.end());
     tables.push_back(module_table(static_cast<uint32_t>(image.id), result.sites, std::move(object_kernels)));
@@ -233,6 +235,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   variables_[image.id] = std::move(variables);
   if (!unlogged.empty()) unlogged_[image.id] = std::move(unlogged);
   if (!read_only.empty()) read_only_parameters_[image.id] = std::move(read_only);
+  if (!global_checkable.empty()) global_checkable_[image.id] = std::move(global_checkable);
   if (compiled) {
     ++totals_.compiled;
     totals_.compile_time += elapsed;
@@ -364,6 +367,12 @@ std::vector<uint32_t> ModuleInstrumenter::read_only_parameters(shim::ModuleId mo
   if (found == read_only_parameters_.end()) return {};
   auto parameters = found->second.find(std::string(kernel));
   return parameters == found->second.end() ? std::vector<uint32_t>{} : parameters->second;
+}
+
+bool ModuleInstrumenter::global_checkable(shim::ModuleId module, std::string_view kernel) const {
+  std::lock_guard lock(mutex_);
+  auto found = global_checkable_.find(module);
+  return found != global_checkable_.end() && found->second.contains(kernel);
 }
 
 std::map<std::string, uint64_t> ModuleInstrumenter::unlogged_memory(shim::ModuleId module,

@@ -85,6 +85,8 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::map<std::string, uint64_t> unlogged_memory(shim::ModuleId module, std::string_view kernel) const;
   // The parameters of `kernel` whose loads the device may leave unlogged (ptx/passes/read_only_parameters.h).
   std::vector<uint32_t> read_only_parameters(shim::ModuleId module, std::string_view kernel) const;
+  // Whether the device can check `kernel`'s global memory (ptx/passes/global_checkable_kernels.h).
+  bool global_checkable(shim::ModuleId module, std::string_view kernel) const;
   InstrumentationTotals totals() const;
 
  private:
@@ -112,6 +114,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::map<shim::ModuleId, std::vector<std::string>> variables_;  // the .global variables each module defines
   std::map<shim::ModuleId, ptx::passes::UnloggedMemory> unlogged_;
   std::map<shim::ModuleId, std::map<std::string, std::vector<uint32_t>>> read_only_parameters_;
+  std::map<shim::ModuleId, std::set<std::string, std::less<>>> global_checkable_;
   InstrumentationTotals totals_;
 };
 

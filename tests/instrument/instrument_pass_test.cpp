@@ -109,8 +109,9 @@ TEST(InstrumentPass, GlobalStoreLogsAddressSiteAccessInfoAndStoredValue) {
   RuntimeCall call = call_before(out, "st.global.f32 [%rd1+4], %f1;");
   EXPECT_EQ(call.callee, "__barracuda_log_access");
   ASSERT_EQ(call.arguments.size(), 4u);
+  // The kernel only stores plain words, with no barrier: the device may check its global memory.
   EXPECT_EQ(call.arguments[2], info(RecordOp::kStore, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta,
-                                    2, kAccessHasValue));
+                                    2, kAccessHasValue | kAccessDeviceGlobal));
   // The address is base + offset, the float value goes through its bits.
   EXPECT_NE(std::find(out.lines.begin(), out.lines.end(), "add.s64 " + call.arguments[0] + ", %rd1, 4;"),
             out.lines.end());
@@ -214,11 +215,12 @@ TEST(InstrumentPass, ReadOnlyLoadsAreNotLoggedByDefault) {
   for (const std::string& line : out.lines) calls += line.find("__barracuda_log_access,") != std::string::npos;
   EXPECT_EQ(calls, 1u);
   // The one logged load is the coherent one; the kernel writes nothing through its parameter, so the
-  // load is marked as one through a read-only parameter (read_only_parameters.h).
+  // load is marked as one through a read-only parameter (read_only_parameters.h), and as one the
+  // device may check (global_checkable_kernels.h).
   const uint32_t coherent =
       static_cast<uint32_t>(std::stoul(info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta, 2)));
   EXPECT_EQ(call_before(out, "ld.global.u32 %r4, [%rd1+56];").arguments[2],
-            std::to_string(coherent | kAccessReadOnlyParameter));
+            std::to_string(coherent | kAccessReadOnlyParameter | kAccessDeviceGlobal));
   EXPECT_EQ(call_before(out, "ld.global.u32 %r4, [%rd1+56];").callee, "__barracuda_log_access");
   EXPECT_NE(call_before(out, "ld.global.nc.u32 %r1, [%rd1];").callee, "__barracuda_log_access");
 }
@@ -230,11 +232,13 @@ TEST(InstrumentPass, ReadOnlyLoadsAreLoggedAsPlainLoadsWhenAsked) {
   auto load = [](uint32_t size_log2, uint32_t extra = 0) {
     return info(RecordOp::kLoad, MemorySpace::kGlobal, RecordSemantics::kWeak, MemoryScope::kCta, size_log2, extra);
   };
-  EXPECT_EQ(call_before(out, "ld.global.nc.u32 %r1, [%rd1];").arguments[2], load(2));
+  // Logged, the .nc loads are plain loads the device may check (global_checkable_kernels.h); ldu is
+  // left to the host.
+  EXPECT_EQ(call_before(out, "ld.global.nc.u32 %r1, [%rd1];").arguments[2], load(2, kAccessDeviceGlobal));
   EXPECT_EQ(call_before(out, "ld.global.nc.L1::no_allocate.v4.f32 {%f0, %f1, %f2, %f3}, [%rd1+16];").arguments[2],
-            load(4));
-  EXPECT_EQ(call_before(out, "ld.global.nc.L2::128B.u64 %rd2, [%rd1+32];").arguments[2], load(3));
-  EXPECT_EQ(call_before(out, "ld.global.cg.nc.u32 %r2, [%rd1+40];").arguments[2], load(2));
+            load(4, kAccessDeviceGlobal));
+  EXPECT_EQ(call_before(out, "ld.global.nc.L2::128B.u64 %rd2, [%rd1+32];").arguments[2], load(3, kAccessDeviceGlobal));
+  EXPECT_EQ(call_before(out, "ld.global.cg.nc.u32 %r2, [%rd1+40];").arguments[2], load(2, kAccessDeviceGlobal));
   EXPECT_EQ(call_before(out, "ldu.global.u32 %r3, [%rd1+44];").arguments[2], load(2));
   EXPECT_EQ(call_before(out, "ldu.u64 %rd3, [%rd1+48];").arguments[2], load(3, kAccessGeneric));
 }

@@ -10,37 +10,30 @@
 
 #include "barracuda/queue.h"
 #include "barracuda/shared_check.h"
+#include "checkable_kernels_ptx.h"
+#include "contained_functions.h"
 #include "ptx/parser.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/printer.h"
 #include "runtime/jit_link.h"
-#include "shared_checkable_kernels_ptx.h"
 
 namespace barracuda::ptx::passes {
 namespace {
 
 using Names = std::set<std::string>;
 
-Names checkable(const Module& module, uint32_t first_site_id = 0) {
-  const SharedCheckableKernels analysis(module, first_site_id);
-  Names names;
-  for (const Function* function : module.functions()) {
-    if (analysis.contains(*function)) names.emplace(function->name);
-  }
-  return names;
-}
-
 TEST(SharedCheckableKernels, AcceptsTiledKernelsAndRejectsEachOtherSynchronisation) {
   ParseResult parsed = parse(std::string(shared_checkable_kernels_ptx()));
   ASSERT_TRUE(parsed) << parsed.error.to_string();
-  EXPECT_EQ(checkable(*parsed.module), (Names{"tiled_gemm", "reduce_with_shuffles", "shared_store_in_function",
-                                              "with_shared_atomic", "_Z13store_throughPii"}));
+  EXPECT_EQ(contained_functions<SharedCheckableKernels>(*parsed.module),
+            (Names{"tiled_gemm", "reduce_with_shuffles", "shared_store_in_function", "with_shared_atomic",
+                   "_Z13store_throughPii"}));
 }
 
 TEST(SharedCheckableKernels, AModuleWhoseSiteIdsMayNotFitTheShadowIsLeftToTheHost) {
   ParseResult parsed = parse(std::string(shared_checkable_kernels_ptx()));
   ASSERT_TRUE(parsed);
-  EXPECT_EQ(checkable(*parsed.module, kSharedCheckMaxSites - 100), Names{});
+  EXPECT_EQ(contained_functions<SharedCheckableKernels>(*parsed.module, kSharedCheckMaxSites - 100), Names{});
 }
 
 // The access_info of every __barracuda_log_access call in `function`'s instrumented text, and the

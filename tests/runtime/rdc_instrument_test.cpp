@@ -99,26 +99,45 @@ TEST(RdcInstrument, TotalsTellCompiledModulesFromCachedOnes) {
   std::filesystem::remove_all(cache);
 }
 
-// A module that launches kernels from the device (dynamic parallelism, nvcc 13 -rdc) is instrumented
-// and linked with libcudadevrt: the host launches of its kernels are checked, and the report names
+// A module that launches kernels from the device (dynamic parallelism, nvcc 13 -rdc), instrumented
+// from its PTX text as module 1, with an empty cache of the test's own.
+class DeviceLaunchModule : public testing::Test {
+ protected:
+  DeviceLaunchModule() { ptx_.push_back('\0'); }
+  ~DeviceLaunchModule() override { std::filesystem::remove_all(cache_); }
+
+  const void* instrument() {
+    return instrumenter_.transform({shim::ModuleId{1}, {shim::Hook::ModuleLoadData, false}, ptx_.data(),
+                                    shim::ImageKind::PtxText, ptx_.size()});
+  }
+
+  std::vector<char> ptx_ = read_file(DEVICE_LAUNCH_PTX);
+  const std::filesystem::path cache_ =
+      empty_cache(("barracuda-" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name())).c_str());
+  SiteRegistry sites_;
+  ModuleInstrumenter instrumenter_{config_with_cache(cache_), sites_, [] { return SharedQueues(); }};
+};
+
+// It is linked with libcudadevrt: the host launches of its kernels are checked, and the report names
 // the kernel whose child grids run unchecked.
-TEST(RdcInstrument, DeviceSideLaunchesLinkTheDeviceRuntimeAndNameTheUncheckedChildGrids) {
-  std::vector<char> ptx = read_file(DEVICE_LAUNCH_PTX);
-  ASSERT_FALSE(ptx.empty());
-  ptx.push_back('\0');
-  const std::filesystem::path cache = empty_cache("barracuda-cdp-test-cache");
-  SiteRegistry sites;
-  ModuleInstrumenter instrumenter(config_with_cache(cache), sites, [] { return SharedQueues(); });
-  const shim::ModuleImage image{shim::ModuleId{1}, {shim::Hook::ModuleLoadData, false}, ptx.data(),
-                                shim::ImageKind::PtxText, ptx.size()};
-  EXPECT_NE(instrumenter.transform(image), nullptr);
-  std::vector<std::string> kernels = instrumenter.instrumented_kernels();
+TEST_F(DeviceLaunchModule, LinksTheDeviceRuntimeAndNamesTheUncheckedChildGrids) {
+  ASSERT_NE(instrument(), nullptr);
+  std::vector<std::string> kernels = instrumenter_.instrumented_kernels();
   std::sort(kernels.begin(), kernels.end());
   EXPECT_EQ(kernels, (std::vector<std::string>{"_Z5childPii", "_Z6parentPii"}));
-  ASSERT_EQ(instrumenter.skipped().size(), 1u);
-  EXPECT_EQ(instrumenter.skipped()[0].module, "module 1 (_Z5childPii)");
-  EXPECT_NE(instrumenter.skipped()[0].reason.find("child grids launched from the device"), std::string::npos);
-  std::filesystem::remove_all(cache);
+  ASSERT_EQ(instrumenter_.skipped().size(), 1u);
+  EXPECT_EQ(instrumenter_.skipped()[0].module, "module 1 (_Z5childPii)");
+  EXPECT_NE(instrumenter_.skipped()[0].reason.find("child grids launched from the device"), std::string::npos);
+}
+
+// The launch path asks, per module and kernel, whether the device can check the kernel's global
+// memory (ptx/passes/global_checkable_kernels.h): `child` only loads and stores global memory;
+// `parent` calls the device runtime's launch functions, which the module cannot see into.
+TEST_F(DeviceLaunchModule, TellsWhichKernelsGlobalMemoryTheDeviceCanCheck) {
+  ASSERT_NE(instrument(), nullptr);
+  EXPECT_TRUE(instrumenter_.global_checkable(shim::ModuleId{1}, "_Z5childPii"));
+  EXPECT_FALSE(instrumenter_.global_checkable(shim::ModuleId{1}, "_Z6parentPii"));
+  EXPECT_FALSE(instrumenter_.global_checkable(shim::ModuleId{2}, "_Z5childPii")) << "no such module";
 }
 
 }  // namespace

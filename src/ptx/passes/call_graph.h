@@ -1,6 +1,6 @@
 #pragma once
 // The module's call graph as the per-kernel analyses (fence_free_functions.h,
-// shared_checkable_kernels.h) need it: which defined functions each function calls, and which
+// barrier_only_kernels.h) need it: which defined functions each function calls, and which
 // functions the module cannot vouch for. Whatever the module cannot see counts against a kernel:
 //   - an indirect call anywhere (the call graph is unknown);
 //   - a call to a function without a body here, or to a .weak one (another module's definition may

@@ -7,6 +7,7 @@
 #include "ptx/passes/address_parameters.h"
 #include "ptx/passes/block_order.h"
 #include "ptx/passes/fence_free_functions.h"
+#include "ptx/passes/global_checkable_kernels.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/pass_context.h"
 #include "ptx/passes/read_only_parameters.h"
@@ -35,6 +36,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   result.block_order_declined = reordered.declined;
   const FenceFreeFunctions fence_free(module);
   const SharedCheckableKernels shared_checkable(module, options.first_site_id);
+  const GlobalCheckableKernels global_checkable(module, options.first_site_id);
   declare_runtime_functions(module);
   define_launch_slot_globals(module);
   for (Function* function : module.definitions()) {
@@ -68,11 +70,16 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
                         result.statistics,
                         fence_free.contains(*function),
                         shared_checkable.contains(*function),
+                        global_checkable.contains(*function),
                         options,
                         parameters,
                         read_only,
                         spin_reads};
     result.statistics.shared_checkable_kernels += function->is_entry && context.checks_shared_on_device;
+    if (function->is_entry && context.checks_global_on_device) {
+      ++result.statistics.global_checkable_kernels;
+      result.global_checkable_kernels.emplace(function->name);
+    }
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
     // are split into new branches.
     log_kernel_entry(context, instructions);

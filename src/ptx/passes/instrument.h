@@ -5,6 +5,7 @@
 // The instrumented module must be linked with device_runtime_ptx() (relocatable, nvJitLink).
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 #include <cstdint>
@@ -37,6 +38,7 @@ struct InstrumentStatistics {
   uint64_t kernel_exits = 0;     // ret/exit instructions of kernels logged
   uint64_t kernels = 0;
   uint64_t shared_checkable_kernels = 0;  // kernels whose shared memory the device can check (shared_checkable_kernels.h)
+  uint64_t global_checkable_kernels = 0;  // kernels whose global memory the device can check (global_checkable_kernels.h)
   uint64_t skipped_memory = 0;   // local/param/const accesses (cannot race) and forms not logged
   uint64_t read_only_loads = 0;  // ld.global.nc and ldu not logged (InstrumentOptions::log_read_only)
   // Loads through parameters their kernel only reads through (read_only_parameters.h), which launches
@@ -54,6 +56,9 @@ struct InstrumentResult {
   // Per kernel: the parameters (below kReadOnlyParameterRanges) whose loads carry
   // kAccessReadOnlyParameter (read_only_parameters.h), sorted; kernels with none are absent.
   std::map<std::string, std::vector<uint32_t>> read_only_parameters;
+  // The kernels whose plain global and generic loads and stores carry kAccessDeviceGlobal
+  // (global_checkable_kernels.h).
+  std::set<std::string> global_checkable_kernels;
   // Why InstrumentOptions::block_order was not applied to this module (block_order.h), if it was not.
   std::optional<std::string> block_order_declined;
 };

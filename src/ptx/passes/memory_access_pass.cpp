@@ -144,10 +144,16 @@ class AccessLogger {
     }
     // Plain ld/st that may reach shared memory (ldu reads global memory only), and shared atomics.
     const bool plain = instruction.opcode == Opcode::Ld || instruction.opcode == Opcode::St;
+    const bool generic = instruction.space == StateSpace::Generic;
     if (context_.checks_shared_on_device &&
-        ((plain && (instruction.space == StateSpace::Shared || instruction.space == StateSpace::Generic)) ||
+        ((plain && (instruction.space == StateSpace::Shared || generic)) ||
          (is_atomic && instruction.space == StateSpace::Shared))) {
       extra |= kAccessDeviceShared;
+    }
+    // Plain ld/st that may reach global memory; ldu, whose data no one writes during the launch, and
+    // atomics (which such a kernel has none of on global memory) stay with the host.
+    if (context_.checks_global_on_device && plain && (instruction.space == StateSpace::Global || generic)) {
+      extra |= kAccessDeviceGlobal;
     }
     uint32_t info = pack_access_info(shape->op, space_sem, *size, extra);
     emit(position, shape->address_operand, info, value);

@@ -24,6 +24,9 @@ struct PassContext {
   // (shared_checkable_kernels.h): its shared and generic loads and stores carry kAccessDeviceShared,
   // its kernel entry and exits tell the device runtime where a block's checking starts and ends.
   bool checks_shared_on_device;
+  // Every launch that can run this function is of a kernel whose global memory the device checks
+  // (global_checkable_kernels.h): its plain global and generic loads and stores carry kAccessDeviceGlobal.
+  bool checks_global_on_device;
   const InstrumentOptions& options;
   // The kernel parameter each global access's address derives from (address_parameters.h).
   const std::unordered_map<const Instruction*, uint32_t>& address_parameters;

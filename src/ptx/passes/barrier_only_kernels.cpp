@@ -1,0 +1,84 @@
+#include "ptx/passes/barrier_only_kernels.h"
+
+#include "barracuda/shared_check.h"
+#include "ptx/passes/call_graph.h"
+
+namespace barracuda::ptx::passes {
+namespace {
+
+bool orders_memory(MemorySemantics semantics) {
+  return semantics == MemorySemantics::Acquire || semantics == MemorySemantics::Release ||
+         semantics == MemorySemantics::AcqRel || semantics == MemorySemantics::SeqCst;
+}
+
+// `bar.sync 0` / `barrier.sync[.aligned] 0`: every thread of the block, barrier 0.
+bool full_block_barrier(const Instruction& instruction) {
+  if (instruction.has_modifier("arrive") || instruction.has_modifier("red") || instruction.has_modifier("warp") ||
+      instruction.has_modifier("cluster")) {
+    return false;
+  }
+  return instruction.operands.size() == 1 && instruction.operands[0].kind == OperandKind::Integer &&
+         instruction.operands[0].value == 0;
+}
+
+bool synchronises_only_at_block_barriers(const Instruction& instruction) {
+  if (orders_memory(instruction.semantics) || instruction.space == StateSpace::SharedCluster) return false;
+  switch (instruction.opcode) {
+    case Opcode::Bar:
+    case Opcode::Barrier: return full_block_barrier(instruction);
+    case Opcode::Fence:
+    case Opcode::Membar:
+    case Opcode::StAsync:
+    case Opcode::RedAsync:
+    case Opcode::Cp:
+    case Opcode::Mbarrier:
+    case Opcode::Mapa:
+    case Opcode::Getctarank:
+    case Opcode::Multimem:
+    case Opcode::Tensormap:
+    case Opcode::Griddepcontrol:
+    case Opcode::Wgmma:
+    case Opcode::Other: return false;
+    default: return true;
+  }
+}
+
+// An upper bound of the site ids the passes give the module: no instruction takes more than three
+// (an access, or a branch with its reconvergence point, and a kernel's entry).
+uint64_t site_bound(const Module& module, uint32_t first_site_id) {
+  uint64_t instructions = 0;
+  for (const Function* function : module.functions()) {
+    for (const Statement& statement : function->body) instructions += std::holds_alternative<Instruction>(statement);
+  }
+  return first_site_id + 3 * instructions + 3;
+}
+
+}  // namespace
+
+bool weak_access(const Instruction& instruction) {
+  return instruction.semantics == MemorySemantics::None || instruction.semantics == MemorySemantics::Weak;
+}
+
+uint32_t access_bytes(const Instruction& instruction) {
+  return bit_width(instruction.type()) * instruction.vector_width / 8;
+}
+
+BarrierOnlyKernels::BarrierOnlyKernels(const Module& module, uint32_t first_site_id, const DeviceCheckRule& rule) {
+  if (site_bound(module, first_site_id) >= kSharedCheckMaxSites) return;
+  const CallGraph graph(module);
+  functions_ = functions_of_kernels_where(graph, [&](const std::unordered_set<const Function*>& closure) {
+    bool has_seen_access = false;
+    for (const Function* function : closure) {
+      if (graph.calls_unknown.contains(function)) return false;
+      for (const Statement& statement : function->body) {
+        const auto* instruction = std::get_if<Instruction>(&statement);
+        if (!instruction) continue;
+        if (!synchronises_only_at_block_barriers(*instruction) || !rule.allows(*instruction)) return false;
+        has_seen_access = has_seen_access || rule.sees(*instruction);
+      }
+    }
+    return has_seen_access;
+  });
+}
+
+}  // namespace barracuda::ptx::passes

@@ -1,0 +1,89 @@
+// Kernels for global_checkable_kernels_test: ones whose global memory the device can check on its own
+// (elementwise, tiled, with shared atomics, through a called function), and one per construct that
+// keeps a kernel's global memory on the host. Compiled to PTX by nvcc at build time, so the analysis
+// sees what nvcc really emits.
+constexpr int kTile = 32;
+
+extern "C" __global__ void elementwise_add(const float* a, const float* b, float* sum, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) sum[i] = a[i] + b[i];
+}
+
+// Full-block barriers order the tile's shared accesses; the global ones are plain.
+extern "C" __global__ void tiled_transpose(const float* in, float* out, int n) {
+  __shared__ float tile[kTile][kTile + 1];
+  const int x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kTile + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+  __syncthreads();
+  out[(blockIdx.x * kTile + threadIdx.y) * n + blockIdx.y * kTile + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+
+// Shared atomics stay allowed: only global ones keep the kernel on the host.
+extern "C" __global__ void counts_in_shared(const int* in, int* counts) {
+  __shared__ int count;
+  if (threadIdx.x == 0) count = 0;
+  __syncthreads();
+  if (in[blockIdx.x * blockDim.x + threadIdx.x] > 0) atomicAdd(&count, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) counts[blockIdx.x] = count;
+}
+
+// A generic store in a called function, to shared and to global memory: the closure qualifies with
+// the kernel, for both spaces.
+__device__ __noinline__ void store_word(int* p, int v) { *p = v; }
+extern "C" __global__ void stores_through_function(int* out) {
+  __shared__ int cells[256];
+  store_word(&cells[threadIdx.x], threadIdx.x);
+  __syncthreads();
+  store_word(&out[blockIdx.x * blockDim.x + threadIdx.x], cells[(threadIdx.x + 1) % blockDim.x]);
+}
+
+extern "C" __global__ void with_global_atomic(const int* in, int* total) {
+  atomicAdd(total, in[blockIdx.x * blockDim.x + threadIdx.x]);
+}
+
+// The atomic is in a callee: the call closure counts.
+__device__ __noinline__ void count_into(int* counter) { atomicAdd(counter, 1); }
+extern "C" __global__ void calls_atomic_function(int* out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+  count_into(out + gridDim.x * blockDim.x);
+}
+
+extern "C" __global__ void with_threadfence(int* data, int* flag) {
+  data[blockIdx.x] = 1;
+  __threadfence();
+  flag[blockIdx.x] = 1;
+}
+
+extern "C" __global__ void with_volatile_load(volatile int* flag, int* out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = flag[0];
+}
+
+// Two threads' byte stores into one word would look like a race to a word-granular shadow.
+extern "C" __global__ void with_byte_store(unsigned char* out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<unsigned char>(threadIdx.x);
+}
+
+extern "C" __global__ void with_syncwarp(int* out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+  __syncwarp();
+  out[blockIdx.x * blockDim.x + (threadIdx.x ^ 1)] += 1;
+}
+
+extern "C" __global__ void with_named_barrier(int* out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+  asm volatile("bar.sync 1, 64;" ::: "memory");
+  out[blockIdx.x * blockDim.x + (threadIdx.x + 1) % 64] += 1;
+}
+
+extern "C" __global__ void with_surface_write(cudaSurfaceObject_t surface, const int* in) {
+  surf2Dwrite(in[threadIdx.x], surface, threadIdx.x * 4, blockIdx.x);
+}
+
+// Shared memory only: nothing in global memory to check (its shared memory the device can check).
+extern "C" __global__ void without_global_access(int seed) {
+  __shared__ int cells[256];
+  cells[threadIdx.x] = seed + threadIdx.x;
+  __syncthreads();
+  if (cells[(threadIdx.x + 1) % blockDim.x] == 0) __trap();
+}

@@ -1,9 +1,0 @@
-#pragma once
-// PTX of shared_checkable_kernels.cu, embedded at build time.
-#include <string_view>
-
-namespace barracuda {
-
-std::string_view shared_checkable_kernels_ptx();
-
-}  // namespace barracuda
