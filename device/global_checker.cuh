@@ -110,9 +110,22 @@ __device__ __noinline__ void send_global_race(const Launch& launch, const Global
 
 // ---- one lane's access to one word -----------------------------------------------------------------
 
-// Applies check_global_access to the word with atomics, as check_word (shared_checker.cuh) does: the
-// stamp the access changes is swapped in only if it still holds what the rule saw, else the rule runs
-// again, and of a concurrent read and write at least one sees the other.
+// The site kept in `field` for `stamp`. A stamp is swapped in before its site is stored: a site that
+// does not match yet is read again for a while (the other access stores it next), then given up
+// (kGlobalUnknownSite) rather than taken from another access.
+__device__ __noinline__ uint32_t site_of(const uint32_t* field, uint64_t stamp, uint32_t seen) {
+  uint32_t site = kept_global_site(seen, stamp);
+  for (uint32_t attempt = 0; site == kGlobalUnknownSite && attempt < 1000; ++attempt) {
+    __nanosleep(64);
+    site = kept_global_site(load_relaxed_u32(field), stamp);
+  }
+  return site;
+}
+
+// Applies check_global_access to the word with atomics. The stamp the access changes is swapped in
+// only if it still holds what the rule saw, else the rule runs again. A concurrent read and write
+// both look for each other after their own update (with a fence in between, so at least one sees the
+// other), and the read's entry decides which reports: whoever clears it from the shadow.
 __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
                                   const GlobalAccess& access, uint32_t site_id, uint32_t size_log2,
                                   uint64_t word_address) {
@@ -128,43 +141,54 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
     seen.reader_sites[0] = load_relaxed_u32(&word->reader_sites[0]);
     seen.reader_sites[1] = load_relaxed_u32(&word->reader_sites[1]);
     seen.unused = 0;
-    const GlobalCheckOutcome outcome = check_global_access(seen, access, layout);
+    GlobalCheckOutcome outcome = check_global_access(seen, access, layout);
+    // The race with the last write, if any, is always the first; its site before this access's own
+    // (a write's) replaces it.
+    if (outcome.race_count > 0 && outcome.races[0].hazard != SharedHazard::kWriteAfterRead) {
+      outcome.races[0].first_site = site_of(&word->write_site, seen.write, seen.write_site);
+    }
     if (access.write) {
       if (cas(&word->write, seen.write, outcome.next.write) != seen.write) continue;
       store_relaxed_u32(&word->write_site, outcome.next.write_site);
       if (outcome.next.value != seen.value) {
         atomicExch(reinterpret_cast<unsigned long long*>(&word->value), outcome.next.value);
       }
+      if (outcome.race_count > 0 && outcome.races[0].hazard != SharedHazard::kWriteAfterRead) {
+        send_global_race(launch, check, site_id, size_log2, word_address, access, outcome.races[0]);
+      }
       __threadfence();
-      // The write forgets the reads since the last one. A read that slipped in after the rule saw the
-      // entries races too when concurrent; one that comes after this clears finds the write.
+      // The write forgets the reads since the last one, and races with those of them it is concurrent
+      // with (the rule's readers and any that came after it saw them) where it clears them itself.
       for (uint32_t r = 0; r < 2; ++r) {
         const uint64_t reader = load_relaxed(&word->readers[r]);
         if (!current_stamp(reader, tag)) continue;
-        const bool late = reader != seen.readers[0] && reader != seen.readers[1];
-        if (late && global_concurrent(reader, access.stamp, layout)) {
-          const uint32_t site = kept_global_site(load_relaxed_u32(&word->reader_sites[r]), reader);
+        const uint32_t kept_site = load_relaxed_u32(&word->reader_sites[r]);
+        if (cas(&word->readers[r], reader, 0) == reader && global_concurrent(reader, access.stamp, layout)) {
           send_global_race(launch, check, site_id, size_log2, word_address, access,
-                           {SharedHazard::kWriteAfterRead, reader, site, false});
+                           {SharedHazard::kWriteAfterRead, reader, site_of(&word->reader_sites[r], reader, kept_site),
+                            false});
         }
-        cas(&word->readers[r], reader, 0);
       }
-    } else {
-      const uint32_t changed = outcome.next.readers[0] != seen.readers[0] ? 0 : outcome.next.readers[1] != seen.readers[1] ? 1 : 2;
-      // Unchanged (the entries serve every later write already): no atomics at all, as for a tile row
-      // every block reads.
-      if (changed < 2) {
-        if (cas(&word->readers[changed], seen.readers[changed], outcome.next.readers[changed]) != seen.readers[changed]) {
-          continue;
-        }
-        store_relaxed_u32(&word->reader_sites[changed], outcome.next.reader_sites[changed]);
-        __threadfence();
-        const uint64_t write = load_relaxed(&word->write);
-        if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout)) {
-          const uint32_t site = kept_global_site(load_relaxed_u32(&word->write_site), write);
-          send_global_race(launch, check, site_id, size_log2, word_address, access,
-                           {SharedHazard::kReadAfterWrite, write, site, false});
-        }
+      return;
+    }
+    const uint32_t changed = outcome.next.readers[0] != seen.readers[0]   ? 0
+                             : outcome.next.readers[1] != seen.readers[1] ? 1
+                                                                          : 2;
+    // Unchanged (the entries serve every later write already): no atomics at all, as for a tile row
+    // every block reads.
+    if (changed < 2) {
+      const uint64_t mine = outcome.next.readers[changed];
+      if (cas(&word->readers[changed], seen.readers[changed], mine) != seen.readers[changed]) continue;
+      store_relaxed_u32(&word->reader_sites[changed], outcome.next.reader_sites[changed]);
+      __threadfence();
+      const uint64_t write = load_relaxed(&word->write);
+      // A write that came after the rule looked: it races with this read unless it cleared the entry
+      // first (then it reports the pair itself).
+      if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout) &&
+          cas(&word->readers[changed], mine, 0) == mine) {
+        send_global_race(launch, check, site_id, size_log2, word_address, access,
+                         {SharedHazard::kReadAfterWrite, write,
+                          site_of(&word->write_site, write, load_relaxed_u32(&word->write_site)), false});
       }
     }
     for (uint32_t r = 0; r < outcome.race_count; ++r) {

@@ -114,6 +114,10 @@ enum LaunchFlag : uint32_t {
   // Loads marked kAccessReadOnlyParameter are not logged: the host found that no other pointer
   // argument of the launch points into the same allocation and that no other launch can run beside it.
   kLaunchSkipsReadOnlyParameterLoads = 1u << 0,
+  // Branch and reconvergence records are logged: only the lockstep warp model uses them (and a
+  // recorded trace keeps them for a replay under it); under independent thread scheduling they would
+  // be most of what some kernels log.
+  kLaunchLogsBranches = 1u << 1,
 };
 
 struct LaunchSlot {

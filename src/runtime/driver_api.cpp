@@ -49,7 +49,7 @@ DriverApi resolve_all() {
   resolve(api.stream_destroy, "cuStreamDestroy_v2", api.missing);
   resolve(api.stream_synchronize, "cuStreamSynchronize", api.missing);
   resolve(api.stream_query, "cuStreamQuery", api.missing);
-  resolve(api.mem_get_info, "cuMemGetInfo", api.missing);
+  resolve(api.mem_get_info, "cuMemGetInfo_v2", api.missing);
   resolve(api.stream_get_flags, "cuStreamGetFlags", api.missing);
   resolve(api.stream_is_capturing, "cuStreamIsCapturing", api.missing);
   resolve(api.thread_exchange_capture_mode, "cuThreadExchangeStreamCaptureMode", api.missing);

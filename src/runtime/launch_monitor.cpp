@@ -246,7 +246,7 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   try {
     setup = flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
                                            check_shared_on_device_ && pool_free, flight->read_only_ranges,
-                                           device_global);
+                                           device_global, warp_model_ == WarpModel::kLockstep || recorder_ != nullptr);
     flight->device_checks_shared = setup.device_checks_shared;
     const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
     if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));

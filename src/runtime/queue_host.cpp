@@ -124,9 +124,10 @@ ToolDeviceMemory* QueueHost::shared_pool() {
 
 QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream,
                                                 bool check_shared_on_device, const ReadOnlyRanges& read_only_ranges,
-                                                const GlobalShadow::Request* global) {
+                                                const GlobalShadow::Request* global, bool log_branches) {
   LaunchSlot fields{};
   fields.launch_id = launch_id;
+  if (log_branches) fields.flags |= kLaunchLogsBranches;
   for (uint32_t p = 0; p < kReadOnlyParameterRanges; ++p) {
     fields.read_only_begin[p] = read_only_ranges[p].first;
     fields.read_only_end[p] = read_only_ranges[p].second;
@@ -142,8 +143,14 @@ QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_
   }
   LaunchSetup setup;
   if (global != nullptr) {
-    fields.global_check = global_shadow_.prepare(slot, *global, stream);
-    setup.global_declined = global_shadow_.declined();
+    // The shadow is optional: where it cannot be had (no memory), the host checks global memory.
+    try {
+      fields.global_check = global_shadow_.prepare(slot, *global, stream);
+      setup.global_declined = global_shadow_.declined();
+    } catch (const std::exception& e) {
+      fields.global_check = 0;
+      setup.global_declined = e.what();
+    }
   }
   copy_to_device(producers_->address() + launch_slot_offset(arena_.shape().queue_count, slot), &fields,
                  offsetof(LaunchSlot, padding), "setting up a launch slot");

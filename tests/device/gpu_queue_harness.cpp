@@ -25,6 +25,11 @@ DeviceArena::DeviceArena(cudaLibrary_t library, const runtime::QueueArenaShape& 
   check_cuda(cudaMalloc(&device_, bytes_), "cudaMalloc arena");
   check_cuda(cudaMemcpy(device_, image.data(), bytes_, cudaMemcpyHostToDevice), "upload arena");
   auto block = runtime::make_producer_block(shape, reinterpret_cast<uint64_t>(device_));
+  // Launch slot 0, the probes' slot: every record, branches included (as under the lockstep model).
+  LaunchSlot slot0{};
+  std::memcpy(&slot0, block.data() + launch_slot_offset(shape.queue_count, 0), sizeof slot0);
+  slot0.flags |= kLaunchLogsBranches;
+  std::memcpy(block.data() + launch_slot_offset(shape.queue_count, 0), &slot0, sizeof slot0);
   check_cuda(cudaMalloc(&producers_, block.size()), "cudaMalloc producer block");
   check_cuda(cudaMemcpy(producers_, block.data(), block.size(), cudaMemcpyHostToDevice), "upload producer block");
   void* symbol = nullptr;
