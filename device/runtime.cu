@@ -507,7 +507,7 @@ extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, u
 
 extern "C" __device__ __noinline__ void __barracuda_log_branch(uint32_t site_id, uint32_t taken) {
   const Launch launch = find_launch(__barracuda_queues);
-  if (launch.slot == nullptr || !(launch.slot->flags & kLaunchLogsBranches)) return;
+  if (launch.slot == nullptr || !(launch.slot->flags & kLaunchLogsEveryRecord)) return;
   WarpGroup group = form_group(site_id);
   RecordHeader header = make_header(launch, RecordOp::kBranchIf, __ballot_sync(group.mask, taken != 0), site_id);
   header.base = group.mask;
@@ -516,7 +516,7 @@ extern "C" __device__ __noinline__ void __barracuda_log_branch(uint32_t site_id,
 
 extern "C" __device__ __noinline__ void __barracuda_log_reconverge(uint32_t site_id) {
   const Launch launch = find_launch(__barracuda_queues);
-  if (launch.slot == nullptr || !(launch.slot->flags & kLaunchLogsBranches)) return;
+  if (launch.slot == nullptr || !(launch.slot->flags & kLaunchLogsEveryRecord)) return;
   WarpGroup group = form_group(site_id);
   log_header_only(launch, group, make_header(launch, RecordOp::kBranchFi, group.mask, site_id));
 }
@@ -531,6 +531,10 @@ extern "C" __device__ __noinline__ void __barracuda_log_entry(uint32_t site_id, 
     return;
   }
   launch.producers = __barracuda_queues;
+  if (!(launch.slot->flags & kLaunchLogsEveryRecord)) {
+    rejoin(group);
+    return;
+  }
   log_header_only(launch, group, make_header(launch, RecordOp::kWarpEntry, group.mask, site_id));
 }
 

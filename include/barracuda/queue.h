@@ -114,10 +114,11 @@ enum LaunchFlag : uint32_t {
   // Loads marked kAccessReadOnlyParameter are not logged: the host found that no other pointer
   // argument of the launch points into the same allocation and that no other launch can run beside it.
   kLaunchSkipsReadOnlyParameterLoads = 1u << 0,
-  // Branch and reconvergence records are logged: only the lockstep warp model uses them (and a
-  // recorded trace keeps them for a replay under it); under independent thread scheduling they would
-  // be most of what some kernels log.
-  kLaunchLogsBranches = 1u << 1,
+  // Branch, reconvergence and warp-entry records are logged. Only the lockstep warp model uses the
+  // first two, and the engine starts every warp with its existing lanes live without the third; a
+  // recorded trace keeps all of them for a replay under either model. Without them, kernels whose
+  // accesses the device checks send little more than their barriers and exits.
+  kLaunchLogsEveryRecord = 1u << 1,
 };
 
 struct LaunchSlot {

@@ -124,10 +124,10 @@ ToolDeviceMemory* QueueHost::shared_pool() {
 
 QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream,
                                                 bool check_shared_on_device, const ReadOnlyRanges& read_only_ranges,
-                                                const GlobalShadow::Request* global, bool log_branches) {
+                                                const GlobalShadow::Request* global, bool log_every_record) {
   LaunchSlot fields{};
   fields.launch_id = launch_id;
-  if (log_branches) fields.flags |= kLaunchLogsBranches;
+  if (log_every_record) fields.flags |= kLaunchLogsEveryRecord;
   for (uint32_t p = 0; p < kReadOnlyParameterRanges; ++p) {
     fields.read_only_begin[p] = read_only_ranges[p].first;
     fields.read_only_end[p] = read_only_ranges[p].second;

@@ -58,10 +58,10 @@ class QueueHost {
     bool device_checks_global = false;  // in the requested allocations; the host checks the rest
     std::string global_declined;        // why not, where it was asked for
   };
-  // `log_branches`: kLaunchLogsBranches.
+  // `log_every_record`: kLaunchLogsEveryRecord.
   LaunchSetup prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
                              const ReadOnlyRanges& read_only_ranges, const GlobalShadow::Request* global,
-                             bool log_branches);
+                             bool log_every_record);
   // No launch in flight: frees the global shadow memory retired meanwhile.
   void release_retired_global_shadow() { global_shadow_.release_retired(); }
   uint64_t global_shadow_bytes() const { return global_shadow_.bytes(); }

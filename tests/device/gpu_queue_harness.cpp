@@ -28,7 +28,7 @@ DeviceArena::DeviceArena(cudaLibrary_t library, const runtime::QueueArenaShape& 
   // Launch slot 0, the probes' slot: every record, branches included (as under the lockstep model).
   LaunchSlot slot0{};
   std::memcpy(&slot0, block.data() + launch_slot_offset(shape.queue_count, 0), sizeof slot0);
-  slot0.flags |= kLaunchLogsBranches;
+  slot0.flags |= kLaunchLogsEveryRecord;
   std::memcpy(block.data() + launch_slot_offset(shape.queue_count, 0), &slot0, sizeof slot0);
   check_cuda(cudaMalloc(&producers_, block.size()), "cudaMalloc producer block");
   check_cuda(cudaMemcpy(producers_, block.data(), block.size(), cudaMemcpyHostToDevice), "upload producer block");
