@@ -80,17 +80,14 @@ __device__ __noinline__ void send_global_race(const Launch& launch, const Global
   if (!first_global_report(check, global_race_filter_key(check->tag, race.first_site, site_id, race.hazard, race_class))) {
     return;
   }
-  WarpGroup lane_alone;
-  lane_alone.lane = lane_id();
-  lane_alone.mask = 1u << lane_alone.lane;
-  lane_alone.leader = lane_alone.lane;
-  RecordHeader header = make_header(launch, RecordOp::kGlobalRace, lane_alone.mask, site_id);
+  const WarpGroup alone = lane_alone();
+  RecordHeader header = make_header(launch, RecordOp::kGlobalRace, alone.mask, site_id);
   header.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kWeak, MemoryScope::kCta);
   header.size_mode = pack_size_mode(size_log2, AddressMode::kDelta32);
   header.base = word_address;
   Queue queue = block_queue(launch.producers);
   const uint32_t slots = record_slots(AddressMode::kDelta32);
-  Reservation reservation = reserve_record(launch, lane_alone, queue, slots, header, false);
+  Reservation reservation = reserve_record(launch, alone, queue, slots, header, false);
   uint32_t payload[kGlobalRaceValue + 1] = {};
   payload[kGlobalRaceFirstBlock] = first.block;
   payload[kGlobalRaceFirstThread] = first.thread;
@@ -219,14 +216,10 @@ __device__ __noinline__ uint32_t check_global_lanes(const Launch& launch, const 
   const bool write = op == RecordOp::kStore;
   const uint32_t size_log2 = access_info_size_log2(access_info);
   const uint32_t bytes = 1u << size_log2;
-  // As check_shared_lanes: what kFlagSameValue and kFlagUniformValue would say of the checked lanes.
-  const uint32_t same_address = __match_any_sync(checked, address);
-  const bool has_value = write && (access_info & kAccessHasValue) != 0;
-  const uint32_t same_value_lanes = has_value ? __match_any_sync(checked, value) & same_address : 0;
-  const bool same_value_store = has_value && __all_sync(checked, same_value_lanes == same_address);
-  const bool uniform = same_value_store && same_address == checked && bytes <= 4;
   const uint32_t lane = group.lane;
-  const SharedLaneRole role = shared_lane_role(same_value_store, checked, same_address, lane);
+  const CheckedLanes lanes =
+      checked_lanes(checked, lane, address, write && (access_info & kAccessHasValue) != 0, value, bytes);
+  const SharedLaneRole& role = lanes.role;
   if (role.checks) {
     const uint32_t thread = thread_in_block();
     const uint32_t warp_base = thread - lane;
@@ -234,7 +227,7 @@ __device__ __noinline__ uint32_t check_global_lanes(const Launch& launch, const 
                               site_id,
                               write,
                               warp_base + role.last_writer_lane,
-                              uniform,
+                              lanes.uniform,
                               static_cast<uint32_t>(value),
                               role.same_instruction_lanes};
     auto* shadow = reinterpret_cast<GlobalShadowWord*>(range->shadow);

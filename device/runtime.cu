@@ -50,6 +50,15 @@ __device__ __forceinline__ WarpGroup form_group(uint32_t site_id) {
   return group;
 }
 
+// The calling lane as a group of its own: how a device check sends a race only that lane found.
+__device__ __forceinline__ WarpGroup lane_alone() {
+  WarpGroup group;
+  group.lane = lane_id();
+  group.mask = 1u << group.lane;
+  group.leader = group.lane;
+  return group;
+}
+
 __device__ __forceinline__ uint32_t linear_block_id() {
   return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }

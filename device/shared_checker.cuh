@@ -144,17 +144,14 @@ __device__ __noinline__ void send_race(const Launch& launch, uint32_t site_id, u
                           const SharedAccess& access, const SharedRace& race) {
   const bool intra_warp = race.first.thread / kWarpSize == access.stamp.thread / kWarpSize;
   if (!first_report(launch.slot, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp))) return;
-  WarpGroup lane_alone;
-  lane_alone.lane = lane_id();
-  lane_alone.mask = 1u << lane_alone.lane;
-  lane_alone.leader = lane_alone.lane;
-  RecordHeader header = make_header(launch, RecordOp::kSharedRace, lane_alone.mask, site_id);
+  const WarpGroup alone = lane_alone();
+  RecordHeader header = make_header(launch, RecordOp::kSharedRace, alone.mask, site_id);
   header.space_sem = pack_space_sem(MemorySpace::kShared, MemorySemantics::kWeak, MemoryScope::kCta);
   header.size_mode = pack_size_mode(size_log2, AddressMode::kAffine);
   header.stride = static_cast<int32_t>(race.first.site);
   header.base = pack_shared_race_base(
       {offset, race.first.thread, race.first.site, race.hazard, race.same_value, race.same_value ? access.value : 0});
-  log_header_only(launch, lane_alone, header);
+  log_header_only(launch, alone, header);
 }
 
 // ---- one lane's access to one word -----------------------------------------------------------------
@@ -218,6 +215,25 @@ __device__ void check_word(const Launch& launch, SharedShadowWord* word, const S
   }
 }
 
+// What the lanes a device check takes over would have told the host in their record: as
+// conflict_flags (runtime.cu) and the uniform-value test of __barracuda_log_access, over `checked`.
+struct CheckedLanes {
+  uint32_t same_address;  // the checked lanes at this lane's address
+  bool same_value_store;  // kFlagSameValue: lanes at one address stored one value
+  bool uniform;           // kFlagUniformValue: every checked lane stored one value to one address
+  SharedLaneRole role;
+};
+__device__ CheckedLanes checked_lanes(uint32_t checked, uint32_t lane, uint64_t address, bool store_with_value,
+                                      uint64_t value, uint32_t bytes) {
+  CheckedLanes lanes;
+  lanes.same_address = __match_any_sync(checked, address);
+  const uint32_t same_value_lanes = store_with_value ? __match_any_sync(checked, value) & lanes.same_address : 0;
+  lanes.same_value_store = store_with_value && __all_sync(checked, same_value_lanes == lanes.same_address);
+  lanes.uniform = lanes.same_value_store && lanes.same_address == checked && bytes <= 4;
+  lanes.role = shared_lane_role(lanes.same_value_store, checked, lanes.same_address, lane);
+  return lanes;
+}
+
 // Every lane of `group`: checks the shared lanes of a kAccessDeviceShared access on the device when
 // its block has a shadow here. Returns the lanes checked (same in every lane); the others are logged.
 // Not inlined: its registers would otherwise weigh on every logged access (spills of the caller).
@@ -234,15 +250,11 @@ __device__ __noinline__ uint32_t check_shared_lanes(const Launch& launch, const 
   const bool write = op == RecordOp::kStore || atomic;
   const uint32_t size_log2 = access_info_size_log2(access_info);
   const uint32_t bytes = 1u << size_log2;
-  // As conflict_flags (runtime.cu) and the uniform-value test of __barracuda_log_access, over the
-  // checked lanes: what kFlagSameValue and kFlagUniformValue would say of their record.
-  const uint32_t same_address = __match_any_sync(checked, address);
-  const bool has_value = op == RecordOp::kStore && (access_info & kAccessHasValue) != 0;
-  const uint32_t same_value_lanes = has_value ? __match_any_sync(checked, value) & same_address : 0;
-  const bool same_value_store = has_value && __all_sync(checked, same_value_lanes == same_address);
-  const bool uniform = same_value_store && same_address == checked && bytes <= 4;
   const uint32_t lane = group.lane;
-  const SharedLaneRole role = shared_lane_role(same_value_store, checked, same_address, lane);
+  const bool has_value = op == RecordOp::kStore && (access_info & kAccessHasValue) != 0;
+  const CheckedLanes lanes = checked_lanes(checked, lane, address, has_value, value, bytes);
+  const SharedLaneRole& role = lanes.role;
+  const bool uniform = lanes.uniform;
   if (role.checks) {
     const uint32_t thread = thread_in_block();
     const uint32_t epoch = load_cg(&slot.row->first_epoch[slot.index]) + slot.barriers[thread];

@@ -14,6 +14,46 @@ static_assert(static_cast<uint8_t>(Hazard::kReadAfterWrite) == static_cast<uint8
                   static_cast<uint8_t>(Hazard::kAtomicPlain) == static_cast<uint8_t>(SharedHazard::kAtomicPlain),
               "a device race's hazard converts by value");
 
+namespace {
+
+// The race the engine would have logged for the pair the device found: the second access is the
+// record's one lane. The device checks only under independent thread scheduling, where lanes of one
+// warp are threads like any other: the class follows from the two threads alone.
+Race device_race(const RecordView& record, MemorySpace space, ThreadCoord first, uint32_t first_site,
+                 SharedHazard hazard, uint64_t address) {
+  const RecordHeader& h = record.header();
+  Race race;
+  race.second_thread = {BlockId{h.block_id},
+                        h.warp_id * kWarpSize + static_cast<uint32_t>(std::countr_zero(h.active_mask))};
+  if (first.block != race.second_thread.block) {
+    race.race_class = RaceClass::kInterBlock;
+  } else {
+    race.race_class = first.thread / kWarpSize == race.second_thread.thread / kWarpSize ? RaceClass::kIntraWarp
+                                                                                       : RaceClass::kInterWarp;
+  }
+  race.hazard = static_cast<Hazard>(hazard);
+  race.space = space;
+  race.first_site = static_cast<SiteId>(first_site);
+  race.second_site = static_cast<SiteId>(h.site_id);
+  race.first_thread = first;
+  race.address = address;
+  race.size = record.access_bytes();
+  return race;
+}
+
+}  // namespace
+
+void Worker::add_device_race(const Race& race, bool same_value, uint32_t value) {
+  races_.add(race);
+  // What the host learns from uniform stores (StoreValues), for the pair the device saw: both sites
+  // stored this value. The device never sends their other stores, so a site that also stored other
+  // values elsewhere in the launch still counts as constant here (docs/device_shared_check.md).
+  if (same_value) {
+    store_values_.note(race.first_site, value);
+    store_values_.note(race.second_site, value);
+  }
+}
+
 void Worker::apply_shared_race(const RecordView& record, BlockState& block) {
   const RecordHeader& h = record.header();
   const SharedRacePayload payload = record.shared_race();
@@ -21,28 +61,9 @@ void Worker::apply_shared_race(const RecordView& record, BlockState& block) {
   if (payload.first_thread >= shared_.launch.padded_threads_per_block()) {
     return malformed(h, "device race record naming a thread outside the block");
   }
-  const uint32_t second_thread = h.warp_id * kWarpSize + static_cast<uint32_t>(std::countr_zero(h.active_mask));
-  Race race;
-  // The device checks only under independent thread scheduling, where lanes of one warp are threads
-  // like any other: the class follows from the two threads alone.
-  race.race_class = payload.first_thread / kWarpSize == second_thread / kWarpSize ? RaceClass::kIntraWarp
-                                                                                   : RaceClass::kInterWarp;
-  race.hazard = static_cast<Hazard>(payload.hazard);
-  race.space = MemorySpace::kShared;
-  race.first_site = static_cast<SiteId>(payload.first_site);
-  race.second_site = static_cast<SiteId>(h.site_id);
-  race.first_thread = {block.id(), payload.first_thread};
-  race.second_thread = {block.id(), second_thread};
-  race.address = payload.offset;
-  race.size = record.access_bytes();
-  races_.add(race);
-  // What the host learns from uniform stores (StoreValues), for the pair the device saw: both sites
-  // stored this value. The device never sends their other stores, so a site that also stored other
-  // values elsewhere in the launch still counts as constant here (docs/device_shared_check.md).
-  if (payload.same_value) {
-    store_values_.note(race.first_site, payload.value);
-    store_values_.note(race.second_site, payload.value);
-  }
+  add_device_race(device_race(record, MemorySpace::kShared, {block.id(), payload.first_thread}, payload.first_site,
+                              payload.hazard, payload.offset),
+                  payload.same_value, payload.value);
 }
 
 void Worker::apply_global_race(const RecordView& record) {
@@ -54,27 +75,9 @@ void Worker::apply_global_race(const RecordView& record) {
       h.block_id >= launch.block_count()) {
     return malformed(h, "device race record naming a thread outside the grid");
   }
-  const uint32_t second_thread = h.warp_id * kWarpSize + static_cast<uint32_t>(std::countr_zero(h.active_mask));
-  Race race;
-  if (payload.first_block != h.block_id) {
-    race.race_class = RaceClass::kInterBlock;
-  } else {
-    race.race_class = payload.first_thread / kWarpSize == second_thread / kWarpSize ? RaceClass::kIntraWarp
-                                                                                     : RaceClass::kInterWarp;
-  }
-  race.hazard = static_cast<Hazard>(payload.hazard);
-  race.space = MemorySpace::kGlobal;
-  race.first_site = static_cast<SiteId>(payload.first_site);
-  race.second_site = static_cast<SiteId>(h.site_id);
-  race.first_thread = {BlockId{payload.first_block}, payload.first_thread};
-  race.second_thread = {BlockId{h.block_id}, second_thread};
-  race.address = h.base;
-  race.size = record.access_bytes();
-  races_.add(race);
-  if (payload.same_value) {
-    store_values_.note(race.first_site, payload.value);
-    store_values_.note(race.second_site, payload.value);
-  }
+  add_device_race(device_race(record, MemorySpace::kGlobal, {BlockId{payload.first_block}, payload.first_thread},
+                              payload.first_site, payload.hazard, h.base),
+                  payload.same_value, payload.value);
 }
 
 }  // namespace barracuda::engine

@@ -11,6 +11,25 @@
 namespace barracuda::devicecheck::test {
 namespace {
 
+// The lanes of `access` that check their access on the device, in lane order, as the device picks
+// them (shared_lane_role: one lane of a same-value store per address): fn(lane, address, role).
+template <typename Fn>
+void for_each_checking_lane(const RecordView& access, Fn fn) {
+  const RecordHeader& h = access.header();
+  const bool same_value_store = access.op() == RecordOp::kStore && (h.flags & kFlagSameValue) != 0;
+  for (uint32_t m = h.active_mask; m; m &= m - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+    const uint64_t address = access.lane_address(lane);
+    uint32_t same_address = 0;  // what the device's __match_any_sync gives
+    for (uint32_t o = h.active_mask; o; o &= o - 1) {
+      const uint32_t other = static_cast<uint32_t>(__builtin_ctz(o));
+      if (access.lane_address(other) == address) same_address |= 1u << other;
+    }
+    const SharedLaneRole role = shared_lane_role(same_value_store, h.active_mask, same_address, lane);
+    if (role.checks) fn(lane, address, role);
+  }
+}
+
 struct BlockShadow {
   std::vector<uint32_t> barriers_passed;  // by block-linear thread
   std::unordered_map<uint64_t, SharedShadowWord> words;  // by word index
@@ -30,17 +49,7 @@ RecordHeader race_record(const RecordHeader& access, uint32_t lane, uint32_t off
 
 void check_access(const RecordView& access, BlockShadow& block, std::vector<RecordHeader>& out) {
   const RecordHeader& h = access.header();
-  const bool same_value_store = access.op() == RecordOp::kStore && (h.flags & kFlagSameValue) != 0;
-  for (uint32_t m = h.active_mask; m; m &= m - 1) {
-    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
-    const uint64_t address = access.lane_address(lane);
-    uint32_t same_address = 0;
-    for (uint32_t o = h.active_mask; o; o &= o - 1) {
-      const uint32_t other = static_cast<uint32_t>(__builtin_ctz(o));
-      if (access.lane_address(other) == address) same_address |= 1u << other;
-    }
-    const SharedLaneRole role = shared_lane_role(same_value_store, h.active_mask, same_address, lane);
-    if (!role.checks) continue;
+  for_each_checking_lane(access, [&](uint32_t lane, uint64_t address, const SharedLaneRole& role) {
     const uint32_t thread = h.warp_id * kWarpSize + lane;
     const uint32_t epoch = 1 + block.barriers_passed[thread];
     const bool atomic = access.op() == RecordOp::kAtomic || access.op() == RecordOp::kReduction;
@@ -56,7 +65,7 @@ void check_access(const RecordView& access, BlockShadow& block, std::vector<Reco
         out.push_back(race_record(h, lane, static_cast<uint32_t>(offset), outcome.races[r]));
       }
     }
-  }
+  });
 }
 
 // As the device's send_global_race: the header names the second access, the payload the first.
@@ -90,19 +99,9 @@ struct GlobalShadow {
 
 void check_global(const RecordView& access, GlobalShadow& shadow, uint32_t threads, std::vector<RecordHeader>& out) {
   const RecordHeader& h = access.header();
-  const bool same_value_store = access.op() == RecordOp::kStore && (h.flags & kFlagSameValue) != 0;
   std::vector<uint32_t>& barriers = shadow.barriers_passed[h.block_id];
   barriers.resize(threads);
-  for (uint32_t m = h.active_mask; m; m &= m - 1) {
-    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
-    const uint64_t address = access.lane_address(lane);
-    uint32_t same_address = 0;
-    for (uint32_t o = h.active_mask; o; o &= o - 1) {
-      const uint32_t other = static_cast<uint32_t>(__builtin_ctz(o));
-      if (access.lane_address(other) == address) same_address |= 1u << other;
-    }
-    const SharedLaneRole role = shared_lane_role(same_value_store, h.active_mask, same_address, lane);
-    if (!role.checks) continue;
+  for_each_checking_lane(access, [&](uint32_t lane, uint64_t address, const SharedLaneRole& role) {
     const uint32_t thread = h.warp_id * kWarpSize + lane;
     const GlobalAccess lane_access{{1, h.block_id, barriers[thread], thread},
                                    h.site_id,
@@ -119,7 +118,7 @@ void check_global(const RecordView& access, GlobalShadow& shadow, uint32_t threa
         push_global_race(h, lane, word, lane_access, outcome.races[r], shadow.layout, out);
       }
     }
-  }
+  });
 }
 
 }  // namespace

@@ -119,6 +119,8 @@ Report sample_report() {
   statistics.engine_time = Seconds{2.75};
   statistics.engine_thread_accesses = 5500000;
   statistics.engine_peak_resident_blocks = 264;
+  statistics.launches_global_on_device = 2;
+  statistics.global_on_host_reason = "_Z6gatherPKfPf: another launch may run beside it";
   statistics.modules_instrumented = 3;
   statistics.cache_misses = 1;
   statistics.jit_time = Seconds{1.25};
