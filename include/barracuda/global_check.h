@@ -36,14 +36,16 @@ inline constexpr uint32_t kGlobalPlaceBits = 64 - kGlobalTagBits - kGlobalThread
 inline constexpr uint32_t kGlobalMaxBlockBits = kGlobalPlaceBits - 8;
 inline constexpr uint32_t kGlobalSiteBits = kSharedCheckSiteBits;
 
-// How a launch splits the 38 bits between block and barrier interval.
+// How a launch splits the 38 bits between block and barrier interval (at most 32 bits of interval:
+// a thread's barrier count is 32 bits).
 struct GlobalStampLayout {
   uint32_t interval_bits;
-  constexpr uint32_t max_interval() const { return (1u << interval_bits) - 1; }
+  constexpr uint32_t max_interval() const { return interval_bits >= 32 ? ~0u : (1u << interval_bits) - 1; }
 };
+inline constexpr uint32_t kGlobalMinBlockBits = kGlobalPlaceBits - 32;
 // The layout for a grid of `blocks` blocks (at least 1): as many bits as the block ids need.
 constexpr GlobalStampLayout global_stamp_layout(uint64_t blocks) {
-  uint32_t block_bits = 1;
+  uint32_t block_bits = kGlobalMinBlockBits;
   while (block_bits < 63 && (uint64_t{1} << block_bits) < blocks) ++block_bits;
   return {kGlobalPlaceBits - block_bits};
 }

@@ -42,7 +42,13 @@ TEST(GlobalStamp, PacksTagBlockIntervalAndThread) {
   EXPECT_EQ(back.block, stamp.block);
   EXPECT_EQ(back.interval, stamp.interval);
   EXPECT_EQ(back.thread, stamp.thread);
-  EXPECT_EQ(global_stamp_layout(1).interval_bits, kGlobalPlaceBits - 1);
+  // A small grid: every barrier count a thread can hold has its interval (no shift past 31 bits).
+  EXPECT_EQ(global_stamp_layout(1).interval_bits, 32u);
+  EXPECT_EQ(global_stamp_layout(1).max_interval(), ~0u);
+  const GlobalStampLayout small = global_stamp_layout(2);
+  const GlobalStamp late{9, 1, 1000000, 3};
+  EXPECT_EQ(unpack_global_stamp(pack_global_stamp(late, small), small).interval, 1000000u);
+  EXPECT_EQ(unpack_global_stamp(pack_global_stamp(late, small), small).block, 1u);
   EXPECT_TRUE(global_grid_fits(uint64_t{1} << kGlobalMaxBlockBits));
   EXPECT_FALSE(global_grid_fits((uint64_t{1} << kGlobalMaxBlockBits) + 1));
   EXPECT_FALSE(global_grid_fits(0));
