@@ -1,6 +1,10 @@
-// The engine's side of a race found on the device (engine/worker_device_race.cpp): a kSharedRace
-// record becomes the Race the engine would have logged for the pair; a malformed one is skipped.
+// The engine's side of a race found on the device (engine/worker_device_race.cpp): a kSharedRace or
+// kGlobalRace record becomes the Race the engine would have logged for the pair; a malformed one is
+// skipped.
 #include <gtest/gtest.h>
+
+#include <array>
+#include <cstring>
 
 #include "engine/engine.h"
 
@@ -26,20 +30,50 @@ RecordHeader shared_race(uint16_t warp, uint32_t mask, SharedRacePayload payload
   return h;
 }
 
+// A kGlobalRace record of block `block` and its payload slots (record_ops.inc).
+std::vector<RecordHeader> global_race(uint32_t block, uint16_t warp, uint32_t mask, uint64_t address,
+                                      GlobalRacePayload payload) {
+  RecordHeader h = header(RecordOp::kGlobalRace, warp, mask, 20);
+  h.block_id = block;
+  h.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kWeak, MemoryScope::kCta);
+  h.size_mode = pack_size_mode(2, AddressMode::kDelta32);
+  h.base = address;
+  std::array<uint32_t, kWarpSize> words{};
+  words[kGlobalRaceFirstBlock] = payload.first_block;
+  words[kGlobalRaceFirstThread] = payload.first_thread;
+  words[kGlobalRaceFirstSite] = payload.first_site;
+  words[kGlobalRaceHazard] = static_cast<uint32_t>(payload.hazard) | uint32_t{payload.same_value} << 2;
+  words[kGlobalRaceValue] = payload.value;
+  std::vector<RecordHeader> slots(record_slots(AddressMode::kDelta32));
+  slots[0] = h;
+  std::memcpy(&slots[1], words.data(), sizeof words);
+  return slots;
+}
+
 struct Result {
   std::vector<Race> races;
   EngineStats stats;
 };
 
-Result run(const RecordHeader& race) {
+// The race records between the warps' lifetime records of a one-block (or, for global races, the
+// racing block's) launch of four blocks of 64 threads.
+Result run(std::vector<RecordHeader> race, uint32_t block = 0) {
   Engine engine(EngineConfig{1});
-  engine.begin_launch(LaunchInfo{.launch_id = 1, .kernel = "tiles", .grid = {1, 1, 1}, .block = {64, 1, 1}});
-  std::vector<RecordHeader> slots = {header(RecordOp::kWarpEntry, 0, ~0u, 1), header(RecordOp::kWarpEntry, 1, ~0u, 1),
-                                     race, header(RecordOp::kWarpExit, 0, ~0u, 2), header(RecordOp::kWarpExit, 1, ~0u, 2)};
+  engine.begin_launch(LaunchInfo{.launch_id = 1, .kernel = "tiles", .grid = {4, 1, 1}, .block = {64, 1, 1}});
+  std::vector<RecordHeader> slots = {header(RecordOp::kWarpEntry, 0, ~0u, 1), header(RecordOp::kWarpEntry, 1, ~0u, 1)};
+  slots.insert(slots.end(), race.begin(), race.end());
+  slots.push_back(header(RecordOp::kWarpExit, 0, ~0u, 2));
+  slots.push_back(header(RecordOp::kWarpExit, 1, ~0u, 2));
+  for (RecordHeader& slot : slots) {
+    if (slot.op == static_cast<uint8_t>(RecordOp::kWarpEntry) || slot.op == static_cast<uint8_t>(RecordOp::kWarpExit)) {
+      slot.block_id = block;
+    }
+  }
   engine.worker(0).consume(slots);
   engine.end_launch();
   return {engine.races(), engine.stats()};
 }
+Result run(const RecordHeader& race) { return run(std::vector<RecordHeader>{race}); }
 
 TEST(DeviceRaceRecord, BecomesTheRaceTheEngineWouldHaveLogged) {
   const Result result = run(shared_race(1, 1u << 3, {0x48, 5, 10, SharedHazard::kReadAfterWrite, false, 0}));
@@ -84,6 +118,60 @@ TEST(DeviceRaceRecord, MalformedOnesAreSkipped) {
   const Result outside = run(shared_race(0, 0x1, {0, 900, 10, SharedHazard::kReadAfterWrite, false, 0}));
   EXPECT_TRUE(outside.races.empty()) << "thread 900 of a 64-thread block";
   EXPECT_EQ(outside.stats.malformed_records, 1u);
+}
+
+TEST(DeviceGlobalRaceRecord, BecomesTheRaceTheEngineWouldHaveLogged) {
+  const Result result =
+      run(global_race(2, 1, 1u << 3, 0x7f0000000040, {0, 5, 10, SharedHazard::kWriteAfterRead, false, 0}), 2);
+  ASSERT_EQ(result.races.size(), 1u);
+  const Race& race = result.races[0];
+  EXPECT_EQ(race.race_class, RaceClass::kInterBlock);
+  EXPECT_EQ(race.hazard, Hazard::kWriteAfterRead);
+  EXPECT_EQ(race.space, MemorySpace::kGlobal);
+  EXPECT_EQ(raw(race.first_site), 10u);
+  EXPECT_EQ(raw(race.second_site), 20u);
+  EXPECT_EQ(raw(race.first_thread.block), 0u);
+  EXPECT_EQ(race.first_thread.thread, 5u);
+  EXPECT_EQ(raw(race.second_thread.block), 2u);
+  EXPECT_EQ(race.second_thread.thread, 35u);
+  EXPECT_EQ(race.address, 0x7f0000000040u);
+  EXPECT_EQ(race.size, 4u);
+  EXPECT_EQ(result.stats.malformed_records, 0u);
+}
+
+TEST(DeviceGlobalRaceRecord, OneBlocksThreadsRaceWithinOrAcrossWarps) {
+  const Result intra = run(global_race(1, 0, 1u << 7, 0x1000, {1, 6, 10, SharedHazard::kReadAfterWrite, false, 0}), 1);
+  ASSERT_EQ(intra.races.size(), 1u);
+  EXPECT_EQ(intra.races[0].race_class, RaceClass::kIntraWarp);
+  const Result inter = run(global_race(1, 1, 1u << 7, 0x1000, {1, 6, 10, SharedHazard::kReadAfterWrite, false, 0}), 1);
+  ASSERT_EQ(inter.races.size(), 1u);
+  EXPECT_EQ(inter.races[0].race_class, RaceClass::kInterWarp);
+}
+
+TEST(DeviceGlobalRaceRecord, StoresOfOneValueAreTheSameValueWarning) {
+  const Result result =
+      run(global_race(0, 0, 1u << 7, 0x1000, {3, 6, 20, SharedHazard::kWriteAfterWrite, true, 1}));
+  ASSERT_EQ(result.races.size(), 1u);
+  EXPECT_TRUE(result.races[0].same_value);
+}
+
+TEST(DeviceGlobalRaceRecord, MalformedOnesAreSkipped) {
+  const Result two_lanes = run(global_race(0, 0, 0x3, 0x1000, {1, 6, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  EXPECT_TRUE(two_lanes.races.empty());
+  EXPECT_EQ(two_lanes.stats.malformed_records, 1u);
+  const Result block = run(global_race(0, 0, 0x1, 0x1000, {9, 6, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  EXPECT_TRUE(block.races.empty()) << "block 9 of a 4-block grid";
+  EXPECT_EQ(block.stats.malformed_records, 1u);
+  const Result thread = run(global_race(0, 0, 0x1, 0x1000, {1, 900, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  EXPECT_TRUE(thread.races.empty()) << "thread 900 of a 64-thread block";
+  EXPECT_EQ(thread.stats.malformed_records, 1u);
+  // Without its payload the record cannot even be framed as one.
+  std::vector<RecordHeader> short_race = global_race(0, 0, 0x1, 0x1000, {1, 6, 10, SharedHazard::kReadAfterWrite, false, 0});
+  short_race[0].size_mode = pack_size_mode(2, AddressMode::kAffine);
+  short_race.resize(1);
+  const Result unframed = run(short_race);
+  EXPECT_TRUE(unframed.races.empty());
+  EXPECT_GE(unframed.stats.malformed_records, 1u);
 }
 
 }  // namespace
