@@ -4,15 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "barracuda/dim3.h"
 #include "barracuda/warp_model.h"
 #include "engine/ids.h"
 
 namespace barracuda::engine {
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  constexpr uint64_t volume() const { return uint64_t{x} * y * z; }
-};
+using barracuda::Dim3;
 
 // Issue number of a launch in the application, unique over the process (launch_id wraps).
 enum class LaunchSeq : uint64_t {};

@@ -39,12 +39,12 @@ void decode_mnemonic(Instruction& instruction) {
   instruction.opcode = opcode_of_mnemonic(instruction.mnemonic);
   instruction.space = StateSpace::Generic;
   instruction.second_space = StateSpace::Generic;
-  instruction.semantics = MemorySemantics::None;
+  instruction.semantics = SemanticsQualifier::None;
   instruction.scope = Scope::None;
   instruction.vector_width = 1;
   instruction.type_count = 0;
   instruction.type_list = {};
-  if (instruction.opcode == Opcode::Membar) instruction.semantics = MemorySemantics::SeqCst;
+  if (instruction.opcode == Opcode::Membar) instruction.semantics = SemanticsQualifier::SeqCst;
   int spaces_seen = 0;
   for_each_modifier(instruction.mnemonic, [&](std::string_view word) {
     if (auto space = state_space_from_modifier(word)) {

@@ -38,7 +38,7 @@ struct Instruction {
   Opcode opcode = Opcode::Other;
   StateSpace space = StateSpace::Generic;         // first space modifier (destination for cp.*)
   StateSpace second_space = StateSpace::Generic;  // second space modifier (the source of cp.*)
-  MemorySemantics semantics = MemorySemantics::None;
+  SemanticsQualifier semantics = SemanticsQualifier::None;
   Scope scope = Scope::None;
   uint8_t vector_width = 1;  // .v2/.v4/.v8 -> 2/4/8
   uint8_t type_count = 0;

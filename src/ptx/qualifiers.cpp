@@ -23,16 +23,16 @@ constexpr SpellingTable<StateSpace, 11> kStateSpaces{{
     {StateSpace::Generic, ""},
 }};
 
-constexpr SpellingTable<MemorySemantics, 9> kSemantics{{
-    {MemorySemantics::Weak, "weak"},
-    {MemorySemantics::Relaxed, "relaxed"},
-    {MemorySemantics::Acquire, "acquire"},
-    {MemorySemantics::Release, "release"},
-    {MemorySemantics::AcqRel, "acq_rel"},
-    {MemorySemantics::SeqCst, "sc"},
-    {MemorySemantics::Volatile, "volatile"},
-    {MemorySemantics::Mmio, "mmio"},
-    {MemorySemantics::None, ""},
+constexpr SpellingTable<SemanticsQualifier, 9> kSemantics{{
+    {SemanticsQualifier::Weak, "weak"},
+    {SemanticsQualifier::Relaxed, "relaxed"},
+    {SemanticsQualifier::Acquire, "acquire"},
+    {SemanticsQualifier::Release, "release"},
+    {SemanticsQualifier::AcqRel, "acq_rel"},
+    {SemanticsQualifier::SeqCst, "sc"},
+    {SemanticsQualifier::Volatile, "volatile"},
+    {SemanticsQualifier::Mmio, "mmio"},
+    {SemanticsQualifier::None, ""},
 }};
 
 constexpr SpellingTable<Scope, 5> kScopes{{
@@ -82,13 +82,13 @@ std::string_view spelling(const SpellingTable<Enum, N>& table, Enum value) {
 }  // namespace
 
 std::optional<StateSpace> state_space_from_modifier(std::string_view word) { return lookup(kStateSpaces, word); }
-std::optional<MemorySemantics> semantics_from_modifier(std::string_view word) { return lookup(kSemantics, word); }
+std::optional<SemanticsQualifier> semantics_from_modifier(std::string_view word) { return lookup(kSemantics, word); }
 std::optional<Scope> scope_from_modifier(std::string_view word) { return lookup(kScopes, word); }
 std::optional<ScalarType> scalar_type_from_modifier(std::string_view word) { return lookup(kTypes, word); }
 std::optional<Linkage> linkage_from_directive(std::string_view directive) { return lookup(kLinkages, directive); }
 
 std::string_view to_string(StateSpace space) { return spelling(kStateSpaces, space); }
-std::string_view to_string(MemorySemantics semantics) { return spelling(kSemantics, semantics); }
+std::string_view to_string(SemanticsQualifier semantics) { return spelling(kSemantics, semantics); }
 std::string_view to_string(Scope scope) { return spelling(kScopes, scope); }
 std::string_view to_string(ScalarType type) { return spelling(kTypes, type); }
 std::string_view to_string(Linkage linkage) { return spelling(kLinkages, linkage); }

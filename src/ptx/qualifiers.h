@@ -22,7 +22,7 @@ enum class StateSpace : uint8_t {
 };
 
 // PTX memory-model semantics of a memory or fence instruction (ISA "Memory Consistency Model").
-enum class MemorySemantics : uint8_t {
+enum class SemanticsQualifier : uint8_t {
   None,  // not written: .weak for ld/st, .relaxed for atom/red, .acq_rel for fence
   Weak,
   Relaxed,
@@ -56,14 +56,14 @@ enum class ScalarType : uint8_t {
 enum class Linkage : uint8_t { None, Extern, Visible, Weak, Common };
 
 std::optional<StateSpace> state_space_from_modifier(std::string_view word);
-std::optional<MemorySemantics> semantics_from_modifier(std::string_view word);
+std::optional<SemanticsQualifier> semantics_from_modifier(std::string_view word);
 std::optional<Scope> scope_from_modifier(std::string_view word);
 std::optional<ScalarType> scalar_type_from_modifier(std::string_view word);
 std::optional<Linkage> linkage_from_directive(std::string_view directive);  // ".visible" etc.
 
 // The PTX spelling without the dot ("shared::cluster", "acq_rel", "u32"); "" for the None values.
 std::string_view to_string(StateSpace space);
-std::string_view to_string(MemorySemantics semantics);
+std::string_view to_string(SemanticsQualifier semantics);
 std::string_view to_string(Scope scope);
 std::string_view to_string(ScalarType type);
 std::string_view to_string(Linkage linkage);  // with the dot: ".visible"

@@ -98,14 +98,14 @@ class Node {
   std::string path_;
 };
 
-Dim3 read_dim3(const Node& node) {
+Coord3 read_coord(const Node& node) {
   const std::vector<Node> parts = node.elements();
   if (parts.size() != 3) Node::fail(node.path(), "expected [x, y, z]");
-  return Dim3{parts[0].u32(), parts[1].u32(), parts[2].u32()};
+  return Coord3{parts[0].u32(), parts[1].u32(), parts[2].u32()};
 }
 
 ThreadCoordinates read_thread(const Node& node) {
-  return ThreadCoordinates{read_dim3(node.field("block")), read_dim3(node.field("thread")),
+  return ThreadCoordinates{read_coord(node.field("block")), read_coord(node.field("thread")),
                            node.field("warp").u32(), node.field("lane").u32()};
 }
 
@@ -127,7 +127,7 @@ Allocation read_allocation(const Node& node) {
   if (allocation.kind == AllocationKind::kNone) return allocation;
   allocation.offset = node.field("offset").address();
   if (allocation.kind == AllocationKind::kShared) {
-    allocation.block = read_dim3(node.field("block"));
+    allocation.block = read_coord(node.field("block"));
     return allocation;
   }
   allocation.base = node.field("base").address();

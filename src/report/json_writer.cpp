@@ -9,10 +9,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json dim3_json(const Dim3& d) { return Json::array({d.x, d.y, d.z}); }
+Json coord_json(const Coord3& d) { return Json::array({d.x, d.y, d.z}); }
 
 Json thread_json(const ThreadCoordinates& t) {
-  return Json{{"block", dim3_json(t.block)}, {"thread", dim3_json(t.thread)}, {"warp", t.warp}, {"lane", t.lane}};
+  return Json{{"block", coord_json(t.block)}, {"thread", coord_json(t.thread)}, {"warp", t.warp}, {"lane", t.lane}};
 }
 
 Json site_json(const Site& site) {
@@ -49,7 +49,7 @@ Json allocation_json(const Allocation& allocation) {
   if (allocation.kind == AllocationKind::kNone) return json;
   json["offset"] = address_text(allocation.offset);
   if (allocation.kind == AllocationKind::kShared) {
-    json["block"] = dim3_json(allocation.block);
+    json["block"] = coord_json(allocation.block);
     return json;
   }
   json["base"] = address_text(allocation.base);

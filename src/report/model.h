@@ -13,11 +13,12 @@
 
 namespace barracuda::report {
 
-struct Dim3 {
+// A block or thread index within a launch (what barracuda::Dim3 gives the extent of).
+struct Coord3 {
   uint32_t x = 0;
   uint32_t y = 0;
   uint32_t z = 0;
-  friend bool operator==(const Dim3&, const Dim3&) = default;
+  friend bool operator==(const Coord3&, const Coord3&) = default;
 };
 
 // A position in CUDA source (from -lineinfo). line 0 means "not known": the kernel was built without
@@ -47,8 +48,8 @@ struct Site {
 };
 
 struct ThreadCoordinates {
-  Dim3 block;
-  Dim3 thread;
+  Coord3 block;
+  Coord3 thread;
   uint32_t warp = 0;  // warp index within the block
   uint32_t lane = 0;
   friend bool operator==(const ThreadCoordinates&, const ThreadCoordinates&) = default;
@@ -73,7 +74,7 @@ struct Allocation {
   uint64_t size = 0;    // its bytes (0 for kNone and kShared)
   uint64_t offset = 0;  // of the racing address from base (kShared: in the block's shared memory)
   std::string symbol;   // kGlobalVariable: the variable's name (demangled)
-  Dim3 block;           // kShared: the block whose shared memory it is
+  Coord3 block;           // kShared: the block whose shared memory it is
   // The host call that made it, innermost frame first ("main+0x1c (app)", "app+0x11a4" where the object
   // exports no name for it); empty where it was not taken (variables, shared memory).
   std::vector<std::string> allocated_by;

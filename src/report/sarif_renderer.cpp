@@ -48,8 +48,8 @@ Json location_json(const Site& site) {
 }
 
 std::string access_phrase(const Access& access) {
-  return std::string{name_of(kAccessKindNames, access.kind)} + " by thread " + dim3_text(access.thread.thread) +
-         " of block " + dim3_text(access.thread.block) + " at " + site_position_text(access.site);
+  return std::string{name_of(kAccessKindNames, access.kind)} + " by thread " + coord_text(access.thread.thread) +
+         " of block " + coord_text(access.thread.block) + " at " + site_position_text(access.site);
 }
 
 Json race_result(const Race& race) {
@@ -98,8 +98,8 @@ Json race_result(const Race& race) {
 Json diagnostic_result(const Diagnostic& diagnostic) {
   const size_t rule = sarif_rule_index(diagnostic.kind);
   std::string message = std::string{sarif_rules()[rule].short_description} + " in kernel " + diagnostic.kernel +
-                        " (thread " + dim3_text(diagnostic.thread.thread) + " of block " +
-                        dim3_text(diagnostic.thread.block) + ")";
+                        " (thread " + coord_text(diagnostic.thread.thread) + " of block " +
+                        coord_text(diagnostic.thread.block) + ")";
   if (!diagnostic.detail.empty()) message += ": " + diagnostic.detail;
   Json properties{{"kernel", diagnostic.kernel}, {"launchIndex", diagnostic.launch_index}};
   if (diagnostic.pid != 0) properties["pid"] = diagnostic.pid;

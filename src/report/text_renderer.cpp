@@ -14,7 +14,7 @@ namespace {
 constexpr std::string_view kSeparator = "==================\n";
 
 std::string thread_text(const ThreadCoordinates& t) {
-  return "thread " + dim3_text(t.thread) + " of block " + dim3_text(t.block) + " (warp " +
+  return "thread " + coord_text(t.thread) + " of block " + coord_text(t.block) + " (warp " +
          std::to_string(t.warp) + ", lane " + std::to_string(t.lane) + ")";
 }
 

@@ -61,7 +61,7 @@ std::optional<uint64_t> parse_address_text(std::string_view text) {
   return value;
 }
 
-std::string dim3_text(const Dim3& d) {
+std::string coord_text(const Coord3& d) {
   return '(' + std::to_string(d.x) + ',' + std::to_string(d.y) + ',' + std::to_string(d.z) + ')';
 }
 
@@ -127,7 +127,7 @@ std::string allocation_text(const Allocation& allocation, uint32_t access_bytes,
   switch (allocation.kind) {
     case AllocationKind::kNone: return address_text(address) + " is not in any allocation barracuda saw";
     case AllocationKind::kShared:
-      return "shared memory of block " + dim3_text(allocation.block) + ", offset " + address_text(allocation.offset);
+      return "shared memory of block " + coord_text(allocation.block) + ", offset " + address_text(allocation.offset);
     default: break;
   }
   std::string text = std::to_string(access_bytes) + " bytes at offset " + address_text(allocation.offset) + " of ";

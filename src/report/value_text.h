@@ -17,7 +17,7 @@ std::string address_text(uint64_t address);
 std::optional<uint64_t> parse_address_text(std::string_view text);
 
 // "(3,0,0)"
-std::string dim3_text(const Dim3& d);
+std::string coord_text(const Coord3& d);
 
 // "kernel.cu:12:5"
 std::string source_location_text(const SourceLocation& location);

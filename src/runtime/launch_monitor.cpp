@@ -27,17 +27,15 @@ constexpr auto kFirstRecordPoll = std::chrono::microseconds(200);
 // How often a thread waiting for a graph launch (or a launch without an event) asks its stream.
 constexpr auto kStreamPoll = std::chrono::microseconds(20);
 
-engine::Dim3 to_engine(shim::Dim3 d) { return {d.x, d.y, d.z}; }
-
 // The stream whose completion means the kernel finished: the "_ptsz" entry points read stream 0 as the
 // calling thread's default stream.
-CUstream completion_stream(const shim::LaunchInfo& launch) {
+CUstream completion_stream(const shim::LaunchCall& launch) {
   if (launch.stream == nullptr && launch.entry.per_thread_stream) return CU_STREAM_PER_THREAD;
   return launch.stream;
 }
 
 // A launch into a stream being captured only adds a node to a graph: nothing runs now.
-bool being_captured(const shim::LaunchInfo& launch) { return stream_is_being_captured(completion_stream(launch)); }
+bool being_captured(const shim::LaunchCall& launch) { return stream_is_being_captured(completion_stream(launch)); }
 
 // Whether work issued into (context, stream) after earlier work there runs after it. A per-thread
 // default stream is one per thread: never assumed.
@@ -150,7 +148,7 @@ void LaunchMonitor::note_failure(const std::string& kernel, const std::string& e
   totals_.last_error = kernel + ": " + error;
 }
 
-void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
+void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   // The queues first: after a device reset they are recreated here, and the module then reconnects.
   SharedQueues queues = being_captured(launch) ? nullptr : queues_();
   if (queues == nullptr) return count_unchecked();
@@ -181,8 +179,8 @@ void LaunchMonitor::before_launch(const shim::LaunchInfo& launch) {
   flight->slot_global = *slot_global;
   engine::LaunchInfo& info = flight->info;
   info.kernel = std::string(launch.kernel_name);
-  info.grid = to_engine(launch.grid);
-  info.block = to_engine(launch.block);
+  info.grid = launch.grid;
+  info.block = launch.block;
   info.shared_bytes = launch.shared_mem_bytes;
   info.warp_model = warp_model_;
   const std::map<std::string, uint64_t> unlogged = modules_.unlogged_memory(launch.module, launch.kernel_name);
@@ -338,7 +336,7 @@ void LaunchMonitor::forget_events() {
   events_context_ = nullptr;
 }
 
-std::optional<GlobalShadow::Request> LaunchMonitor::global_request(const shim::LaunchInfo& launch,
+std::optional<GlobalShadow::Request> LaunchMonitor::global_request(const shim::LaunchCall& launch,
                                                                   const LaunchArguments& arguments) const {
   if (!check_global_on_device_ || allocations_ == nullptr || !modules_.global_checkable(launch.module, launch.kernel_name)) {
     return std::nullopt;
@@ -356,7 +354,7 @@ std::optional<GlobalShadow::Request> LaunchMonitor::global_request(const shim::L
   return request;
 }
 
-QueueHost::ReadOnlyRanges LaunchMonitor::read_only_ranges(const shim::LaunchInfo& launch,
+QueueHost::ReadOnlyRanges LaunchMonitor::read_only_ranges(const shim::LaunchCall& launch,
                                                           const LaunchArguments& arguments) const {
   QueueHost::ReadOnlyRanges ranges{};
   // Loads through a read-only parameter (ptx/passes/read_only_parameters.h) inside its allocation
@@ -383,7 +381,7 @@ CUevent LaunchMonitor::take_event(CUcontext context) {
   return event;
 }
 
-void LaunchMonitor::after_launch(const shim::LaunchInfo& launch, CUresult result) {
+void LaunchMonitor::after_launch(const shim::LaunchCall& launch, CUresult result) {
   const DriverApi& api = driver_api();
   if (std::exchange(this_thread_runs_graph, false)) {
     if (result == CUDA_SUCCESS) wait_for_stream(completion_stream(launch));

@@ -90,8 +90,8 @@ class LaunchMonitor final : public shim::LaunchObserver {
                 TraceRecorder* recorder, LaunchFilterSettings filter, RaceAllocations* allocations);
   ~LaunchMonitor() override;
 
-  void before_launch(const shim::LaunchInfo& launch) override;
-  void after_launch(const shim::LaunchInfo& launch, CUresult result) override;
+  void before_launch(const shim::LaunchCall& launch) override;
+  void after_launch(const shim::LaunchCall& launch, CUresult result) override;
 
   // Waits until every launch issued before the call was checked (its kernel ended, its records
   // consumed), for at most `limit`; false when some are still in flight.
@@ -130,10 +130,10 @@ class LaunchMonitor final : public shim::LaunchObserver {
   CUevent take_event(CUcontext context);  // under state_mutex_
   // The allocations whose loads through read-only parameters `launch` may leave unlogged as far as its
   // arguments tell (whether another launch can run beside it is decided later); all empty where not.
-  QueueHost::ReadOnlyRanges read_only_ranges(const shim::LaunchInfo& launch, const LaunchArguments& arguments) const;
+  QueueHost::ReadOnlyRanges read_only_ranges(const shim::LaunchCall& launch, const LaunchArguments& arguments) const;
   // What the device needs to check `launch`'s global memory, if its kernel is one it can check (whether
   // another launch can run beside it is decided later); nullopt where not.
-  std::optional<GlobalShadow::Request> global_request(const shim::LaunchInfo& launch,
+  std::optional<GlobalShadow::Request> global_request(const shim::LaunchCall& launch,
                                                       const LaunchArguments& arguments) const;
   void count_unchecked(bool filtered = false);
   void note_failure(const std::string& kernel, const std::string& error);

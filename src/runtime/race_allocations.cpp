@@ -12,7 +12,7 @@ RaceAllocations::RaceAllocations(const engine::Engine& engine, const AllocationM
                                  const SiteRegistry& sites)
     : engine_(engine), allocations_(allocations), sites_(sites) {}
 
-LaunchArguments RaceAllocations::arguments_of(const shim::LaunchInfo& launch) const {
+LaunchArguments RaceAllocations::arguments_of(const shim::LaunchCall& launch) const {
   LaunchArguments arguments{std::string(launch.kernel_name), {}};
   if (launch.kernel_params == nullptr) return arguments;
   arguments.read = true;

@@ -36,7 +36,7 @@ class RaceAllocations {
   RaceAllocations(const engine::Engine& engine, const AllocationMap& allocations, const SiteRegistry& sites);
 
   // During the launch call: what note_new_races will need of `launch`'s arguments.
-  LaunchArguments arguments_of(const shim::LaunchInfo& launch) const;
+  LaunchArguments arguments_of(const shim::LaunchCall& launch) const;
   // Whether every pointer argument the kernel's accesses derive from points into a known allocation
   // and no two of them into the same one (null pointers aside): then a kernel that only reads
   // through one of them cannot write it through another.

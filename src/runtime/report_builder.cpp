@@ -25,7 +25,7 @@ report::Site to_report_site(engine::SiteId id, const SiteRegistry& sites) {
   return site;
 }
 
-report::Dim3 unflatten(uint64_t linear, const engine::Dim3& dims) {
+report::Coord3 unflatten(uint64_t linear, const engine::Dim3& dims) {
   return {static_cast<uint32_t>(linear % dims.x), static_cast<uint32_t>(linear / dims.x % dims.y),
           static_cast<uint32_t>(linear / (uint64_t{dims.x} * dims.y))};
 }

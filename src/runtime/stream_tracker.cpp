@@ -38,7 +38,7 @@ StreamRef StreamTracker::recorded_into(const shim::SyncEvent& event) {
   return stream_ref(event.stream, event.per_thread_stream);
 }
 
-engine::LaunchOrder StreamTracker::launch_order(const shim::LaunchInfo& launch) {
+engine::LaunchOrder StreamTracker::launch_order(const shim::LaunchCall& launch) {
   if (launch.graph_node.exec != nullptr) return order_.launch(lane_ref(launch.graph_node));
   return order_.launch(stream_ref(launch.stream, launch.entry.per_thread_stream));
 }

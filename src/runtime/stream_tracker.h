@@ -11,7 +11,7 @@ namespace barracuda::runtime {
 class StreamTracker final : public shim::SyncObserver {
  public:
   // Called for each checked launch, on the launching thread, in issue order.
-  engine::LaunchOrder launch_order(const shim::LaunchInfo& launch);
+  engine::LaunchOrder launch_order(const shim::LaunchCall& launch);
   void synchronized(const shim::SyncEvent& event) override;
 
  private:

@@ -69,7 +69,8 @@ CUresult intercept_graph_launch(const DriverEntry& entry, CUgraphExec exec, CUst
   if (!runtime.graphs.first_fallback(exec)) not_replayed.clear();
   return announce_launch(
       [&] {
-        LaunchInfo info{entry.symbol, nullptr, {}, ModuleId::Unknown, {}, {}, 0, stream, true};
+        // Its kernels run unseen: no dimensions (0, not Dim3's default of 1).
+        LaunchCall info{entry.symbol, nullptr, {}, ModuleId::Unknown, Dim3{0, 0, 0}, Dim3{0, 0, 0}, 0, stream, true};
         info.graph_not_replayed = not_replayed;
         return info;
       },

@@ -14,13 +14,13 @@ namespace barracuda::shim {
 // handle, from the driver.
 const KernelIdentity& identify(CUfunction function);
 
-// `describe()` gives the LaunchInfo, `launch()` performs the driver call.
+// `describe()` gives the LaunchCall, `launch()` performs the driver call.
 template <typename Describe, typename Launch>
 CUresult announce_launch(Describe&& describe, Launch&& launch) {
   ReentrancyGuard guard;
   ShimRuntime& runtime = shim_runtime();
   if (guard.nested() || runtime.launch_observers.empty()) return launch();
-  const LaunchInfo info = describe();
+  const LaunchCall info = describe();
   runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.before_launch(info); });
   CUresult result = launch();
   runtime.launch_observers.for_each([&](LaunchObserver& observer) { observer.after_launch(info, result); });
@@ -33,7 +33,7 @@ CUresult observe_launch(HookedSymbol entry, CUfunction function, Dim3 grid, Dim3
   return announce_launch(
       [&] {
         const KernelIdentity& kernel = identify(function);
-        LaunchInfo info{entry, function, kernel.name, kernel.module, grid, block, shared_mem_bytes, stream};
+        LaunchCall info{entry, function, kernel.name, kernel.module, grid, block, shared_mem_bytes, stream};
         info.graph_node = graph_node;
         info.kernel_params = kernel_params;
         return info;

@@ -4,16 +4,16 @@
 
 #include <string_view>
 
+#include "barracuda/dim3.h"
 #include "shim/graph_node_ref.h"
 #include "shim/module_image.h"
 
 namespace barracuda::shim {
 
-struct Dim3 {
-  unsigned x, y, z;
-};
 
-struct LaunchInfo {
+// One launch call of the application as the shim intercepted it (engine::LaunchInfo is what the
+// engine is told of the launch it checks).
+struct LaunchCall {
   HookedSymbol entry;  // cuLaunchKernel, cuLaunchKernelEx, ... and whether it was the "_ptsz" variant
   CUfunction function;  // as passed by the application (may be a CUkernel, which the driver accepts)
   std::string_view kernel_name;  // mangled; empty when the driver could not name the function
@@ -38,9 +38,9 @@ struct LaunchInfo {
 class LaunchObserver {
  public:
   virtual ~LaunchObserver() = default;
-  virtual void before_launch(const LaunchInfo& launch) = 0;
+  virtual void before_launch(const LaunchCall& launch) = 0;
   // Called once the launch call returned (the kernel is queued, not necessarily finished).
-  virtual void after_launch(const LaunchInfo& launch, CUresult result) = 0;
+  virtual void after_launch(const LaunchCall& launch, CUresult result) = 0;
 };
 
 }  // namespace barracuda::shim

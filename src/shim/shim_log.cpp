@@ -70,9 +70,9 @@ void ShimLog::on_cubin_compiled(const RuntimeCompiledCubin& compiled) {
   write_line("nvrtc cubin size=%zu ptx=%zu", compiled.cubin_size, compiled.ptx.size());
 }
 
-void ShimLog::before_launch(const LaunchInfo&) {}
+void ShimLog::before_launch(const LaunchCall&) {}
 
-void ShimLog::after_launch(const LaunchInfo& launch, CUresult result) {
+void ShimLog::after_launch(const LaunchCall& launch, CUresult result) {
   std::string_view entry = exported_name(launch.entry);
   std::string_view kernel = launch.kernel_name.empty() ? std::string_view("?") : launch.kernel_name;
   char module[16] = "?";

@@ -43,8 +43,8 @@ class ShimLog final : public ModuleObserver,
   void on_module_load(const ModuleLoad& load) override;
   void on_link_input(const LinkInput& input) override;
   void on_cubin_compiled(const RuntimeCompiledCubin& compiled) override;
-  void before_launch(const LaunchInfo& launch) override;
-  void after_launch(const LaunchInfo& launch, CUresult result) override;
+  void before_launch(const LaunchCall& launch) override;
+  void after_launch(const LaunchCall& launch, CUresult result) override;
   void on_allocation(const DeviceAllocation& allocation) override;
   void on_release(const DeviceRelease& release) override;
   void on_unload(const LoadedHandle& handle) override;

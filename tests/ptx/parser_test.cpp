@@ -67,7 +67,7 @@ TEST_F(FeaturesModule, MemoryInstructionsAreDecoded) {
   Instruction& atom = find_instruction(kernel, "atom.global.acq_rel.gpu.add.u32");
   EXPECT_EQ(atom.opcode, Opcode::Atom);
   EXPECT_EQ(atom.space, StateSpace::Global);
-  EXPECT_EQ(atom.semantics, MemorySemantics::AcqRel);
+  EXPECT_EQ(atom.semantics, SemanticsQualifier::AcqRel);
   EXPECT_EQ(atom.scope, Scope::Gpu);
   EXPECT_EQ(atom.type(), ScalarType::U32);
   EXPECT_TRUE(atom.has_modifier("add"));
@@ -75,7 +75,7 @@ TEST_F(FeaturesModule, MemoryInstructionsAreDecoded) {
 
   Instruction& red = find_instruction(kernel, "red.relaxed.cta.shared.add.u32");
   EXPECT_EQ(red.space, StateSpace::Shared);
-  EXPECT_EQ(red.semantics, MemorySemantics::Relaxed);
+  EXPECT_EQ(red.semantics, SemanticsQualifier::Relaxed);
   EXPECT_EQ(red.scope, Scope::Cta);
   EXPECT_EQ(red.operands[0].text, "tile");
   EXPECT_EQ(red.operands[0].value, 4);
@@ -94,11 +94,11 @@ TEST_F(FeaturesModule, MemoryInstructionsAreDecoded) {
 
   Instruction& cvta = find_instruction(kernel, "cvta.to.global.u64");
   EXPECT_EQ(cvta.opcode, Opcode::Cvta);
-  EXPECT_EQ(find_instruction(kernel, "st.volatile.global.u32").semantics, MemorySemantics::Volatile);
-  EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").semantics, MemorySemantics::SeqCst);
+  EXPECT_EQ(find_instruction(kernel, "st.volatile.global.u32").semantics, SemanticsQualifier::Volatile);
+  EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").semantics, SemanticsQualifier::SeqCst);
   EXPECT_EQ(find_instruction(kernel, "fence.sc.cluster").scope, Scope::Cluster);
   Instruction& membar = find_instruction(kernel, "membar.gl");
-  EXPECT_EQ(membar.semantics, MemorySemantics::SeqCst);
+  EXPECT_EQ(membar.semantics, SemanticsQualifier::SeqCst);
   EXPECT_EQ(membar.scope, Scope::Gpu);
 }
 

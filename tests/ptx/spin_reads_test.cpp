@@ -37,7 +37,7 @@ std::vector<bool> spins(std::string_view body) {
   std::vector<bool> out;
   for (const Statement& statement : function.body) {
     const auto* instruction = std::get_if<Instruction>(&statement);
-    if (instruction && instruction->opcode == Opcode::Ld && instruction->semantics == MemorySemantics::Volatile) {
+    if (instruction && instruction->opcode == Opcode::Ld && instruction->semantics == SemanticsQualifier::Volatile) {
       out.push_back(analysis.contains(statement));
     }
   }
@@ -275,7 +275,7 @@ TEST(SpinReadAnalysis, EveryVolatileLoadOfCubOnesweepKernelsIsASpinRead) {
     const SpinReads analysis(*function);
     for (const Statement& statement : function->body) {
       const auto* instruction = std::get_if<Instruction>(&statement);
-      if (instruction && instruction->opcode == Opcode::Ld && instruction->semantics == MemorySemantics::Volatile) {
+      if (instruction && instruction->opcode == Opcode::Ld && instruction->semantics == SemanticsQualifier::Volatile) {
         ++counts.loads;
         counts.spins += analysis.contains(statement);
       }

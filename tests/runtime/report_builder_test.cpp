@@ -257,7 +257,7 @@ TEST(RaceAllocations, AnAccessOutsideWhatItsParameterPointsIntoIsOutOfBounds) {
   s.run();
   uint64_t pointer = 0x10000;
   void* arguments[] = {&pointer};
-  shim::LaunchInfo launch{};
+  shim::LaunchCall launch{};
   launch.kernel_name = "scenario";
   launch.kernel_params = arguments;
   const LaunchArguments launch_arguments = allocations.arguments_of(launch);

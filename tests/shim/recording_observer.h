@@ -36,8 +36,8 @@ class RecordingObserver final : public ModuleObserver, public LaunchObserver {
 
   void on_module_load(const ModuleLoad& load) override { loads.push_back(load); }
   void on_link_input(const LinkInput& input) override { links.push_back(input); }
-  void before_launch(const LaunchInfo&) override { ++launches_begun; }
-  void after_launch(const LaunchInfo& launch, CUresult result) override {
+  void before_launch(const LaunchCall&) override { ++launches_begun; }
+  void after_launch(const LaunchCall& launch, CUresult result) override {
     launches.push_back({launch.entry, std::string(launch.kernel_name), launch.module, launch.grid, launch.block,
                         launch.shared_mem_bytes, launch.stream, result});
   }

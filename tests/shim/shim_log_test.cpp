@@ -44,7 +44,7 @@ TEST_F(ShimLogTest, ModuleLoadLine) {
 }
 
 TEST_F(ShimLogTest, LaunchLineIsWrittenAfterTheLaunch) {
-  LaunchInfo launch{{Hook::LaunchKernel, true}, nullptr, "_Z3addPfS_", ModuleId{2}, {4, 2, 1}, {256, 1, 1}, 64,
+  LaunchCall launch{{Hook::LaunchKernel, true}, nullptr, "_Z3addPfS_", ModuleId{2}, {4, 2, 1}, {256, 1, 1}, 64,
                     reinterpret_cast<CUstream>(0xabc0)};
   log_->before_launch(launch);
   EXPECT_EQ(contents(), "");

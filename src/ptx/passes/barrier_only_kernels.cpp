@@ -6,9 +6,9 @@
 namespace barracuda::ptx::passes {
 namespace {
 
-bool orders_memory(MemorySemantics semantics) {
-  return semantics == MemorySemantics::Acquire || semantics == MemorySemantics::Release ||
-         semantics == MemorySemantics::AcqRel || semantics == MemorySemantics::SeqCst;
+bool orders_memory(SemanticsQualifier semantics) {
+  return semantics == SemanticsQualifier::Acquire || semantics == SemanticsQualifier::Release ||
+         semantics == SemanticsQualifier::AcqRel || semantics == SemanticsQualifier::SeqCst;
 }
 
 // `bar.sync 0` / `barrier.sync[.aligned] 0`: every thread of the block, barrier 0.
@@ -56,7 +56,7 @@ uint64_t site_bound(const Module& module, uint32_t first_site_id) {
 }  // namespace
 
 bool weak_access(const Instruction& instruction) {
-  return instruction.semantics == MemorySemantics::None || instruction.semantics == MemorySemantics::Weak;
+  return instruction.semantics == SemanticsQualifier::None || instruction.semantics == SemanticsQualifier::Weak;
 }
 
 uint32_t access_bytes(const Instruction& instruction) {

@@ -63,7 +63,7 @@ std::optional<MemorySpace> record_space(StateSpace space) {
 }
 
 barracuda::MemorySemantics record_semantics(const Instruction& instruction, bool is_atomic) {
-  using S = ptx::MemorySemantics;
+  using S = ptx::SemanticsQualifier;
   switch (instruction.semantics) {
     case S::None: return is_atomic ? barracuda::MemorySemantics::kLegacy : barracuda::MemorySemantics::kWeak;
     case S::Weak: return barracuda::MemorySemantics::kWeak;
@@ -87,7 +87,7 @@ MemoryScope record_scope(const Instruction& instruction, bool is_atomic) {
     case Scope::Sys: return MemoryScope::kSystem;
     case Scope::None: break;
   }
-  if (instruction.semantics == ptx::MemorySemantics::Volatile || instruction.semantics == ptx::MemorySemantics::Mmio) {
+  if (instruction.semantics == ptx::SemanticsQualifier::Volatile || instruction.semantics == ptx::SemanticsQualifier::Mmio) {
     return MemoryScope::kSystem;
   }
   return is_atomic ? MemoryScope::kGpu : MemoryScope::kCta;

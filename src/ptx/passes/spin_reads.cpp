@@ -12,7 +12,7 @@ namespace barracuda::ptx::passes {
 namespace {
 
 bool is_volatile_load(const Instruction& instruction) {
-  if (instruction.opcode != Opcode::Ld || instruction.semantics != MemorySemantics::Volatile) return false;
+  if (instruction.opcode != Opcode::Ld || instruction.semantics != SemanticsQualifier::Volatile) return false;
   switch (instruction.space) {
     case StateSpace::Global:
     case StateSpace::Generic:
