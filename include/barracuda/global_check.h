@@ -21,7 +21,7 @@
 // and never cleared), the block, the thread's barrier interval and its block-linear thread, in 64 bits.
 // Block and interval share 38 bits as the launch's grid needs (GlobalStampLayout); an interval past
 // what its bits hold stays at the largest value, and two accesses of one block both there are not
-// compared (the device tells the host, which says the launch was checked in part).
+// compared (the device marks GlobalCheckLaunch::saturated; the host does not read it back yet).
 #include <stdint.h>
 
 #include "barracuda/record_view.h"

@@ -29,7 +29,9 @@ struct GlobalCheckLaunch {
   uint32_t tag;            // the stamps' launch tag (never 0)
   uint32_t interval_bits;  // GlobalStampLayout of the launch's grid
   uint32_t range_count;
-  uint32_t saturated;      // set by the device: a thread passed more barriers than interval_bits hold
+  // Set by the device: a thread passed more barriers than interval_bits hold. Not read back by the host
+  // yet (README, Known problems).
+  uint32_t saturated;
   // Device address of one word per thread of the grid: tag << 48 | barriers the thread passed (an
   // entry of another tag counts as 0, so the host never clears it).
   uint64_t barriers;

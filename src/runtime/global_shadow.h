@@ -46,7 +46,6 @@ class GlobalShadow {
   const std::string& declined() const { return declined_; }
   // The driver released every allocation with the context: nothing may be freed.
   void forget();
-  uint64_t bytes() const { return bytes_; }
 
  private:
   struct Shadow {

@@ -64,7 +64,6 @@ class QueueHost {
                              bool log_every_record);
   // No launch in flight: frees the global shadow memory retired meanwhile.
   void release_retired_global_shadow() { global_shadow_.release_retired(); }
-  uint64_t global_shadow_bytes() const { return global_shadow_.bytes(); }
   // After a checked launch that took `slot`, in its stream: its kernel's `slot_global` goes back to
   // kNoLaunchSlot unless a later launch of the kernel has named its own slot there meanwhile
   // (device/launch_slot_release.cu; a plain memset where the kernel could not be loaded, or in another
