@@ -4,6 +4,7 @@
 // serves every iteration, as one session's engine serves all launches.
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -29,8 +30,17 @@ void run_trace(benchmark::State& state, TraceFactory factory, uint32_t blocks, u
   for (auto _ : state) {
     engine.begin_launch(trace.launch);
     std::vector<std::thread> threads;
+    std::atomic<uint32_t> consumed{0};
     for (uint32_t q = 0; q < workers; ++q) {
-      threads.emplace_back([&engine, &trace, q] { engine.worker(q).consume(trace.queues[q]); });
+      threads.emplace_back([&engine, &trace, &consumed, workers, q] {
+        Worker& worker = engine.worker(q);
+        worker.consume(trace.queues[q]);
+        consumed.fetch_add(1);
+        // As a drain thread whose queues ran dry: take the turns other workers hand over until they
+        // are done too (end_launch applies what is left).
+        while (worker.has_deferred() && consumed.load() < workers) worker.catch_up();
+        worker.catch_up();
+      });
     }
     for (std::thread& t : threads) t.join();
     engine.end_launch();
@@ -52,6 +62,7 @@ void BM_SmallLaunch(benchmark::State& s) { run_trace(s, coalesced, 1, 1); }
 void BM_BroadcastRead(benchmark::State& s) { run_trace(s, broadcast_read, 2048, 1); }
 void BM_BarrierHeavy(benchmark::State& s) { run_trace(s, barrier_heavy, 256, 16); }
 void BM_LockHeavy(benchmark::State& s) { run_trace(s, lock_heavy, 64, 4); }
+void BM_TicketedLock(benchmark::State& s) { run_trace(s, ticketed_lock, 64, 16); }
 
 BENCHMARK(BM_Coalesced)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CoalescedReuse)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
@@ -68,6 +79,7 @@ BENCHMARK(BM_SmallLaunch)->Arg(1)->MeasureProcessCPUTime()->Unit(benchmark::kMic
 BENCHMARK(BM_BroadcastRead)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TicketedLock)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // A recorded trace's launches and slot chunks, decompressed once, replayed per iteration with one
 // worker (the rate is per drain thread). The prefixes are cut at a size, not at a causal boundary:

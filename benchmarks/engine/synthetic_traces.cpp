@@ -44,6 +44,8 @@ class TraceBuilder {
     queue.insert(queue.end(), payload.begin(), payload.end());
     trace_.thread_accesses += kWarpSize;
   }
+  // The sync ticket (RecordOp::kSyncTicket) of the record added next for this warp, as the device writes it.
+  void ticket(uint32_t block, uint32_t warp, uint32_t mask) { add(block, warp, RecordOp::kSyncTicket, mask).base = next_ticket_++; }
   void fence(uint32_t block, uint32_t warp, uint32_t mask) {
     add(block, warp, RecordOp::kFence, mask).space_sem =
         pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kLegacy, MemoryScope::kGpu);
@@ -71,6 +73,7 @@ class TraceBuilder {
   }
 
   SyntheticTrace trace_;
+  uint64_t next_ticket_ = 0;
 };
 
 uint64_t thread_index(uint32_t blocks, uint32_t round, uint32_t block, uint32_t warp) {
@@ -179,6 +182,31 @@ SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {
     t.fence(b, w, 1u);
     t.memory(b, w, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
   });
+}
+
+SyntheticTrace ticketed_lock(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  // Round-major, as the blocks run side by side on the GPU: consecutive tickets come from blocks of
+  // different queues, so every turn of the ticket order passes from one worker to another.
+  constexpr uint32_t kBuckets = 4096;
+  TraceBuilder t(blocks, queues);
+  for (uint32_t r = 0; r < rounds; ++r) {
+    for (uint32_t b = 0; b < blocks; ++b) {
+      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) {
+        const uint64_t bucket = (thread_index(blocks, r, b, w) / kWarpSize * 2654435761u) % kBuckets;
+        t.memory(b, w, RecordOp::kAtomic, 1u, kLock + bucket * 4, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+        t.ticket(b, w, 1u);
+        t.fence(b, w, 1u);
+        t.memory(b, w, RecordOp::kLoad, 1u, kArrayA + bucket * 4, 0);
+        t.memory(b, w, RecordOp::kStore, 1u, kArrayA + bucket * 4, 0);
+        t.ticket(b, w, 1u);
+        t.fence(b, w, 1u);
+        t.ticket(b, w, 1u);
+        t.memory(b, w, RecordOp::kAtomic, 1u, kLock + bucket * 4, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+      }
+    }
+  }
+  for (uint32_t b = 0; b < blocks; ++b) t.exit_all_warps(b);
+  return t.take();
 }
 
 }  // namespace barracuda::engine::bench

@@ -33,5 +33,10 @@ SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Lane 0 of each warp takes a global spin lock (atomicCAS + fence), updates a counter, releases
 // it (fence + atomicExch).
 SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// hash_table's insert: lane 0 of each warp locks one of 4096 buckets (atomicCAS, fence), updates it
+// and unlocks it (fence, atomicExch), with the sync tickets the device gives the fences and the
+// unlock, in the order the blocks would take them running side by side: every ticket's turn passes
+// to another worker. Race-free.
+SyntheticTrace ticketed_lock(uint32_t blocks, uint32_t queues, uint32_t rounds);
 
 }  // namespace barracuda::engine::bench

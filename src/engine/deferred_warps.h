@@ -49,6 +49,9 @@ class DeferredWarps {
   // The held-back warp whose front record carries the lowest ticket, if that ticket is <= `ticket`
   // (below it only when a ticket was used twice).
   std::optional<uint64_t> warp_with_front_ticket_up_to(uint64_t ticket) const;
+  bool has_front_ticket_up_to(uint64_t ticket) const {
+    return !by_front_ticket_.empty() && by_front_ticket_.begin()->first <= ticket;
+  }
   // Held-back warps whose front record carries no ticket.
   std::vector<uint64_t> unticketed_fronts() const { return {unticketed_fronts_.begin(), unticketed_fronts_.end()}; }
   // The held-back warps of `block`, as a range of Map entries.

@@ -44,6 +44,9 @@ class Worker {
 
   // Applies held-back records whose turn has come; true when it applied any.
   bool retry_deferred();
+  // The same, only when another worker has handed the turn to a warp held back here: cheap enough to
+  // call after every record, and from a drain thread whose queues are empty.
+  bool catch_up() { return has_deferred() && deferred_.has_front_ticket_up_to(shared_.tickets.next()) && retry_deferred(); }
   bool has_deferred() const { return !deferred_.empty(); }
   // The lowest ticket a held-back record waits for.
   std::optional<uint64_t> lowest_deferred_ticket() const { return deferred_.lowest_ticket(); }

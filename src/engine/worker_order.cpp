@@ -10,10 +10,14 @@ namespace barracuda::engine {
 void Worker::submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload) {
   if (deferred_.holds(h) || !ready(ticket, h)) {
     deferred_.push(ticket, h, payload);
-    return;
+  } else {
+    apply_ticketed(ticket, h, payload);
+    if (ticket && has_deferred()) retry_deferred();
   }
-  apply_ticketed(ticket, h, payload);
-  if (ticket && has_deferred()) retry_deferred();
+  // Another worker may have handed the turn to a warp held back here: take it now, not at the next
+  // drained batch (a batch can take milliseconds, and a lock-heavy launch passes the turn between
+  // workers hundreds of thousands of times).
+  catch_up();
 }
 
 bool Worker::ready(std::optional<uint64_t> ticket, const RecordHeader& h) {

@@ -42,8 +42,8 @@ uint32_t record_length(const QueueSlot& slot) {
 
 }  // namespace
 
-DrainPool::DrainPool(LiveArena& arena, uint32_t threads, RecordSink sink)
-    : arena_(arena), thread_count_(std::max(threads, 1u)), sink_(std::move(sink)) {
+DrainPool::DrainPool(LiveArena& arena, uint32_t threads, RecordSink sink, IdleSink idle)
+    : arena_(arena), thread_count_(std::max(threads, 1u)), sink_(std::move(sink)), idle_(std::move(idle)) {
   threads_.reserve(thread_count_);
   for (uint32_t i = 0; i < thread_count_; ++i) {
     threads_.emplace_back([this, i] {
@@ -143,7 +143,7 @@ void DrainPool::run(uint32_t index) {
       wake_.wait(lock, [&] { return stopping_ || state_.generation != state.generation; });
       continue;
     }
-    if (mine.slots != slots_before) {
+    if (mine.slots != slots_before || (state.current && idle(index, mine))) {
       empty_passes = 0;
     } else if (++empty_passes < kSpinPasses) {
       std::this_thread::yield();
@@ -216,6 +216,19 @@ void DrainPool::release_held(const std::pair<uint16_t, std::vector<std::vector<Q
   uint64_t slots = 0;
   for (const std::vector<QueueSlot>& queue : launch.second) slots += queue.size();
   held_back_slots_.fetch_sub(slots, std::memory_order_relaxed);
+}
+
+bool DrainPool::idle(uint32_t index, DrainTotals& totals) {
+  if (!idle_) return false;
+  const auto start = std::chrono::steady_clock::now();
+  bool worked = false;
+  try {
+    worked = idle_(index);
+  } catch (const std::exception& e) {
+    if (!totals.error) totals.error = e.what();
+  }
+  totals.sink_time += std::chrono::steady_clock::now() - start;
+  return worked;
 }
 
 void DrainPool::sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals) {

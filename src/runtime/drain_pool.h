@@ -32,6 +32,10 @@ namespace barracuda::runtime {
 
 // Called on drain thread `thread` with whole records of the current launch from `queue`, in queue order.
 using RecordSink = std::function<void(uint32_t thread, uint32_t queue, std::span<const RecordHeader> records)>;
+// Called on drain thread `thread` when a pass over its queues found nothing new while a launch is
+// current: the sink may go on with work it held back (records waiting for another thread's progress).
+// Returns whether it did any.
+using IdleSink = std::function<bool(uint32_t thread)>;
 
 struct DrainTotals {
   uint64_t records = 0;
@@ -45,7 +49,7 @@ struct DrainTotals {
 class DrainPool {
  public:
   // Starts `threads` (>= 1) threads draining `arena` (which outlives the pool) into `sink`.
-  DrainPool(LiveArena& arena, uint32_t threads, RecordSink sink);
+  DrainPool(LiveArena& arena, uint32_t threads, RecordSink sink, IdleSink idle = {});
   ~DrainPool();
   DrainPool(const DrainPool&) = delete;
   DrainPool& operator=(const DrainPool&) = delete;
@@ -88,6 +92,7 @@ class DrainPool {
   void dispatch(uint32_t index, uint32_t queue, const State& state, std::span<const QueueSlot> records, Held& held,
                 DrainTotals& totals);
   void sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals);
+  bool idle(uint32_t index, DrainTotals& totals);
   // A launch's held-back records leave the count (sunk or dropped).
   void release_held(const std::pair<uint16_t, std::vector<std::vector<QueueSlot>>>& launch);
   bool is_open(uint16_t launch_id);
@@ -95,6 +100,7 @@ class DrainPool {
   LiveArena& arena_;
   const uint32_t thread_count_;
   RecordSink sink_;
+  IdleSink idle_;
   std::atomic<uint64_t> held_back_slots_{0};
   std::array<std::atomic<uint64_t>, 65536 / 64> seen_{};  // has_records_of, one bit per launch id
   std::mutex mutex_;              // guards everything below

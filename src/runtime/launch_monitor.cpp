@@ -321,8 +321,11 @@ SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
       if (recorder_) recorder_->slots(queue, records);
       engine_.worker(worker).consume(records);
     };
+    const IdleSink catch_up = [this](uint32_t worker) {
+      return current_checked_.load(std::memory_order_acquire) && engine_.worker(worker).catch_up();
+    };
     drain_pool_ = std::make_unique<DrainPool>(
-        queues->arena(), std::min(engine_.worker_count(), queues->arena().shape().queue_count), consume);
+        queues->arena(), std::min(engine_.worker_count(), queues->arena().shape().queue_count), consume, catch_up);
     std::lock_guard lock(totals_mutex_);
     totals_.drain_threads = drain_pool_->threads();
   }

@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -266,6 +268,57 @@ TEST_F(DrainPoolTest, SinkErrorsAndRecordsOfNoLaunchInFlightAreReportedAndThePoo
   EXPECT_FALSE(totals.error);
   EXPECT_EQ(totals.records, 30u);
   EXPECT_EQ(delivered.records_per_launch(), (std::map<uint16_t, uint64_t>{{3, 30}}));
+}
+
+TEST_F(DrainPoolTest, IdleThreadsGoOnWithHeldBackWorkOnlyWhileALaunchIsCurrent) {
+  // The engine holds back records waiting for another worker's turn: a thread whose queues ran dry
+  // must keep offering its worker the chance to take that turn, on its own thread, and stop when
+  // the launch closes.
+  constexpr uint32_t kThreads = 2;
+  std::mutex mutex;
+  std::map<uint32_t, uint32_t> calls_by_thread;
+  std::atomic<bool> launch_current{false};
+  std::atomic<bool> called_outside_launch{false};
+  std::array<std::thread::id, kThreads> thread_of_index{};
+  std::atomic<bool> wrong_thread{false};
+  Delivered delivered(kThreads);
+  const RecordSink sink = [&](uint32_t thread, uint32_t queue, std::span<const RecordHeader> records) {
+    thread_of_index[thread] = std::this_thread::get_id();
+    delivered.sink()(thread, queue, records);
+  };
+  const IdleSink idle = [&](uint32_t thread) {
+    if (!launch_current.load()) called_outside_launch = true;
+    if (thread_of_index[thread] != std::thread::id{} && thread_of_index[thread] != std::this_thread::get_id()) {
+      wrong_thread = true;
+    }
+    std::lock_guard lock(mutex);
+    return ++calls_by_thread[thread] < 50;  // work for a while, then nothing left
+  };
+  DrainPool pool(arena_, kThreads, sink, idle);
+  pool.open(1);
+  launch_current = true;
+  pool.make_current(1);
+  start_producers(kThreads * 2, 20, 1);  // every thread's share of queues gets records
+  join_producers();
+  for (int wait = 0; wait < 2000; ++wait) {
+    {
+      std::lock_guard lock(mutex);
+      if (calls_by_thread.size() == kThreads && calls_by_thread[0] > 50 && calls_by_thread[1] > 50) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const DrainTotals totals = pool.close_current();
+  launch_current = false;
+  EXPECT_FALSE(totals.error);
+  {
+    std::lock_guard lock(mutex);
+    ASSERT_EQ(calls_by_thread.size(), kThreads);
+    EXPECT_GT(calls_by_thread[0], 50u) << "asked again after it said it had nothing left";
+    EXPECT_GT(calls_by_thread[1], 50u);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(called_outside_launch) << "asked while no launch was current";
+  EXPECT_FALSE(wrong_thread) << "asked on another thread than the one sinking its records";
 }
 
 }  // namespace

@@ -227,5 +227,73 @@ TEST(SyncOrder, ConcurrentWorkersFollowTheTicketChain) {
   }
 }
 
+// Each worker is handed its whole queue at once, as a drain thread hands over a large batch: every
+// warp then waits for a turn the other worker gives. catch_up() (what an idle drain thread calls)
+// takes exactly the turns that came, and the launch is checked before end_launch.
+TEST(SyncOrder, HeldBackWarpsTakeTheirTurnWhenCaughtUp) {
+  constexpr uint64_t kHops = 50;
+  LaunchInfo launch;
+  launch.launch_id = 3;
+  launch.kernel = "chain";
+  launch.grid = kTwoBlocks;
+  launch.block = Dim3{32, 1, 1};
+  Engine engine(EngineConfig{kQueues});
+  engine.begin_launch(launch);
+  std::vector<std::vector<RecordHeader>> queues(kQueues);
+  auto record = [&](uint32_t block, RecordOp op, MemorySemantics sem, uint64_t address, uint32_t site) {
+    RecordHeader h{};
+    h.op = static_cast<uint8_t>(op);
+    h.active_mask = lane(0);
+    h.block_id = block;
+    h.launch_id = launch.launch_id;
+    h.site_id = site;
+    h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, MemoryScope::kGpu);
+    h.size_mode = pack_size_mode(2, AddressMode::kAffine);
+    h.base = address;
+    queues[block].push_back(h);
+  };
+  uint64_t next_ticket = 0;
+  auto ticket = [&](uint32_t block) {
+    RecordHeader h{};
+    h.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+    h.active_mask = lane(0);
+    h.block_id = block;
+    h.launch_id = launch.launch_id;
+    h.base = next_ticket++;
+    queues[block].push_back(h);
+  };
+  for (uint64_t hop = 0; hop < kHops; ++hop) {
+    const uint32_t from = hop % 2, to = 1 - from;
+    record(from, RecordOp::kStore, MemorySemantics::kWeak, kData + 4 * hop, 1);
+    ticket(from);
+    record(from, RecordOp::kStore, MemorySemantics::kRelease, kFlag + 4 * hop, 2);
+    ticket(to);
+    record(to, RecordOp::kLoad, MemorySemantics::kAcquire, kFlag + 4 * hop, 3);
+    record(to, RecordOp::kLoad, MemorySemantics::kWeak, kData + 4 * hop, 4);
+  }
+  Worker& first = engine.worker(0);
+  Worker& second = engine.worker(1);
+  second.consume(queues[1]);
+  EXPECT_TRUE(second.has_deferred()) << "ticket 1 waits for ticket 0";
+  EXPECT_FALSE(second.catch_up()) << "no turn came";
+  first.consume(queues[0]);  // applies ticket 0, then waits for ticket 3
+  EXPECT_TRUE(first.has_deferred());
+  EXPECT_FALSE(first.catch_up()) << "ticket 1 is the other worker's";
+  uint32_t turns = 0;
+  while ((first.has_deferred() || second.has_deferred()) && turns < 4 * kHops) {
+    EXPECT_TRUE(second.catch_up()) << "turn " << turns;
+    ++turns;
+    if (!first.has_deferred()) break;
+    EXPECT_TRUE(first.catch_up()) << "turn " << turns;
+    ++turns;
+  }
+  EXPECT_FALSE(first.has_deferred());
+  EXPECT_FALSE(second.has_deferred());
+  EXPECT_EQ(turns, kHops) << "one catch-up per hand-over of the turn";
+  engine.end_launch();
+  EXPECT_TRUE(engine.races().empty());
+  EXPECT_TRUE(engine.diagnostics().empty());
+}
+
 }  // namespace
 }  // namespace barracuda::engine::test
