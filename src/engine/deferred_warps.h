@@ -1,13 +1,20 @@
 #pragma once
 // Records held back until their turn in the launch's sync-ticket order (barracuda/record_ops.inc,
 // RecordOp::kSyncTicket). Once a warp has a held-back record, every later record of that warp is
-// held behind it: one FIFO per warp keeps program order, which is all the engine needs within a
-// warp. One worker owns its DeferredWarps (no lock).
+// held behind it: one FIFO per warp keeps each lane's program order, which is all the engine needs
+// within a warp. One worker owns its DeferredWarps (no lock).
 //
-// The front of each FIFO is indexed: by its ticket when it has one (a warp's tickets increase in
-// program order, so the front holds the warp's lowest), else in the set of unticketed fronts (held
-// behind a barrier, worker_order.cpp). Finding the warp whose turn has come is then a lookup, not
-// a walk over every held-back warp: atomics-heavy kernels hold back thousands of warps.
+// A warp's tickets need not increase along its FIFO: under independent thread scheduling two
+// diverged groups of one warp each take a ticket and then reserve queue slots, so the group that
+// took the later ticket may log first (measured on the H100: a lane's fence with ticket 3493 before
+// another lane's unlock with ticket 3492). Each lane's own records are in program order and in
+// ticket order, so a record may go before earlier held records of its warp that share no lane with
+// it (take_ready). Applying the FIFO strictly in order instead waited for a ticket held behind itself
+// until the launch ended.
+//
+// The front of each FIFO is indexed: by its ticket when it has one, else in the set of unticketed
+// fronts (held behind a barrier, worker_order.cpp); every held ticket maps to its warp, so finding
+// the warp whose turn has come is a lookup, not a walk over every held-back warp.
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -46,11 +53,18 @@ class DeferredWarps {
     return found == warps_.end() ? nullptr : &found->second.front();
   }
   DeferredRecord pop_front(uint64_t warp_key);
+  // The warp holding the record with ticket `ticket` (anywhere in its FIFO), if one is held here.
+  std::optional<uint64_t> warp_holding(uint64_t ticket) const;
+  // Removes and returns the first record of warp `warp_key` that `ready` accepts and that shares no
+  // lane with any record held before it; nullopt when there is none.
+  template <typename Ready>
+  std::optional<DeferredRecord> take_ready(uint64_t warp_key, Ready&& ready);
   // The held-back warp whose front record carries the lowest ticket, if that ticket is <= `ticket`
   // (below it only when a ticket was used twice).
   std::optional<uint64_t> warp_with_front_ticket_up_to(uint64_t ticket) const;
-  bool has_front_ticket_up_to(uint64_t ticket) const {
-    return !by_front_ticket_.empty() && by_front_ticket_.begin()->first <= ticket;
+  // Whether a held-back record carries a ticket up to `ticket` (its turn may have come).
+  bool holds_ticket_up_to(uint64_t ticket) const {
+    return !ticket_warps_.empty() && ticket_warps_.begin()->first <= ticket;
   }
   // Held-back warps whose front record carries no ticket.
   std::vector<uint64_t> unticketed_fronts() const { return {unticketed_fronts_.begin(), unticketed_fronts_.end()}; }
@@ -65,18 +79,36 @@ class DeferredWarps {
     warps_.clear();
     by_front_ticket_.clear();
     unticketed_fronts_.clear();
-    held_tickets_.clear();
+    ticket_warps_.clear();
   }
   // The lowest ticket any held-back record waits for.
   std::optional<uint64_t> lowest_ticket() const;
 
  private:
   void index_front(uint64_t warp_key, const DeferredRecord& record);
+  void unindex_front(uint64_t warp_key, const DeferredRecord& record);
+  // Removes entry `at` of the warp's FIFO (at > 0 keeps the front and its index).
+  DeferredRecord remove(Map::iterator warp, size_t at);
 
   Map warps_;
   std::set<std::pair<uint64_t, uint64_t>> by_front_ticket_;  // (front ticket, warp key): a malformed stream may repeat a ticket
   std::set<uint64_t> unticketed_fronts_;
-  std::multiset<uint64_t> held_tickets_;  // of every held-back record (one may wait behind an unticketed front)
+  std::multimap<uint64_t, uint64_t> ticket_warps_;  // ticket -> warp key, of every held-back ticketed record
 };
+
+template <typename Ready>
+std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready&& ready) {
+  const auto warp = warps_.find(warp_key);
+  if (warp == warps_.end()) return std::nullopt;
+  uint32_t lanes_before = 0;
+  for (size_t at = 0; at < warp->second.size(); ++at) {
+    const DeferredRecord& record = warp->second[at];
+    const uint32_t lanes = record.header().active_mask != 0 ? record.header().active_mask : ~0u;  // none: keep its place
+    if ((lanes & lanes_before) == 0 && ready(record)) return remove(warp, at);
+    lanes_before |= lanes;
+    if (lanes_before == ~0u) break;  // every later record shares a lane with an earlier one
+  }
+  return std::nullopt;
+}
 
 }  // namespace barracuda::engine

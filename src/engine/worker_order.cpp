@@ -62,23 +62,33 @@ bool Worker::retry_deferred() {
   for (bool progress = true; progress;) {
     progress = false;
     // The warp holding the next ticket, as long as there is one: its records may hand the turn on.
-    while (const std::optional<uint64_t> warp = deferred_.warp_with_front_ticket_up_to(shared_.tickets.next())) {
-      if (!apply_ready_front(*warp)) break;
+    // (A front ticket below the next one was used twice: apply_ticketed reports it.)
+    for (;;) {
+      std::optional<uint64_t> warp = deferred_.warp_holding(shared_.tickets.next());
+      if (!warp) warp = deferred_.warp_with_front_ticket_up_to(shared_.tickets.next());
+      if (!warp || !apply_ready(*warp)) break;
       progress = true;
     }
     // Warps held behind a barrier: a block-mate's progress may have released them.
-    for (const uint64_t warp : deferred_.unticketed_fronts()) progress |= apply_ready_front(warp);
+    for (const uint64_t warp : deferred_.unticketed_fronts()) progress |= apply_ready(warp);
     applied_any |= progress;
   }
   return applied_any;
 }
 
-bool Worker::apply_ready_front(uint64_t warp) {
+bool Worker::apply_ready(uint64_t warp) {
   bool applied = false;
+  const auto is_ready = [this](const DeferredRecord& record) { return ready(record.ticket, record.header()); };
   while (const DeferredRecord* front = deferred_.front(warp)) {
-    if (!ready(front->ticket, front->header())) break;
-    const DeferredRecord record = deferred_.pop_front(warp);
-    apply_ticketed(record.ticket, record.header(), record.payload());
+    std::optional<DeferredRecord> record;
+    if (is_ready(*front)) {
+      record = deferred_.pop_front(warp);
+    } else if (deferred_.warp_holding(shared_.tickets.next()) == warp) {
+      // The turn is this warp's, but behind its front: a diverged group logged it late.
+      record = deferred_.take_ready(warp, is_ready);
+    }
+    if (!record) break;
+    apply_ticketed(record->ticket, record->header(), record->payload());
     applied = true;
   }
   return applied;

@@ -59,6 +59,48 @@ TEST(SyncOrder, ReleaseAcquireAcrossQueuesConsumedAcquireFirst) {
   }
 }
 
+// Independent thread scheduling: two diverged groups of the writer's warp each take a ticket and
+// then reserve queue slots, so the group with the later ticket (lane 5's, 1) logged first and the
+// release (lane 0's, ticket 0) sits behind it in the warp's FIFO. Lanes share no record, so the
+// release goes first: measured on the H100 (sync/bucket_locks_per_lane), where waiting for it in
+// FIFO order held the warp back until the launch ended, then applied everything in warp order and
+// reported the lock's hand-offs as races.
+TEST(SyncOrder, DivergedGroupsOfOneWarpMayLogTheirTicketsOutOfOrder) {
+  TwoQueues q;
+  auto& [s, writer, reader] = q;
+  writer.ticket(1, lane(5));
+  writer.store(lane(5), kFlag + 0x100, 4, kReleaseGpu);
+  const SiteId w = writer.store(lane(0), kData);
+  writer.ticket(0, lane(0));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  reader.ticket(2, lane(0));
+  reader.load(lane(0), kFlag, 4, kAcquireGpu);
+  const SiteId r = reader.load(lane(0), kData);
+  s.run();
+  EXPECT_FALSE(s.race(w, r).has_value());
+  EXPECT_FALSE(has_ordering_diagnostic(s));
+}
+
+// The same lanes' records never pass each other: lane 0's later release stays behind its own
+// unticketed store, which stays behind lane 0's earlier record that waits for its turn.
+TEST(SyncOrder, ALanesRecordsKeepTheirOrderWhileAnotherLaneGoesFirst) {
+  TwoQueues q;
+  auto& [s, writer, reader] = q;
+  writer.ticket(2, lane(0) | lane(5));
+  writer.store(lane(0) | lane(5), kFlag + 0x100, 4, kReleaseGpu);
+  const SiteId w = writer.store(lane(0), kData);
+  writer.ticket(0, lane(7));
+  writer.store(lane(7), kFlag + 0x200, 4, kReleaseGpu);
+  writer.ticket(3, lane(0));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  reader.ticket(1, lane(0));
+  reader.load(lane(0), kFlag, 4, kAcquireGpu);
+  const SiteId r = reader.load(lane(0), kData);
+  s.run();
+  EXPECT_TRUE(s.race(w, r).has_value()) << "the reader's acquire (ticket 1) came before lane 0's release (ticket 3)";
+  EXPECT_FALSE(has_ordering_diagnostic(s));
+}
+
 // __threadfence() + legacy atomic flag, volatile spin read + __threadfence(): fences are ticketed
 // after they complete, the flag's atomic before it executes.
 TEST(SyncOrder, FenceMessagePassingConsumedReaderFirst) {
