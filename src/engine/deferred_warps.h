@@ -68,6 +68,11 @@ class DeferredWarps {
   }
   // Held-back warps whose front record carries no ticket.
   std::vector<uint64_t> unticketed_fronts() const { return {unticketed_fronts_.begin(), unticketed_fronts_.end()}; }
+  // The same, of one block only (a copy: applying them changes the set).
+  std::vector<uint64_t> unticketed_fronts_of(uint32_t block) const {
+    return {unticketed_fronts_.lower_bound(key(block, 0)), unticketed_fronts_.upper_bound(key(block, UINT16_MAX))};
+  }
+  static uint32_t block_of(uint64_t key) { return static_cast<uint32_t>(key >> 16); }
   // The held-back warps of `block`, as a range of Map entries.
   std::pair<Map::const_iterator, Map::const_iterator> block_warps(uint32_t block) const;
   // Every held-back record, warp by warp, in program order; leaves nothing held back.

@@ -46,7 +46,7 @@ class Worker {
   bool retry_deferred();
   // The same, only when another worker has handed the turn to a warp held back here: cheap enough to
   // call after every record, and from a drain thread whose queues are empty.
-  bool catch_up() { return has_deferred() && deferred_.holds_ticket_up_to(shared_.tickets.next()) && retry_deferred(); }
+  bool catch_up() { return has_deferred() && deferred_.holds_ticket_up_to(shared_.tickets.next()) && take_turns(std::nullopt); }
   bool has_deferred() const { return !deferred_.empty(); }
   // The lowest ticket a held-back record waits for.
   std::optional<uint64_t> lowest_deferred_ticket() const { return deferred_.lowest_ticket(); }
@@ -69,6 +69,9 @@ class Worker {
   void submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   bool ready(std::optional<uint64_t> ticket, const RecordHeader& h);
   bool waits_at_barrier_for_deferred_warp(const RecordHeader& h);
+  // Applies held-back records whose turn has come: the ticket order's, then warps held at a barrier of
+  // `block`, of the blocks where records were applied meanwhile, or of every block.
+  bool take_turns(std::optional<uint32_t> block, bool every_block = false);
   // Applies the held-back records of `warp` whose turn has come (deferred_warps.h, take_ready).
   bool apply_ready(uint64_t warp);
   void apply_ticketed(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);

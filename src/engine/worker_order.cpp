@@ -1,6 +1,7 @@
 // The causal order of synchronisation across queues: a ticketed record (RecordOp::kSyncTicket) is
 // applied only once every smaller ticket of the launch has been; until then its warp is held back
 // (DeferredWarps) while the worker goes on with other warps. Never blocks on another worker.
+#include <algorithm>
 #include <string>
 
 #include "engine/worker.h"
@@ -12,7 +13,8 @@ void Worker::submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::
     deferred_.push(ticket, h, payload);
   } else {
     apply_ticketed(ticket, h, payload);
-    if (ticket && has_deferred()) retry_deferred();
+    // The record may release block-mates held at a barrier, or hand on the turn.
+    if (has_deferred()) take_turns(ticket ? std::nullopt : std::optional(h.block_id));
   }
   // Another worker may have handed the turn to a warp held back here: take it now, not at the next
   // drained batch (a batch can take milliseconds, and a lock-heavy launch passes the turn between
@@ -57,8 +59,15 @@ void Worker::apply_ticketed(std::optional<uint64_t> ticket, const RecordHeader& 
   }
 }
 
-bool Worker::retry_deferred() {
+bool Worker::retry_deferred() { return take_turns(std::nullopt, true); }
+
+bool Worker::take_turns(std::optional<uint32_t> block, bool every_block) {
   bool applied_any = false;
+  // Blocks whose held-back warps may wait at a barrier a record just applied there completed: only
+  // their unticketed fronts are looked at again (a launch can hold back a hundred thousand warps, and
+  // the turn passes once per ticket).
+  std::vector<uint32_t> touched;
+  if (block) touched.push_back(*block);
   for (bool progress = true; progress;) {
     progress = false;
     // The warp holding the next ticket, as long as there is one: its records may hand the turn on.
@@ -68,9 +77,27 @@ bool Worker::retry_deferred() {
       if (!warp) warp = deferred_.warp_with_front_ticket_up_to(shared_.tickets.next());
       if (!warp || !apply_ready(*warp)) break;
       progress = true;
+      touched.push_back(DeferredWarps::block_of(*warp));
     }
-    // Warps held behind a barrier: a block-mate's progress may have released them.
-    for (const uint64_t warp : deferred_.unticketed_fronts()) progress |= apply_ready(warp);
+    std::vector<uint64_t> fronts;
+    if (every_block) {
+      fronts = deferred_.unticketed_fronts();
+      every_block = false;
+    } else {
+      std::sort(touched.begin(), touched.end());
+      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+      for (const uint32_t b : touched) {
+        const std::vector<uint64_t> of_block = deferred_.unticketed_fronts_of(b);
+        fronts.insert(fronts.end(), of_block.begin(), of_block.end());
+      }
+    }
+    touched.clear();
+    for (const uint64_t warp : fronts) {
+      if (apply_ready(warp)) {
+        progress = true;
+        touched.push_back(DeferredWarps::block_of(warp));
+      }
+    }
     applied_any |= progress;
   }
   return applied_any;
