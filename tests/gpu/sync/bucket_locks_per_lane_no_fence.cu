@@ -14,7 +14,7 @@ __global__ void count_in_buckets(unsigned* locks, unsigned* counts, unsigned* la
   while (!done) {
     if (atomicCAS(&locks[bucket], 0u, 1u) == 0u) {
       __threadfence();
-      counts[bucket] = counts[bucket] + 1;
+      counts[bucket] = counts[bucket] + 1;  // @A
       last[bucket] = id;
       atomicExch(&locks[bucket], 0u);
       done = true;
@@ -31,4 +31,4 @@ int main() {
   for (unsigned b = 0; b < BUCKETS; ++b) total += fetch(counts + b);
   return finish("bucket_locks_per_lane_no_fence", total);
 }
-// EXPECT: race
+// EXPECT: race inter-block global RAW A A
