@@ -33,7 +33,8 @@ void Engine::end_launch() {
   DiagnosticLog ordering;
   apply_deferred(ordering);
   std::unordered_set<uint32_t> executed, useful;
-  for (auto& worker : workers_) worker->finish_launch();
+  const bool stopping = shared_->stopping.load(std::memory_order_acquire);
+  for (auto& worker : workers_) worker->finish_launch(/*pending_barriers_diverged=*/!stopping);
   // Races with earlier concurrent launches stand unless the two launches synchronised through a location.
   LaunchSyncPoints sync_points;
   for (auto& worker : workers_) sync_points.merge(std::move(worker->sync_points()));
@@ -99,6 +100,10 @@ void Engine::end_launch() {
 
 void Engine::apply_deferred(DiagnosticLog& diagnostics) {
   for (;;) {
+    if (shared_->stopping.load(std::memory_order_acquire)) {
+      for (auto& worker : workers_) worker->drop_deferred();
+      return;
+    }
     bool progress = false;
     for (auto& worker : workers_) progress |= worker->retry_deferred();
     if (progress) continue;

@@ -28,6 +28,10 @@ class Engine {
   // and frees the launch's shadow memory, after remembering its global accesses when a later launch
   // may overlap it.
   void end_launch();
+  // The run is being stopped (a signal): from now on end_launch drops what workers still hold back for
+  // their sync tickets instead of applying it, and reports no barrier left pending as divergent, so
+  // that the findings so far can be read at once. Any thread; for good.
+  void stop_checking() { shared_->stopping.store(true, std::memory_order_release); }
 
   std::vector<Race> races() const { return races_.races(); }
   uint64_t unique_races() const { return races_.size(); }

@@ -433,9 +433,11 @@ void Worker::complete_divergent(BlockState& block, const char* why) {
   block.complete_barrier();
 }
 
-void Worker::finish_launch() {
+void Worker::finish_launch(bool pending_barriers_diverged) {
   for (auto& [id, block] : blocks_) {
-    if (block->barrier_pending()) complete_divergent(*block, "the launch ended while threads waited at the barrier");
+    if (pending_barriers_diverged && block->barrier_pending()) {
+      complete_divergent(*block, "the launch ended while threads waited at the barrier");
+    }
   }
   blocks_.clear();
   finished_blocks_.clear();

@@ -31,6 +31,8 @@ struct LaunchShared {
   SyncTickets tickets;
   // Set while the launch may run concurrently with remembered earlier launches.
   const EarlierLaunches* earlier = nullptr;
+  // Set for good once the run is being stopped (Engine::stop_checking): held-back records are dropped.
+  std::atomic<bool> stopping{false};
 };
 
 class Worker {
@@ -52,9 +54,13 @@ class Worker {
   std::optional<uint64_t> lowest_deferred_ticket() const { return deferred_.lowest_ticket(); }
   // End of launch, when nothing can arrive any more: applies every held-back record in warp order.
   void flush_deferred();
+  // The run is being stopped: forgets every held-back record.
+  void drop_deferred() { deferred_.drain_all([](const DeferredRecord&) {}); }
 
   // Called by the engine at the end of a launch: barriers still pending are divergent.
-  void finish_launch();
+  // `pending_barriers_diverged`: false when the launch was cut short (records dropped), where a
+  // barrier still pending says nothing about the program.
+  void finish_launch(bool pending_barriers_diverged = true);
   RaceLog& races() { return races_; }
   // Races with earlier concurrent launches, decided once the launch has ended (cross_launch_sync.h).
   std::vector<CrossLaunchCandidate>& cross_launch_candidates() { return cross_launch_candidates_; }

@@ -68,7 +68,7 @@ bool Worker::take_turns(std::optional<uint32_t> block, bool every_block) {
   // the turn passes once per ticket).
   std::vector<uint32_t> touched;
   if (block) touched.push_back(*block);
-  for (bool progress = true; progress;) {
+  for (bool progress = true; progress && !shared_.stopping.load(std::memory_order_relaxed);) {
     progress = false;
     // The warp holding the next ticket, as long as there is one: its records may hand the turn on.
     // (A front ticket below the next one was used twice: apply_ticketed reports it.)

@@ -224,7 +224,9 @@ class Session final : public shim::SyncObserver {
       return;
     }
     // Kernels still running at exit (the application did not wait for them) are checked once they end;
-    // a signal leaves less time.
+    // a signal leaves less time, and the launch being checked then is cut short: what its workers still
+    // hold back for their sync tickets could take minutes to apply, and the report must not wait for it.
+    if (stopped_by) engine_.stop_checking();
     const auto patience = stopped_by ? std::chrono::seconds(5) : std::chrono::seconds(60);
     const bool all_checked = monitor_.wait_until_checked(patience);
     if (recorder_) recorder_->finish();

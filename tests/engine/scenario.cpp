@@ -141,9 +141,14 @@ void Scenario::append(uint32_t block, const RecordHeader& header, const std::vec
   queue.insert(queue.end(), payload.begin(), payload.end());
 }
 
-void Scenario::run() {
+void Scenario::run() { run(false); }
+
+void Scenario::run_stopped() { run(true); }
+
+void Scenario::run(bool stopped) {
   engine_.begin_launch(launch_);
   for (uint32_t q = 0; q < queues_.size(); ++q) engine_.worker(q).consume(queues_[q]);
+  if (stopped) engine_.stop_checking();
   engine_.end_launch();
   races_ = engine_.races();
   diagnostics_ = engine_.diagnostics();

@@ -81,6 +81,8 @@ class Scenario {
   // Feeds every record to the engine and ends the launch. The records of each queue are consumed
   // in the order they were scripted, whole records per call.
   void run();
+  // run(), with the run being stopped (Engine::stop_checking) after the records were consumed.
+  void run_stopped();
   const std::vector<Race>& races() const { return races_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   const EngineStats& stats() const { return engine_.stats(); }
@@ -91,6 +93,7 @@ class Scenario {
 
  private:
   friend class WarpScript;
+  void run(bool stopped);
   void append(uint32_t block, const RecordHeader& header, const std::vector<RecordHeader>& payload = {});
   SiteId next_site() { return static_cast<SiteId>(next_site_++); }
 

@@ -4,6 +4,7 @@
 // writer; the tickets carry the order the GPU saw.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <thread>
@@ -202,6 +203,31 @@ TEST(SyncOrder, MissingTicketIsReportedAndTheRestApplied) {
   EXPECT_FALSE(s.race(w, r));
   EXPECT_TRUE(has_ordering_diagnostic(s));
   EXPECT_EQ(s.stats().records, 4u);
+}
+
+// A run stopped by a signal must write its report at once: the launch being checked drops what it
+// holds back for tickets (here one that never arrived), keeps the race it found before, and does not
+// call the barrier the dropped records would have completed divergent. Without the stop, the same
+// launch reports the missing tickets and the divergence.
+TEST(SyncOrder, AStoppedRunDropsHeldBackRecordsAndKeepsWhatItFound) {
+  for (bool stopped : {false, true}) {
+    auto [s, writer, reader] = TwoQueues();
+    const SiteId a = writer.store(lane(0), kData + 0x40);
+    const SiteId b = reader.store(lane(0), kData + 0x40);
+    writer.ticket(3, lane(0));
+    writer.store(lane(0), kFlag, 4, kReleaseGpu);
+    reader.barrier();
+    if (stopped) {
+      s.run_stopped();
+    } else {
+      s.run();
+    }
+    EXPECT_TRUE(s.race(a, b)) << "stopped=" << stopped;
+    EXPECT_EQ(has_ordering_diagnostic(s), !stopped) << "stopped=" << stopped;
+    const bool divergence = std::any_of(s.diagnostics().begin(), s.diagnostics().end(),
+                                        [](const Diagnostic& d) { return d.kind == DiagnosticKind::kBarrierDivergence; });
+    EXPECT_EQ(divergence, !stopped) << "stopped=" << stopped;
+  }
 }
 
 // Workers on their own threads, as the drain threads run them: a chain of message passing in which
