@@ -75,7 +75,7 @@ bool Worker::take_turns(std::optional<uint32_t> block, bool every_block) {
     for (;;) {
       std::optional<uint64_t> warp = deferred_.warp_holding(shared_.tickets.next());
       if (!warp) warp = deferred_.warp_with_front_ticket_up_to(shared_.tickets.next());
-      if (!warp || !apply_ready(*warp)) break;
+      if (!warp || shared_.stopping.load(std::memory_order_relaxed) || !apply_ready(*warp)) break;
       progress = true;
       touched.push_back(DeferredWarps::block_of(*warp));
     }
