@@ -230,52 +230,63 @@ TEST(SyncOrder, AStoppedRunDropsHeldBackRecordsAndKeepsWhatItFound) {
   }
 }
 
-// Workers on their own threads, as the drain threads run them: a chain of message passing in which
-// every hop's acquire sits in the other queue. Whatever the interleaving, nothing races.
-TEST(SyncOrder, ConcurrentWorkersFollowTheTicketChain) {
-  constexpr uint64_t kHops = 200;
+// A chain of message passing between two blocks, one queue each. Hop i: block i%2 writes data[i] and
+// releases flag[i]; the other block acquires flag[i] and reads data[i]; hop i+1's writer is hop i's
+// reader. Tickets as the GPU would give them.
+LaunchInfo chain_launch() {
   LaunchInfo launch;
   launch.launch_id = 3;
   launch.kernel = "chain";
   launch.grid = kTwoBlocks;
   launch.block = Dim3{32, 1, 1};
+  return launch;
+}
+
+std::vector<std::vector<RecordHeader>> ticket_chain(const LaunchInfo& launch, uint64_t hops) {
+  std::vector<std::vector<RecordHeader>> queues(kQueues);
+  auto record = [&](uint32_t block, RecordOp op, MemorySemantics sem, uint64_t address, uint32_t site) {
+    RecordHeader h{};
+    h.op = static_cast<uint8_t>(op);
+    h.active_mask = lane(0);
+    h.block_id = block;
+    h.launch_id = launch.launch_id;
+    h.site_id = site;
+    h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, MemoryScope::kGpu);
+    h.size_mode = pack_size_mode(2, AddressMode::kAffine);
+    h.base = address;
+    queues[block].push_back(h);
+  };
+  uint64_t next_ticket = 0;
+  auto ticket = [&](uint32_t block) {
+    RecordHeader h{};
+    h.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+    h.active_mask = lane(0);
+    h.block_id = block;
+    h.launch_id = launch.launch_id;
+    h.base = next_ticket++;
+    queues[block].push_back(h);
+  };
+  for (uint64_t hop = 0; hop < hops; ++hop) {
+    const uint32_t from = hop % 2, to = 1 - from;
+    record(from, RecordOp::kStore, MemorySemantics::kWeak, kData + 4 * hop, 1);
+    ticket(from);
+    record(from, RecordOp::kStore, MemorySemantics::kRelease, kFlag + 4 * hop, 2);
+    ticket(to);
+    record(to, RecordOp::kLoad, MemorySemantics::kAcquire, kFlag + 4 * hop, 3);
+    record(to, RecordOp::kLoad, MemorySemantics::kWeak, kData + 4 * hop, 4);
+  }
+  return queues;
+}
+
+// Workers on their own threads, as the drain threads run them: a chain of message passing in which
+// every hop's acquire sits in the other queue. Whatever the interleaving, nothing races.
+TEST(SyncOrder, ConcurrentWorkersFollowTheTicketChain) {
+  constexpr uint64_t kHops = 200;
+  const LaunchInfo launch = chain_launch();
   for (int round = 0; round < 20; ++round) {
     Engine engine(EngineConfig{kQueues});
     engine.begin_launch(launch);
-    std::vector<std::vector<RecordHeader>> queues(kQueues);
-    auto record = [&](uint32_t block, RecordOp op, MemorySemantics sem, uint64_t address, uint32_t site) {
-      RecordHeader h{};
-      h.op = static_cast<uint8_t>(op);
-      h.active_mask = lane(0);
-      h.block_id = block;
-      h.launch_id = launch.launch_id;
-      h.site_id = site;
-      h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, MemoryScope::kGpu);
-      h.size_mode = pack_size_mode(2, AddressMode::kAffine);
-      h.base = address;
-      queues[block].push_back(h);
-    };
-    auto ticket = [&](uint32_t block, uint64_t value) {
-      RecordHeader h{};
-      h.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
-      h.active_mask = lane(0);
-      h.block_id = block;
-      h.launch_id = launch.launch_id;
-      h.base = value;
-      queues[block].push_back(h);
-    };
-    // Hop i: block i%2 writes data[i] and releases flag[i]; the other block acquires flag[i] and
-    // reads data[i]. Hop i+1's writer is hop i's reader.
-    uint64_t next_ticket = 0;
-    for (uint64_t hop = 0; hop < kHops; ++hop) {
-      const uint32_t from = hop % 2, to = 1 - from;
-      record(from, RecordOp::kStore, MemorySemantics::kWeak, kData + 4 * hop, 1);
-      ticket(from, next_ticket++);
-      record(from, RecordOp::kStore, MemorySemantics::kRelease, kFlag + 4 * hop, 2);
-      ticket(to, next_ticket++);
-      record(to, RecordOp::kLoad, MemorySemantics::kAcquire, kFlag + 4 * hop, 3);
-      record(to, RecordOp::kLoad, MemorySemantics::kWeak, kData + 4 * hop, 4);
-    }
+    const std::vector<std::vector<RecordHeader>> queues = ticket_chain(launch, kHops);
     std::vector<std::thread> drains;
     for (uint32_t q = 0; q < kQueues; ++q) {
       drains.emplace_back([&, q] {
@@ -300,45 +311,10 @@ TEST(SyncOrder, ConcurrentWorkersFollowTheTicketChain) {
 // takes exactly the turns that came, and the launch is checked before end_launch.
 TEST(SyncOrder, HeldBackWarpsTakeTheirTurnWhenCaughtUp) {
   constexpr uint64_t kHops = 50;
-  LaunchInfo launch;
-  launch.launch_id = 3;
-  launch.kernel = "chain";
-  launch.grid = kTwoBlocks;
-  launch.block = Dim3{32, 1, 1};
+  const LaunchInfo launch = chain_launch();
   Engine engine(EngineConfig{kQueues});
   engine.begin_launch(launch);
-  std::vector<std::vector<RecordHeader>> queues(kQueues);
-  auto record = [&](uint32_t block, RecordOp op, MemorySemantics sem, uint64_t address, uint32_t site) {
-    RecordHeader h{};
-    h.op = static_cast<uint8_t>(op);
-    h.active_mask = lane(0);
-    h.block_id = block;
-    h.launch_id = launch.launch_id;
-    h.site_id = site;
-    h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, MemoryScope::kGpu);
-    h.size_mode = pack_size_mode(2, AddressMode::kAffine);
-    h.base = address;
-    queues[block].push_back(h);
-  };
-  uint64_t next_ticket = 0;
-  auto ticket = [&](uint32_t block) {
-    RecordHeader h{};
-    h.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
-    h.active_mask = lane(0);
-    h.block_id = block;
-    h.launch_id = launch.launch_id;
-    h.base = next_ticket++;
-    queues[block].push_back(h);
-  };
-  for (uint64_t hop = 0; hop < kHops; ++hop) {
-    const uint32_t from = hop % 2, to = 1 - from;
-    record(from, RecordOp::kStore, MemorySemantics::kWeak, kData + 4 * hop, 1);
-    ticket(from);
-    record(from, RecordOp::kStore, MemorySemantics::kRelease, kFlag + 4 * hop, 2);
-    ticket(to);
-    record(to, RecordOp::kLoad, MemorySemantics::kAcquire, kFlag + 4 * hop, 3);
-    record(to, RecordOp::kLoad, MemorySemantics::kWeak, kData + 4 * hop, 4);
-  }
+  const std::vector<std::vector<RecordHeader>> queues = ticket_chain(launch, kHops);
   Worker& first = engine.worker(0);
   Worker& second = engine.worker(1);
   second.consume(queues[1]);
