@@ -14,7 +14,7 @@ void Worker::submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::
   } else {
     apply_ticketed(ticket, h, payload);
     // The record may release block-mates held at a barrier, or hand on the turn.
-    if (has_deferred()) take_turns(ticket ? std::nullopt : std::optional(h.block_id));
+    if (has_deferred()) take_turns(h.block_id);
   }
   // Another worker may have handed the turn to a warp held back here: take it now, not at the next
   // drained batch (a batch can take milliseconds, and a lock-heavy launch passes the turn between
