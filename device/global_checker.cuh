@@ -87,7 +87,7 @@ __device__ __noinline__ void send_global_race(const Launch& launch, const Global
   header.base = word_address;
   Queue queue = block_queue(launch.producers);
   const uint32_t slots = record_slots(AddressMode::kDelta32);
-  Reservation reservation = reserve_record(launch, alone, queue, slots, header, false);
+  Reservation reservation = reserve_record(launch, alone, queue, slots, header, Tickets{});
   uint32_t payload[kGlobalRaceValue + 1] = {};
   payload[kGlobalRaceFirstBlock] = first.block;
   payload[kGlobalRaceFirstThread] = first.thread;

@@ -258,46 +258,95 @@ __device__ __forceinline__ RecordHeader make_header(const Launch& launch, Record
 // the engine sees: the lanes were converged when they entered.
 __device__ __forceinline__ void rejoin(const WarpGroup& group) { __syncwarp(group.mask); }
 
-// Leader only: the launch's next sync ticket (record_ops.inc, RecordOp::kSyncTicket). acq_rel keeps
-// the ticket causal with the instruction it orders: the acquire half keeps a following write
-// (release role, logged before) after it; the release half keeps a preceding read or fence (acquire
-// role, logged after) before it.
-__device__ __forceinline__ uint64_t take_sync_ticket(LaunchSlot* launch) {
+// Leader only: the next sync ticket of location bucket `bucket` in this launch (record_ops.inc,
+// RecordOp::kSyncTicket; sync_bucket.h). acq_rel keeps the ticket causal with the instruction it
+// orders: the acquire half keeps a following write (release role, logged before) after it; the
+// release half keeps a preceding read (acquire role, logged after) before it.
+__device__ __forceinline__ uint64_t take_sync_ticket(LaunchSlot* launch, uint32_t bucket) {
   uint64_t ticket;
   asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;"
                : "=l"(ticket)
-               : "l"(&launch->next_sync_ticket)
+               : "l"(launch->sync_buckets + uint64_t{bucket} * sizeof(uint64_t))
                : "memory");
   return ticket;
 }
 
-// A record's reservation: its own header at `record`, its sync ticket (if any) in the slot before.
+// Lane `lane`'s payload word: kDelta32 packs 8 int32 per slot, kFull64 4 uint64 per slot.
+template <typename Word>
+__device__ __forceinline__ Word* payload_word(const Queue& queue, uint64_t position, uint32_t lane) {
+  constexpr uint32_t kWordsPerSlot = kSlotBytes / sizeof(Word);
+  return reinterpret_cast<Word*>(queue.slot(position + 1 + lane / kWordsPerSlot)) + lane % kWordsPerSlot;
+}
+
+template <typename Word>
+__device__ void write_payload(const Queue& queue, const WarpGroup& group, uint64_t position, Word word) {
+  *payload_word<Word>(queue, position, group.lane) = word;
+  if (group.is_leader()) {
+    for (uint32_t idle = ~group.mask; idle != 0; idle &= idle - 1) {
+      *payload_word<Word>(queue, position, __ffs(idle) - 1) = 0;
+    }
+  }
+}
+
+// A record's sync tickets (record_ops.inc, RecordOp::kSyncTicket): every lane of a ticketed group
+// takes one for its location bucket, one atomic per bucket the lanes reach (by the bucket's first lane).
+struct Tickets {
+  bool taken;       // false: the record carries none
+  bool per_lane;    // the lanes' buckets differ: the ticket record has a kFull64 payload of lane words
+  uint32_t bucket;  // this lane's
+  uint64_t ticket;  // this lane's, in its bucket
+};
+
+// Every lane of the group; `ticketed` is the same in every lane.
+__device__ Tickets take_tickets(const Launch& launch, const WarpGroup& group, bool ticketed, uint32_t bucket) {
+  Tickets tickets{};
+  if (!ticketed) return tickets;
+  const uint32_t peers = __match_any_sync(group.mask, bucket);
+  const uint32_t first = __ffs(peers) - 1;
+  uint64_t ticket = 0;
+  if (group.lane == first) ticket = take_sync_ticket(launch.slot, bucket);
+  tickets.taken = true;
+  tickets.per_lane = peers != group.mask;
+  tickets.bucket = bucket;
+  tickets.ticket = __shfl_sync(group.mask, ticket, first);
+  return tickets;
+}
+
+// A record's reservation: its own header at `record`, its sync ticket (if any) in the `ticket_slots`
+// slots before.
 struct Reservation {
   uint64_t record;  // the record's header slot
   bool has_ticket;
+  uint32_t ticket_slots;
   RecordHeader ticket;
 };
 
-// Every lane of the group: reserves the record's slots, plus one in front for its sync ticket when
-// `ticketed`. `record` is the same in every lane; the ticket is the leader's alone.
+// Every lane of the group: reserves the record's slots, plus the ticket's in front when `tickets` were
+// taken, and writes this lane's ticket word when they differ by lane. `record` is the same in every
+// lane; the ticket header is the leader's alone.
 __device__ Reservation reserve_record(const Launch& launch, const WarpGroup& group, const Queue& queue,
-                                      uint32_t slots, const RecordHeader& header, bool ticketed) {
+                                      uint32_t slots, const RecordHeader& header, const Tickets& tickets) {
   Reservation reservation{};
-  if (!ticketed) {
+  if (!tickets.taken) {
     reservation.record = reserve(group, queue, slots);
     return reservation;
   }
   reservation.has_ticket = true;
+  reservation.ticket_slots = tickets.per_lane ? record_slots(AddressMode::kFull64) : 1;
   if (group.is_leader()) {
     reservation.ticket = header;
     reservation.ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
     reservation.ticket.space_sem = 0;
-    reservation.ticket.size_mode = 0;
+    reservation.ticket.size_mode = tickets.per_lane ? pack_size_mode(3, AddressMode::kFull64) : 0;
     reservation.ticket.flags = 0;
-    reservation.ticket.stride = 0;
-    reservation.ticket.base = take_sync_ticket(launch.slot);
+    reservation.ticket.stride = tickets.per_lane ? 0 : static_cast<int32_t>(tickets.bucket);
+    reservation.ticket.base = tickets.per_lane ? 0 : tickets.ticket;
   }
-  reservation.record = reserve(group, queue, slots + 1) + 1;
+  reservation.record = reserve(group, queue, slots + reservation.ticket_slots) + reservation.ticket_slots;
+  if (tickets.per_lane) {
+    write_payload<uint64_t>(queue, group, reservation.record - reservation.ticket_slots,
+                            lane_ticket_word(tickets.bucket, tickets.ticket));
+  }
   return reservation;
 }
 
@@ -319,18 +368,20 @@ __device__ void publish(const Queue& queue, const Reservation& reservation, cons
   if (reservation.has_ticket) {
     *reinterpret_cast<uint64_t*>(record) = *reinterpret_cast<const uint64_t*>(&header);
     first = &reservation.ticket;
-    first_slot = queue.slot(reservation.record - 1);
+    first_slot = queue.slot(reservation.record - reservation.ticket_slots);
     write_header_tail(first_slot, *first);
   }
   __threadfence_system();
   *reinterpret_cast<volatile uint64_t*>(first_slot) = *reinterpret_cast<const uint64_t*>(first);
 }
 
-// Logs a header-only record (everything but memory accesses) from the group's leader.
-__device__ void log_header_only(const Launch& launch, const WarpGroup& group, const RecordHeader& header) {
+// Logs a header-only record (everything but memory accesses) from the group's leader, behind its
+// sync tickets if `tickets` were taken.
+__device__ void log_header_only(const Launch& launch, const WarpGroup& group, const RecordHeader& header,
+                                const Tickets& tickets = {}) {
   Queue queue = block_queue(launch.producers);
-  const bool ticketed = takes_sync_ticket(static_cast<RecordOp>(header.op), header.space_sem);
-  Reservation reservation = reserve_record(launch, group, queue, 1, header, ticketed);
+  Reservation reservation = reserve_record(launch, group, queue, 1, header, tickets);
+  if (tickets.per_lane) __syncwarp(group.mask);  // the lanes' ticket words before the header
   if (group.is_leader()) publish(queue, reservation, header);
   rejoin(group);
 }
@@ -397,26 +448,11 @@ __device__ MemorySpace classify_generic(uint64_t* address) {
   return is_global ? MemorySpace::kGlobal : MemorySpace::kOther;
 }
 
-// Lane `lane`'s payload word: kDelta32 packs 8 int32 per slot, kFull64 4 uint64 per slot.
-template <typename Word>
-__device__ __forceinline__ Word* payload_word(const Queue& queue, uint64_t position, uint32_t lane) {
-  constexpr uint32_t kWordsPerSlot = kSlotBytes / sizeof(Word);
-  return reinterpret_cast<Word*>(queue.slot(position + 1 + lane / kWordsPerSlot)) + lane % kWordsPerSlot;
-}
-
-template <typename Word>
-__device__ void write_payload(const Queue& queue, const WarpGroup& group, uint64_t position, Word word) {
-  *payload_word<Word>(queue, position, group.lane) = word;
-  if (group.is_leader()) {
-    for (uint32_t idle = ~group.mask; idle != 0; idle &= idle - 1) {
-      *payload_word<Word>(queue, position, __ffs(idle) - 1) = 0;
-    }
-  }
-}
-
-// Every lane of `group`: logs its access as one record.
+// Every lane of `group`: logs its access as one record, behind sync tickets when `ticketed` (the same
+// in every lane).
 __device__ void log_access_record(const Launch& launch, const WarpGroup& group, uint64_t address,
-                                  uint32_t site_id, uint32_t access_info, uint8_t space_sem, uint64_t value) {
+                                  uint32_t site_id, uint32_t access_info, uint8_t space_sem, uint64_t value,
+                                  bool ticketed) {
   AddressEncoding encoding = encode_addresses(group, address);
   uint8_t flags = conflict_flags(group, address, (access_info & kAccessHasValue) != 0, value);
   uint32_t slots = record_slots(encoding.mode);
@@ -437,10 +473,8 @@ __device__ void log_access_record(const Launch& launch, const WarpGroup& group, 
     header.flags |= kFlagUniformValue;
     header.stride = static_cast<int32_t>(static_cast<uint32_t>(value & value_mask));
   }
-  // kAccessNoSyncTicket: nothing in this launch can make the access synchronise (queue.h).
-  const bool ticketed =
-      (access_info & kAccessNoSyncTicket) == 0 && takes_sync_ticket(static_cast<RecordOp>(header.op), space_sem);
-  Reservation reservation = reserve_record(launch, group, queue, slots, header, ticketed);
+  const Tickets tickets = take_tickets(launch, group, ticketed, sync_bucket(address));
+  Reservation reservation = reserve_record(launch, group, queue, slots, header, tickets);
   const uint64_t position = reservation.record;
   if (encoding.mode == AddressMode::kDelta32) {
     write_payload<int32_t>(queue, group, position, static_cast<int32_t>(address - encoding.base));
@@ -484,7 +518,17 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
     group.mask &= ~check_global_lanes(launch, group, address, space_sem, access_info, value, site_id);
     group.leader = __ffs(group.mask) - 1;
   }
-  if (group.mask >> group.lane & 1u) log_access_record(launch, group, address, site_id, access_info, space_sem, value);
+  if (group.mask >> group.lane & 1u) {
+    // kAccessNoSyncTicket: nothing in this launch can make the access synchronise (queue.h).
+    const bool ticketed = (access_info & kAccessNoSyncTicket) == 0 &&
+                          takes_sync_ticket(access_info_op(access_info), space_sem);
+    // A generic access may reach shared memory in some lanes only: those lanes, unticketed, log apart.
+    if (__any_sync(group.mask, ticketed) && !__all_sync(group.mask, ticketed)) {
+      group.mask = __match_any_sync(group.mask, ticketed ? 1u : 0u);
+      group.leader = __ffs(group.mask) - 1;
+    }
+    log_access_record(launch, group, address, site_id, access_info, space_sem, value, ticketed);
+  }
   rejoin({arrived, group.lane, group.leader});
 }
 
@@ -507,11 +551,22 @@ extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, u
   if (static_cast<RecordOp>(op) == RecordOp::kBarrier && launch.slot->global_check != 0) {
     count_global_barrier(launch.slot);
   }
+  // A fence's tickets order it in the bucket of its thread's last read (`payload`, 0 when the function
+  // read nothing yet): the location its acquire pattern acquires from (record_view.h). A read of the
+  // block's own shared memory needs none (queue order): such lanes log apart.
+  bool ticketed = false;
+  if (static_cast<RecordOp>(op) == RecordOp::kFence && takes_sync_ticket(RecordOp::kFence, space_sem)) {
+    uint64_t last_read = payload;
+    const MemorySpace space = last_read == 0 ? MemorySpace::kOther : classify_generic(&last_read);
+    ticketed = space == MemorySpace::kGlobal || space == MemorySpace::kCluster;
+    group.mask = __match_any_sync(group.mask, ticketed ? 1u : 0u);
+    group.leader = __ffs(group.mask) - 1;
+  }
   RecordHeader header = make_header(launch, static_cast<RecordOp>(op), group.mask, site_id);
   header.space_sem = static_cast<uint8_t>(space_sem);
   header.base = payload;
   header.stride = static_cast<int32_t>(count);
-  log_header_only(launch, group, header);
+  log_header_only(launch, group, header, take_tickets(launch, group, ticketed, sync_bucket(payload)));
 }
 
 extern "C" __device__ __noinline__ void __barracuda_log_branch(uint32_t site_id, uint32_t taken) {

@@ -9,8 +9,9 @@
 //   `.global .u64 __barracuda_queues` after loading it, so kernels need no extra parameter):
 //     offset 0               QueueProducerHeader        (128 bytes: constants)
 //     offset 128 + 128 * q   QueueProducerLine of queue q  (write_head, read_head_cache)
-//     launch_slot_offset(n, s)   LaunchSlot s of kLaunchSlots (launch id, sync tickets, shared check)
+//     launch_slot_offset(n, s)   LaunchSlot s of kLaunchSlots (launch id, shared check, ...)
 //     grid_table_offset(n)       the grid table: kGridTableEntries words, %gridid -> launch slot
+//     sync_buckets_offset(n, s)  launch slot s's sync-ticket counters, one per bucket (sync_bucket.h)
 // * The host arena, page-locked HOST memory mapped into the GPU (QueueProducerHeader::host_arena):
 //     offset 0                      QueueArenaHeader            (128 bytes)
 //     offset 128 + 128 * q          QueueControl of queue q     (read_head, written by the host)
@@ -33,11 +34,12 @@
 // stores read_head (release). A malformed header discards the queue: the host frees its whole ring
 // on every pass from then on, so the GPU never blocks on it.
 // A record that takes_sync_ticket() accepts is preceded, in the same reservation, by a kSyncTicket
-// header carrying next_sync_ticket++ (record.h): the order of synchronisation across queues.
+// header carrying its location bucket's counter++ (record_ops.inc): the order of synchronisation
+// across queues, per location bucket.
 //
 // Launches in flight at once: several kernels log into the same queues, each record naming its
 // launch (RecordHeader::launch_id). Before a checked launch the host picks a free LaunchSlot, writes
-// it (launch id, fresh sync-ticket counter, shared checking), and a stream-ordered memset in the
+// it (launch id, zeroed sync-ticket counters, shared checking), and a stream-ordered memset in the
 // launch's own stream stores the slot's index into the kernel's `__barracuda_launch_of_<kernel>`
 // global; after the kernel, in the same stream, device/launch_slot_release.cu puts kNoLaunchSlot back
 // unless a later launch of the kernel named its own slot meanwhile. At entry each warp registers its
@@ -52,6 +54,7 @@
 #include <stdint.h>
 
 #include "barracuda/record_view.h"
+#include "barracuda/sync_bucket.h"
 
 namespace barracuda {
 
@@ -60,7 +63,8 @@ inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
 // 4: the producer header points at the shadow pool of device shared-memory checking
 // 5: launch slots and the grid table replace the header's launch fields (launches run concurrently)
 // 6: LaunchSlot::flags (loads through read-only parameters)
-inline constexpr uint32_t kQueueFormatVersion = 7;
+// 8: sync tickets per location bucket (LaunchSlot::sync_buckets) instead of one counter per launch
+inline constexpr uint32_t kQueueFormatVersion = 8;
 inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different sides never share a line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
@@ -104,8 +108,8 @@ static_assert(sizeof(QueueProducerHeader) == kQueueLineBytes, "the producer head
 static_assert(offsetof(QueueProducerHeader, host_arena) == 24,
               "layout is shared with device code: change it only with kQueueFormatVersion");
 
-// One launch in flight, in device memory. The host writes the first five fields before the launch
-// (and zeroes the counter); the device only increments.
+// One launch in flight, in device memory. The host writes the fields before the launch (and zeroes
+// the slot's sync-ticket counters); the device only increments.
 // Parameters 0-3 of a kernel may have their loads left unlogged (two bits of access_info say which).
 inline constexpr uint32_t kReadOnlyParameterRanges = 4;
 
@@ -126,7 +130,7 @@ struct LaunchSlot {
   // Device checking of shared memory (barracuda/shared_check_pool.h) in this launch: the pool's rows
   // (one per SM id below it), 0 when off.
   uint32_t shared_pool_rows;
-  uint64_t next_sync_ticket;  // device-incremented: the next RecordOp::kSyncTicket
+  uint64_t sync_buckets;      // device address of kSyncBuckets counters: each bucket's next ticket
   uint64_t shared_pool;       // device address of the shadow pool
   uint64_t shared_pool_row_bytes;
   uint64_t threads_exited;    // device-incremented: threads past their kWarpExit record
@@ -141,7 +145,7 @@ struct LaunchSlot {
   uint64_t global_check;
   uint8_t padding[kQueueLineBytes - 56 - 16 * kReadOnlyParameterRanges];
 };
-static_assert(sizeof(LaunchSlot) == kQueueLineBytes && offsetof(LaunchSlot, next_sync_ticket) == 8 &&
+static_assert(sizeof(LaunchSlot) == kQueueLineBytes && offsetof(LaunchSlot, sync_buckets) == 8 &&
                   offsetof(LaunchSlot, threads_exited) == 32 && offsetof(LaunchSlot, flags) == 40 &&
                   offsetof(LaunchSlot, read_only_begin) == 48 && offsetof(LaunchSlot, global_check) == 112,
               "layout is shared with device code: change it only with kQueueFormatVersion");
@@ -173,9 +177,11 @@ constexpr uint64_t launch_slot_offset(uint32_t queue_count, uint32_t slot) {
   return producer_line_offset(queue_count) + uint64_t{slot} * sizeof(LaunchSlot);
 }
 constexpr uint64_t grid_table_offset(uint32_t queue_count) { return launch_slot_offset(queue_count, kLaunchSlots); }
-constexpr uint64_t producer_block_bytes(uint32_t queue_count) {
-  return grid_table_offset(queue_count) + uint64_t{kGridTableEntries} * sizeof(uint64_t);
+constexpr uint64_t sync_buckets_offset(uint32_t queue_count, uint32_t slot) {
+  return grid_table_offset(queue_count) + uint64_t{kGridTableEntries} * sizeof(uint64_t) +
+         uint64_t{slot} * kSyncBuckets * sizeof(uint64_t);
 }
+constexpr uint64_t producer_block_bytes(uint32_t queue_count) { return sync_buckets_offset(queue_count, kLaunchSlots); }
 
 // The longest record (header + 32 absolute addresses); a ring must hold at least one.
 inline constexpr uint32_t kMaxRecordSlots = record_slots(AddressMode::kFull64);

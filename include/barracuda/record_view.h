@@ -133,11 +133,14 @@ constexpr SyncRole sync_role(RecordOp op, uint8_t space_sem) {
   }
 }
 
-// Records that can synchronise across blocks carry a sync ticket (RecordOp::kSyncTicket): every
-// synchronising operation outside the issuing block's shared memory, whatever its scope (a
-// block-scoped release observed by another block is a scoped race, and classifying it needs the
-// order too). Shared-memory atomics, hot in histogram-like kernels, stay ticket-free: queue order
-// within the block already orders them.
+// Records that can synchronise across blocks carry a sync ticket (RecordOp::kSyncTicket) of a location
+// bucket (sync_bucket.h): every synchronising operation outside the issuing block's shared memory,
+// whatever its scope (a block-scoped release observed by another block is a scoped race, and
+// classifying it needs the order too). A memory operation takes its own location's bucket; a fence
+// the bucket of its thread's last read, the location its acquire pattern ("read; fence") acquires
+// from (the instrumentation keeps that address in a register and passes it to the fence's call).
+// Shared-memory atomics, hot in histogram-like kernels, stay ticket-free: queue order within the
+// block already orders them.
 constexpr bool takes_sync_ticket(RecordOp op, uint8_t space_sem) {
   return space_of(space_sem) != MemorySpace::kShared && sync_role(op, space_sem) != SyncRole::kNone;
 }
@@ -188,7 +191,8 @@ class RecordView {
     }
     if (reserved_bits_of(header_->size_mode) != 0) return RecordDefect::kReservedSizeModeBits;
     if (!is_known_op(header_->op)) return RecordDefect::kUnknownOp;
-    if (!is_memory_access() && op() != RecordOp::kGlobalRace && address_mode() != AddressMode::kAffine) {
+    if (!is_memory_access() && op() != RecordOp::kGlobalRace && address_mode() != AddressMode::kAffine &&
+        !(op() == RecordOp::kSyncTicket && address_mode() == AddressMode::kFull64)) {
       return RecordDefect::kAddressPayloadWithoutAccess;
     }
     if (op() == RecordOp::kGlobalRace && address_mode() != AddressMode::kDelta32) {

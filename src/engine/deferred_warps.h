@@ -1,6 +1,6 @@
 #pragma once
-// Records held back until their turn in the launch's sync-ticket order (barracuda/record_ops.inc,
-// RecordOp::kSyncTicket). Once a warp has a held-back record, every later record of that warp is
+// Records held back until their turn in their location bucket's sync-ticket order
+// (barracuda/record_ops.inc, RecordOp::kSyncTicket; sync_tickets.h). Once a warp has a held-back record, every later record of that warp is
 // held behind it: one FIFO per warp keeps each lane's program order, which is all the engine needs
 // within a warp. One worker owns its DeferredWarps (no lock).
 //
@@ -12,9 +12,10 @@
 // it (take_ready). Applying the FIFO strictly in order instead waited for a ticket held behind itself
 // until the launch ended.
 //
-// The front of each FIFO is indexed: by its ticket when it has one, else in the set of unticketed
-// fronts (held behind a barrier, worker_order.cpp); every held ticket maps to its warp, so finding
-// the warp whose turn has come is a lookup, not a walk over every held-back warp.
+// Unticketed fronts (held behind a barrier, worker_order.cpp) are indexed, and every held ticket maps
+// to its warp, so finding the warp whose turn has come in a bucket is a lookup, not a walk over every
+// held-back warp.
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -24,11 +25,12 @@
 #include <vector>
 
 #include "barracuda/record.h"
+#include "engine/sync_tickets.h"
 
 namespace barracuda::engine {
 
 struct DeferredRecord {
-  std::optional<uint64_t> ticket;
+  std::optional<SyncTicket> ticket;
   std::vector<RecordHeader> slots;  // the record's header, then its address payload
 
   const RecordHeader& header() const { return slots.front(); }
@@ -37,7 +39,17 @@ struct DeferredRecord {
 
 class DeferredWarps {
  public:
-  using Fifo = std::deque<DeferredRecord>;
+  // A warp's held-back records in program order, and how many of them each lane has.
+  struct Fifo {
+    std::deque<DeferredRecord> records;
+    std::array<uint32_t, kWarpSize> per_lane{};
+    // Lanes with a held record (a record without lanes counts for all).
+    uint32_t lanes() const {
+      uint32_t mask = 0;
+      for (uint32_t lane = 0; lane < kWarpSize; ++lane) mask |= (per_lane[lane] != 0 ? 1u : 0u) << lane;
+      return mask;
+    }
+  };
   // Ordered by (block, warp), so the warps of one block are adjacent.
   using Map = std::map<uint64_t, Fifo>;
 
@@ -46,26 +58,31 @@ class DeferredWarps {
 
   bool empty() const { return warps_.empty(); }
   bool holds(const RecordHeader& h) const { return warps_.contains(key(h.block_id, h.warp_id)); }
-  void push(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
+  // The lanes of `h`'s warp that have a held-back record (0 when it holds none).
+  uint32_t held_lanes(const RecordHeader& h) const {
+    const auto found = warps_.find(key(h.block_id, h.warp_id));
+    return found == warps_.end() ? 0 : found->second.lanes();
+  }
+  // The lanes a record orders its warp's later records by: its own, or all when it names none.
+  static uint32_t lanes_of(const RecordHeader& h) { return h.active_mask != 0 ? h.active_mask : ~0u; }
+  void push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   // The front record of warp `warp_key` (null when it holds nothing back), and its removal.
   const DeferredRecord* front(uint64_t warp_key) const {
     const auto found = warps_.find(warp_key);
-    return found == warps_.end() ? nullptr : &found->second.front();
+    return found == warps_.end() ? nullptr : &found->second.records.front();
   }
   DeferredRecord pop_front(uint64_t warp_key);
-  // The warp holding the record with ticket `ticket` (anywhere in its FIFO), if one is held here.
-  std::optional<uint64_t> warp_holding(uint64_t ticket) const;
+  // The warp holding the lowest ticket of `bucket` held here (anywhere in its FIFO), if that ticket is
+  // at most `number` (below it only when a ticket was used twice).
+  std::optional<uint64_t> warp_holding_up_to(uint32_t bucket, uint64_t number) const;
+  // Whether a record waiting for a ticket of `bucket` is held here.
+  bool holds_in_bucket(uint32_t bucket) const;
+  // The lowest ticket held here in each bucket that holds one.
+  std::vector<SyncTicket> lowest_tickets() const;
   // Removes and returns the first record of warp `warp_key` that `ready` accepts and that shares no
   // lane with any record held before it; nullopt when there is none.
   template <typename Ready>
   std::optional<DeferredRecord> take_ready(uint64_t warp_key, Ready&& ready);
-  // The held-back warp whose front record carries the lowest ticket, if that ticket is <= `ticket`
-  // (below it only when a ticket was used twice).
-  std::optional<uint64_t> warp_with_front_ticket_up_to(uint64_t ticket) const;
-  // Whether a held-back record carries a ticket up to `ticket` (its turn may have come).
-  bool holds_ticket_up_to(uint64_t ticket) const {
-    return !ticket_warps_.empty() && ticket_warps_.begin()->first <= ticket;
-  }
   // Held-back warps whose front record carries no ticket.
   std::vector<uint64_t> unticketed_fronts() const { return {unticketed_fronts_.begin(), unticketed_fronts_.end()}; }
   // The same, of one block only (a copy: applying them changes the set).
@@ -79,16 +96,13 @@ class DeferredWarps {
   template <typename Apply>
   void drain_all(Apply&& apply) {
     for (const auto& [warp, fifo] : warps_) {
-      for (const DeferredRecord& record : fifo) apply(record);
+      for (const DeferredRecord& record : fifo.records) apply(record);
     }
     warps_.clear();
-    by_front_ticket_.clear();
     unticketed_fronts_.clear();
-    ticket_warps_.clear();
+    for (auto& bucket : ticket_warps_) bucket.clear();
+    held_buckets_.clear();
   }
-  // The lowest ticket any held-back record waits for.
-  std::optional<uint64_t> lowest_ticket() const;
-
  private:
   void index_front(uint64_t warp_key, const DeferredRecord& record);
   void unindex_front(uint64_t warp_key, const DeferredRecord& record);
@@ -96,9 +110,12 @@ class DeferredWarps {
   DeferredRecord remove(Map::iterator warp, size_t at);
 
   Map warps_;
-  std::set<std::pair<uint64_t, uint64_t>> by_front_ticket_;  // (front ticket, warp key): a malformed stream may repeat a ticket
   std::set<uint64_t> unticketed_fronts_;
-  std::multimap<uint64_t, uint64_t> ticket_warps_;  // ticket -> warp key, of every held-back ticketed record
+  // Per bucket, ticket number -> warp key, of every held-back ticketed record (a malformed stream may
+  // repeat a ticket). One small tree per bucket: the lookups of a lock-heavy launch that holds millions
+  // of records back stay in a tree of that bucket's alone.
+  std::array<std::multimap<uint64_t, uint64_t>, kSyncBuckets> ticket_warps_;
+  std::set<uint32_t> held_buckets_;  // the buckets whose tree is not empty
 };
 
 template <typename Ready>
@@ -106,9 +123,9 @@ std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready
   const auto warp = warps_.find(warp_key);
   if (warp == warps_.end()) return std::nullopt;
   uint32_t lanes_before = 0;
-  for (size_t at = 0; at < warp->second.size(); ++at) {
-    const DeferredRecord& record = warp->second[at];
-    const uint32_t lanes = record.header().active_mask != 0 ? record.header().active_mask : ~0u;  // none: keep its place
+  for (size_t at = 0; at < warp->second.records.size(); ++at) {
+    const DeferredRecord& record = warp->second.records[at];
+    const uint32_t lanes = lanes_of(record.header());  // none: keep its place
     if ((lanes & lanes_before) == 0 && ready(record)) return remove(warp, at);
     lanes_before |= lanes;
     if (lanes_before == ~0u) break;  // every later record shares a lane with an earlier one

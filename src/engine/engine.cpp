@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -8,8 +9,9 @@
 
 namespace barracuda::engine {
 
-Engine::Engine(EngineConfig config) : config_(config), shared_(std::make_unique<LaunchShared>()) {
+Engine::Engine(EngineConfig config) : config_(config) {
   if (config_.workers == 0) throw std::invalid_argument("engine needs at least one worker");
+  shared_ = std::make_unique<LaunchShared>(config_.workers);
   for (uint32_t i = 0; i < config_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*shared_, static_cast<WorkerIndex>(i)));
 }
 
@@ -99,24 +101,42 @@ void Engine::end_launch() {
 }
 
 void Engine::apply_deferred(DiagnosticLog& diagnostics) {
+  uint64_t missing = 0;
   for (;;) {
     if (shared_->stopping.load(std::memory_order_acquire)) {
       for (auto& worker : workers_) worker->drop_deferred();
       return;
     }
+    // Turns handed on (noted per worker) first: a look at every held bucket costs as much as the
+    // backlog of a lock-heavy launch has buckets, and is needed only once nothing was noted.
     bool progress = false;
+    for (auto& worker : workers_) progress |= worker->catch_up();
+    if (progress) continue;
     for (auto& worker : workers_) progress |= worker->retry_deferred();
     if (progress) continue;
-    std::optional<uint64_t> lowest;
+    // No turn can come any more: in each bucket whose lowest held ticket is above its turn, the tickets
+    // between never arrived (a broken stream).
+    std::map<uint32_t, uint64_t> lowest;
     for (auto& worker : workers_) {
-      if (auto ticket = worker->lowest_deferred_ticket()) lowest = std::min(lowest.value_or(*ticket), *ticket);
+      for (const SyncTicket ticket : worker->lowest_deferred_tickets()) {
+        const auto [it, inserted] = lowest.emplace(ticket.bucket, ticket.number);
+        if (!inserted) it->second = std::min(it->second, ticket.number);
+      }
     }
-    const uint64_t next = shared_->tickets.next();
-    if (!lowest || *lowest <= next) break;
+    uint64_t skipped = 0;
+    for (const auto [bucket, number] : lowest) {
+      const uint64_t next = shared_->tickets.next(bucket);
+      if (number <= next) continue;
+      skipped += number - next;
+      shared_->tickets.skip_to(SyncTicket{bucket, number});
+    }
+    if (skipped == 0) break;
+    missing += skipped;
+  }
+  if (missing != 0) {
     diagnostics.add(DiagnosticKind::kMalformedRecord, SiteId{}, BlockId{},
-                    "sync tickets " + std::to_string(next) + " to " + std::to_string(*lowest - 1) +
-                        " never arrived: later synchronisation applied in ticket order without them");
-    shared_->tickets.skip_to(*lowest);
+                    std::to_string(missing) +
+                        " sync tickets never arrived: later synchronisation applied in ticket order without them");
   }
   // Only records stuck behind a malformed stream remain: apply them in warp order.
   for (auto& worker : workers_) worker->flush_deferred();

@@ -15,6 +15,8 @@ enum class Clock : uint32_t {};
 enum class SiteId : uint32_t {};
 // Linear block index in the grid (RecordHeader::block_id).
 enum class BlockId : uint32_t {};
+// Engine workers are numbered; a location's reads are kept per worker that made them.
+using WorkerIndex = uint16_t;
 
 constexpr uint32_t raw(ThreadId t) { return static_cast<uint32_t>(t); }
 constexpr uint32_t raw(Clock c) { return static_cast<uint32_t>(c); }

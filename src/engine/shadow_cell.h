@@ -17,6 +17,7 @@
 #include <tbb/scalable_allocator.h>
 
 #include "engine/access.h"
+#include "engine/ids.h"
 
 namespace barracuda::engine {
 
@@ -64,9 +65,6 @@ struct ScalablyAllocated {
   }
   static void operator delete(void* p) { scalable_free(p); }
 };
-
-// Engine workers are numbered; a location's reads are kept per worker that made them.
-using WorkerIndex = uint16_t;
 
 // Reads in arrival order; a thread may appear more than once (only its latest read counts).
 // Appending keeps a word read by hundreds of threads (a matrix every block reads) at O(1) per read;

@@ -51,19 +51,33 @@ MemoryScope narrower(MemoryScope a, MemoryScope b) { return std::min(a, b); }
 }  // namespace
 
 void Worker::consume(std::span<const RecordHeader> slots) {
-  if (has_deferred()) retry_deferred();
+  // Turns handed on since the last batch (a look at every held bucket here cost more than the batch).
+  catch_up();
   size_t i = 0;
+  // The tickets of the record that follows, and the lanes each orders (all of them: ~0u).
+  std::vector<std::pair<SyncTicket, uint32_t>> tickets;
   while (i < slots.size()) {
-    std::optional<uint64_t> ticket;
+    tickets.clear();
     if (slots[i].op == static_cast<uint8_t>(RecordOp::kSyncTicket)) {
-      if (i + 1 == slots.size()) return malformed(slots[i], "sync ticket without the record it orders");
-      const RecordHeader& ticket_header = slots[i++];
+      const RecordHeader& ticket_header = slots[i];
+      const RecordView ticket_view(ticket_header, slots.size() - i > 1 ? &slots[i + 1] : nullptr);
+      if (ticket_view.defect() != RecordDefect::kNone) {
+        malformed(ticket_header, record_defect_text(ticket_view.defect()));
+        ++i;
+        continue;
+      }
+      const uint32_t ticket_slots = ticket_view.slot_count();
+      if (slots.size() - i <= ticket_slots) return malformed(ticket_header, "sync ticket without the record it orders");
+      i += ticket_slots;
       if (ticket_header.block_id != slots[i].block_id || ticket_header.warp_id != slots[i].warp_id ||
           slots[i].op == static_cast<uint8_t>(RecordOp::kSyncTicket)) {
         malformed(ticket_header, "sync ticket followed by a record of another warp");
         continue;
       }
-      ticket = ticket_header.base;
+      if (!read_tickets(ticket_view, tickets)) {
+        malformed(ticket_header, "sync ticket of a location bucket that does not exist");
+        continue;
+      }
     }
     const RecordHeader& h = slots[i];
     // Framing only: apply() rejects the other defects, after the record's ticket has had its turn.
@@ -79,9 +93,46 @@ void Worker::consume(std::span<const RecordHeader> slots) {
       return;
     }
     ++stats_.records;
-    submit(ticket, h, slots.subspan(i + 1, n - 1));
+    const std::span<const RecordHeader> payload = slots.subspan(i + 1, n - 1);
+    if (tickets.empty()) {
+      submit(std::nullopt, h, payload);
+    } else if (tickets.size() == 1 && tickets.front().second == ~0u) {
+      submit(tickets.front().first, h, payload);
+    } else {
+      // Lanes of different buckets: each bucket's lanes wait for their own turn (their threads are
+      // independent; each lane's records keep their order in the warp's FIFO).
+      for (const auto& [ticket, lanes] : tickets) {
+        RecordHeader part = h;
+        part.active_mask &= lanes;
+        if (part.active_mask != 0) submit(ticket, part, payload);
+      }
+    }
     i += n;
   }
+}
+
+bool Worker::read_tickets(const RecordView& ticket, std::vector<std::pair<SyncTicket, uint32_t>>& tickets) {
+  const RecordHeader& h = ticket.header();
+  if (ticket.address_mode() != AddressMode::kFull64) {
+    // One bucket for every lane (0 in traces written before buckets: one order).
+    const auto bucket = static_cast<uint32_t>(h.stride);
+    if (bucket >= kSyncBuckets) return false;
+    tickets.push_back({SyncTicket{bucket, h.base}, ~0u});
+    return true;
+  }
+  for (uint32_t m = h.active_mask; m != 0; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    const uint64_t word = ticket.lane_address(lane);
+    const SyncTicket lane_ticket{lane_ticket_bucket(word), lane_ticket_number(word)};
+    if (lane_ticket.bucket >= kSyncBuckets) return false;
+    const auto same = std::find_if(tickets.begin(), tickets.end(), [&](const auto& t) { return t.first == lane_ticket; });
+    if (same == tickets.end()) {
+      tickets.push_back({lane_ticket, 1u << lane});
+    } else {
+      same->second |= 1u << lane;
+    }
+  }
+  return true;
 }
 
 void Worker::malformed(const RecordHeader& h, const char* why) {

@@ -24,6 +24,8 @@ struct RecordAccess;
 
 // State shared by all workers during one launch.
 struct LaunchShared {
+  explicit LaunchShared(uint32_t workers) : tickets(workers) {}
+
   LaunchInfo launch;
   PagedShadow global;
   PagedShadow cluster;  // distributed shared memory, addressed as the records give it
@@ -46,12 +48,12 @@ class Worker {
 
   // Applies held-back records whose turn has come; true when it applied any.
   bool retry_deferred();
-  // The same, only when another worker has handed the turn to a warp held back here: cheap enough to
-  // call after every record, and from a drain thread whose queues are empty.
-  bool catch_up() { return has_deferred() && deferred_.holds_ticket_up_to(shared_.tickets.next()) && take_turns(std::nullopt); }
+  // The same, only when a bucket's turn may have come for a record held back here (SyncTickets'
+  // note): cheap enough to call after every record, and from a drain thread whose queues are empty.
+  bool catch_up() { return has_deferred() && shared_.tickets.poked(index_) && take_turns(std::nullopt); }
   bool has_deferred() const { return !deferred_.empty(); }
-  // The lowest ticket a held-back record waits for.
-  std::optional<uint64_t> lowest_deferred_ticket() const { return deferred_.lowest_ticket(); }
+  // The lowest ticket held back here in each bucket that holds one.
+  std::vector<SyncTicket> lowest_deferred_tickets() const { return deferred_.lowest_tickets(); }
   // End of launch, when nothing can arrive any more: applies every held-back record in warp order.
   void flush_deferred();
   // The run is being stopped: forgets every held-back record.
@@ -72,15 +74,21 @@ class Worker {
   void reset_stats() { stats_ = {}; }
 
  private:
-  void submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
-  bool ready(std::optional<uint64_t> ticket, const RecordHeader& h);
+  // The tickets a kSyncTicket record gives, with the lanes each orders; false when one names a
+  // bucket that does not exist.
+  static bool read_tickets(const RecordView& ticket, std::vector<std::pair<SyncTicket, uint32_t>>& tickets);
+  void submit(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
+  bool ready(std::optional<SyncTicket> ticket, const RecordHeader& h);
   bool waits_at_barrier_for_deferred_warp(const RecordHeader& h);
-  // Applies held-back records whose turn has come: the ticket order's, then warps held at a barrier of
-  // `block`, of the blocks where records were applied meanwhile, or of every block.
+  // Applies held-back records whose turn has come: those of the buckets noted for this worker (of every
+  // bucket held here with `every_block`), then warps held at a barrier of `block`, of the blocks where
+  // records were applied meanwhile, or of every block.
   bool take_turns(std::optional<uint32_t> block, bool every_block = false);
-  // Applies the held-back records of `warp` whose turn has come (deferred_warps.h, take_ready).
-  bool apply_ready(uint64_t warp);
-  void apply_ticketed(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
+  // Applies the held-back records of `warp` whose turn has come, in its FIFO's order; with `bucket`
+  // (the warp holds that bucket's turn), also a ready record behind its front (deferred_warps.h,
+  // take_ready).
+  bool apply_ready(uint64_t warp, std::optional<uint32_t> bucket = std::nullopt);
+  void apply_ticketed(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply(const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply_memory(const RecordView& access, BlockState& block);
   void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,

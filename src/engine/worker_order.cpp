@@ -1,6 +1,6 @@
 // The causal order of synchronisation across queues: a ticketed record (RecordOp::kSyncTicket) is
-// applied only once every smaller ticket of the launch has been; until then its warp is held back
-// (DeferredWarps) while the worker goes on with other warps. Never blocks on another worker.
+// applied only once every smaller ticket of its location bucket has been; until then its warp is held
+// back (DeferredWarps) while the worker goes on with other warps. Never blocks on another worker.
 #include <algorithm>
 #include <string>
 
@@ -8,22 +8,34 @@
 
 namespace barracuda::engine {
 
-void Worker::submit(std::optional<uint64_t> ticket, const RecordHeader& h, std::span<const RecordHeader> payload) {
-  if (deferred_.holds(h) || !ready(ticket, h)) {
+void Worker::submit(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload) {
+  // A record of a held-back warp goes first when it shares no lane with the warp's held records (their
+  // threads are independent: each lane's records keep their order; deferred_warps.h). In lock code
+  // every lane waits for its own lock's turn, and the warp is held back nearly all the time.
+  // (Not under the lockstep warp model, where a warp's records order all its lanes.)
+  const uint32_t held = deferred_.held_lanes(h);
+  const bool behind_own_lanes =
+      held != 0 && ((held & DeferredWarps::lanes_of(h)) != 0 || shared_.launch.warp_model == WarpModel::kLockstep);
+  if (behind_own_lanes || !ready(ticket, h)) {
     deferred_.push(ticket, h, payload);
+    if (ticket) {
+      // Registered before looking at the turn again: a turn handed on meanwhile is noted either way.
+      shared_.tickets.wait_in(ticket->bucket, index_);
+      if (ticket->number <= shared_.tickets.next(ticket->bucket)) shared_.tickets.poke(ticket->bucket, index_);
+    }
   } else {
     apply_ticketed(ticket, h, payload);
-    // The record may release block-mates held at a barrier, or hand on the turn.
+    // The record may release block-mates held at a barrier.
     if (has_deferred()) take_turns(h.block_id);
   }
-  // Another worker may have handed the turn to a warp held back here: take it now, not at the next
-  // drained batch (a batch can take milliseconds, and a lock-heavy launch passes the turn between
+  // Another worker may have handed a bucket's turn to a warp held back here: take it now, not at the
+  // next drained batch (a batch can take milliseconds, and a lock-heavy launch passes turns between
   // workers hundreds of thousands of times).
   catch_up();
 }
 
-bool Worker::ready(std::optional<uint64_t> ticket, const RecordHeader& h) {
-  if (ticket && *ticket > shared_.tickets.next()) return false;
+bool Worker::ready(std::optional<SyncTicket> ticket, const RecordHeader& h) {
+  if (ticket && ticket->number > shared_.tickets.next(ticket->bucket)) return false;
   return !waits_at_barrier_for_deferred_warp(h);
 }
 
@@ -46,16 +58,17 @@ bool Worker::waits_at_barrier_for_deferred_warp(const RecordHeader& h) {
   return false;
 }
 
-void Worker::apply_ticketed(std::optional<uint64_t> ticket, const RecordHeader& h,
+void Worker::apply_ticketed(std::optional<SyncTicket> ticket, const RecordHeader& h,
                             std::span<const RecordHeader> payload) {
   apply(h, payload);
   if (!ticket) return;
-  if (*ticket == shared_.tickets.next()) {
+  if (ticket->number == shared_.tickets.next(ticket->bucket)) {
     shared_.tickets.applied(*ticket);
   } else {
     diagnostics_.add(DiagnosticKind::kMalformedRecord, static_cast<SiteId>(h.site_id),
                      static_cast<BlockId>(h.block_id),
-                     "sync ticket " + std::to_string(*ticket) + " used twice: record applied out of ticket order");
+                     "sync ticket " + std::to_string(ticket->number) + " of location bucket " +
+                         std::to_string(ticket->bucket) + " used twice: record applied out of ticket order");
   }
 }
 
@@ -65,19 +78,25 @@ bool Worker::take_turns(std::optional<uint32_t> block, bool every_block) {
   bool applied_any = false;
   // Blocks whose held-back warps may wait at a barrier a record just applied there completed: only
   // their unticketed fronts are looked at again (a launch can hold back a hundred thousand warps, and
-  // the turn passes once per ticket).
+  // turns pass once per ticket).
   std::vector<uint32_t> touched;
   if (block) touched.push_back(*block);
   for (bool progress = true; progress && !shared_.stopping.load(std::memory_order_relaxed);) {
     progress = false;
-    // The warp holding the next ticket, as long as there is one: its records may hand the turn on.
-    // (A front ticket below the next one was used twice: apply_ticketed reports it.)
-    for (;;) {
-      std::optional<uint64_t> warp = deferred_.warp_holding(shared_.tickets.next());
-      if (!warp) warp = deferred_.warp_with_front_ticket_up_to(shared_.tickets.next());
-      if (!warp || shared_.stopping.load(std::memory_order_relaxed) || !apply_ready(*warp)) break;
-      progress = true;
-      touched.push_back(DeferredWarps::block_of(*warp));
+    std::vector<uint32_t> buckets = shared_.tickets.take_pokes(index_);
+    if (every_block) {
+      for (const SyncTicket lowest : deferred_.lowest_tickets()) buckets.push_back(lowest.bucket);
+    }
+    for (const uint32_t bucket : buckets) {
+      // The warp holding the bucket's turn, as long as there is one: its records may hand it on.
+      // (A held ticket below the turn was used twice: apply_ticketed reports it.)
+      for (;;) {
+        const std::optional<uint64_t> warp = deferred_.warp_holding_up_to(bucket, shared_.tickets.next(bucket));
+        if (!warp || shared_.stopping.load(std::memory_order_relaxed) || !apply_ready(*warp, bucket)) break;
+        progress = true;
+        touched.push_back(DeferredWarps::block_of(*warp));
+      }
+      if (!deferred_.holds_in_bucket(bucket)) shared_.tickets.stop_waiting(bucket, index_);
     }
     std::vector<uint64_t> fronts;
     if (every_block) {
@@ -103,15 +122,15 @@ bool Worker::take_turns(std::optional<uint32_t> block, bool every_block) {
   return applied_any;
 }
 
-bool Worker::apply_ready(uint64_t warp) {
+bool Worker::apply_ready(uint64_t warp, std::optional<uint32_t> bucket) {
   bool applied = false;
   const auto is_ready = [this](const DeferredRecord& record) { return ready(record.ticket, record.header()); };
   while (const DeferredRecord* front = deferred_.front(warp)) {
     std::optional<DeferredRecord> record;
     if (is_ready(*front)) {
       record = deferred_.pop_front(warp);
-    } else if (deferred_.warp_holding(shared_.tickets.next()) == warp) {
-      // The turn is this warp's, but behind its front: a diverged group logged it late.
+    } else if (bucket && deferred_.warp_holding_up_to(*bucket, shared_.tickets.next(*bucket)) == warp) {
+      // The bucket's turn is this warp's, but behind its front: a diverged group logged it late.
       record = deferred_.take_ready(warp, is_ready);
     }
     if (!record) break;

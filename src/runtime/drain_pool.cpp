@@ -143,9 +143,10 @@ void DrainPool::run(uint32_t index) {
       wake_.wait(lock, [&] { return stopping_ || state_.generation != state.generation; });
       continue;
     }
-    if (mine.slots != slots_before || (state.current && idle(index, mine))) {
+    const IdleWork idle_work = state.current && mine.slots == slots_before ? idle(index, mine) : IdleWork::kNone;
+    if (mine.slots != slots_before || idle_work == IdleWork::kDone) {
       empty_passes = 0;
-    } else if (++empty_passes < kSpinPasses) {
+    } else if (idle_work == IdleWork::kWaiting || ++empty_passes < kSpinPasses) {
       std::this_thread::yield();
     } else {
       std::this_thread::sleep_for(kNap);
@@ -218,10 +219,10 @@ void DrainPool::release_held(const std::pair<uint16_t, std::vector<std::vector<Q
   held_back_slots_.fetch_sub(slots, std::memory_order_relaxed);
 }
 
-bool DrainPool::idle(uint32_t index, DrainTotals& totals) {
-  if (!idle_) return false;
+IdleWork DrainPool::idle(uint32_t index, DrainTotals& totals) {
+  if (!idle_) return IdleWork::kNone;
   const auto start = std::chrono::steady_clock::now();
-  bool worked = false;
+  IdleWork worked = IdleWork::kNone;
   try {
     worked = idle_(index);
   } catch (const std::exception& e) {

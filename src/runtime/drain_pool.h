@@ -32,10 +32,16 @@ namespace barracuda::runtime {
 
 // Called on drain thread `thread` with whole records of the current launch from `queue`, in queue order.
 using RecordSink = std::function<void(uint32_t thread, uint32_t queue, std::span<const RecordHeader> records)>;
+// What an idle sink did.
+enum class IdleWork {
+  kNone,     // nothing: the thread may nap
+  kDone,     // went on with held-back work: look again at once
+  kWaiting,  // nothing yet, but it holds work back that another thread's progress will release: the
+             // thread keeps looking (yielding) instead of napping, so the hand-over costs no nap
+};
 // Called on drain thread `thread` when a pass over its queues found nothing new while a launch is
 // current: the sink may go on with work it held back (records waiting for another thread's progress).
-// Returns whether it did any.
-using IdleSink = std::function<bool(uint32_t thread)>;
+using IdleSink = std::function<IdleWork(uint32_t thread)>;
 
 struct DrainTotals {
   uint64_t records = 0;
@@ -92,7 +98,7 @@ class DrainPool {
   void dispatch(uint32_t index, uint32_t queue, const State& state, std::span<const QueueSlot> records, Held& held,
                 DrainTotals& totals);
   void sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals);
-  bool idle(uint32_t index, DrainTotals& totals);
+  IdleWork idle(uint32_t index, DrainTotals& totals);
   // A launch's held-back records leave the count (sunk or dropped).
   void release_held(const std::pair<uint16_t, std::vector<std::vector<QueueSlot>>>& launch);
   bool is_open(uint16_t launch_id);

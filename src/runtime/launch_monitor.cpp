@@ -322,7 +322,10 @@ SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
       engine_.worker(worker).consume(records);
     };
     const IdleSink catch_up = [this](uint32_t worker) {
-      return current_checked_.load(std::memory_order_acquire) && engine_.worker(worker).catch_up();
+      if (!current_checked_.load(std::memory_order_acquire)) return IdleWork::kNone;
+      engine::Worker& checker = engine_.worker(worker);
+      if (checker.catch_up()) return IdleWork::kDone;
+      return checker.has_deferred() ? IdleWork::kWaiting : IdleWork::kNone;
     };
     drain_pool_ = std::make_unique<DrainPool>(
         queues->arena(), std::min(engine_.worker_count(), queues->arena().shape().queue_count), consume, catch_up);

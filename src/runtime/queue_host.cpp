@@ -152,6 +152,13 @@ QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_
       setup.global_declined = e.what();
     }
   }
+  // Every location bucket's tickets start again at 0 (the copy below waits for the clearing too).
+  fields.sync_buckets = producers_->address() + sync_buckets_offset(arena_.shape().queue_count, slot);
+  {
+    RelaxedCaptureMode relaxed;
+    check(driver_api().memset_d8_async(fields.sync_buckets, 0, kSyncBuckets * sizeof(uint64_t), stream_),
+          "clearing the launch's sync tickets");
+  }
   copy_to_device(producers_->address() + launch_slot_offset(arena_.shape().queue_count, slot), &fields,
                  offsetof(LaunchSlot, padding), "setting up a launch slot");
   setup.device_checks_shared = fields.shared_pool_rows != 0;

@@ -2,7 +2,11 @@
 // kernels' PTX with the embedded runtime PTX through nvJitLink (as the shim will), loads the cubin,
 // points __barracuda_queues at a device arena, launches, drains the queues concurrently with the
 // host protocol code (runtime/queue_drain.h) and checks every record against what the probe logged.
+#include <algorithm>
+#include <bit>
 #include <chrono>
+#include <map>
+#include <vector>
 #include <cstdio>
 #include <set>
 #include <stdexcept>
@@ -37,7 +41,7 @@ void check_access(const DecodedRecord& record, RecordOp op, MemorySpace space, A
 
 void check_patterns(const WarpRecords& records, uint64_t data) {
   check(records.size() == probe::kPatternThreads / 32, "one record stream per warp");
-  std::set<uint64_t> tickets;
+  std::map<uint32_t, std::vector<uint64_t>> tickets;  // bucket -> the tickets its records carry
   for (const auto& [key, warp] : records) {
     const uint32_t warp_index = key.second;
     check(warp.front().header.op == static_cast<uint8_t>(RecordOp::kWarpEntry), "first record is warp entry");
@@ -77,15 +81,25 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
     check(fence.op() == RecordOp::kFence && fence.scope() == MemoryScope::kGpu &&
               fence.semantics() == MemorySemantics::kAcqRel,
           "fence");
-    // The gpu-scope fence and the unmarked legacy atomic are the probe's only ticketed records: two
-    // tickets per warp, 0, 1, 2, ...
-    const auto& fence_ticket = find_site(warp, ProbeSite::kFence).sync_ticket;
-    check(fence_ticket.has_value(), "fence carries a sync ticket");
-    tickets.insert(fence_ticket.value_or(0));
+    // Tickets count per location bucket (barracuda/sync_bucket.h). A fence's is its thread's last read's.
+    const auto& fence_record = find_site(warp, ProbeSite::kFence);
+    check(fence_record.sync_ticket && fence_record.sync_bucket == sync_bucket(data) &&
+              fence_record.header.active_mask == ~0u,
+          "the fence carries a ticket of its last read's bucket");
+    tickets[fence_record.sync_bucket].push_back(fence_record.sync_ticket.value_or(0));
+    // The legacy atomic's lanes reach several buckets: one record, a ticket per lane, one per bucket.
     const auto& atomic = find_site(warp, ProbeSite::kLegacyAtomic);
     check_access(atomic, RecordOp::kAtomic, MemorySpace::kGlobal, AddressMode::kAffine, ~0u, "legacy atomic");
-    check(atomic.sync_ticket.has_value(), "legacy atomic carries a sync ticket");
-    tickets.insert(atomic.sync_ticket.value_or(0));
+    check(!atomic.sync_ticket && atomic.lane_tickets.size() == kWarpSize, "legacy atomic carries a ticket per lane");
+    std::map<uint32_t, uint64_t> bucket_ticket;
+    for (uint32_t lane = 0; lane < kWarpSize && atomic.lane_tickets.size() == kWarpSize; ++lane) {
+      const uint64_t word = atomic.lane_tickets[lane];
+      check(lane_ticket_bucket(word) == sync_bucket(atomic.addresses[lane]), "a lane's ticket is of its address's bucket");
+      const auto [it, first] = bucket_ticket.emplace(lane_ticket_bucket(word), lane_ticket_number(word));
+      check(it->second == lane_ticket_number(word), "the lanes of one bucket share its ticket");
+    }
+    check(bucket_ticket.size() > 1, "the legacy atomic's lanes reach several buckets");
+    for (const auto [bucket, number] : bucket_ticket) tickets[bucket].push_back(number);
     const auto& unticketed = find_site(warp, ProbeSite::kLegacyAtomicNoTicket);
     check_access(unticketed, RecordOp::kAtomic, MemorySpace::kGlobal, AddressMode::kAffine, ~0u, "marked atomic");
     check(!unticketed.sync_ticket, "kAccessNoSyncTicket: the legacy atomic carries no ticket");
@@ -100,8 +114,12 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
           "branch masks");
     check(find_site(warp, ProbeSite::kReconverge).header.active_mask == ~0u, "reconvergence mask");
   }
-  check(tickets.size() == 2 * records.size() && *tickets.rbegin() == 2 * records.size() - 1,
-        "sync tickets are unique and dense from 0");
+  for (auto& [bucket, numbers] : tickets) {
+    std::sort(numbers.begin(), numbers.end());
+    for (size_t i = 0; i < numbers.size(); ++i) {
+      check(numbers[i] == i, "the sync tickets of bucket " + std::to_string(bucket) + " are unique and dense from 0");
+    }
+  }
 }
 
 void check_flood(const WarpRecords& records, uint32_t blocks, uint32_t warps_per_block, uint32_t per_warp) {

@@ -292,7 +292,7 @@ TEST_F(DrainPoolTest, IdleThreadsGoOnWithHeldBackWorkOnlyWhileALaunchIsCurrent) 
       wrong_thread = true;
     }
     std::lock_guard lock(mutex);
-    return ++calls_by_thread[thread] < 50;  // work for a while, then nothing left
+    return ++calls_by_thread[thread] < 50 ? IdleWork::kDone : IdleWork::kNone;  // work for a while, then nothing left
   };
   DrainPool pool(arena_, kThreads, sink, idle);
   pool.open(1);

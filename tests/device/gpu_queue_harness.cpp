@@ -26,11 +26,12 @@ DeviceArena::DeviceArena(cudaLibrary_t library, const runtime::QueueArenaShape& 
   check_cuda(cudaMemcpy(device_, image.data(), bytes_, cudaMemcpyHostToDevice), "upload arena");
   auto block = runtime::make_producer_block(shape, reinterpret_cast<uint64_t>(device_));
   // Launch slot 0, the probes' slot: every record, branches included (as under the lockstep model).
+  check_cuda(cudaMalloc(&producers_, block.size()), "cudaMalloc producer block");
   LaunchSlot slot0{};
   std::memcpy(&slot0, block.data() + launch_slot_offset(shape.queue_count, 0), sizeof slot0);
   slot0.flags |= kLaunchLogsEveryRecord;
+  slot0.sync_buckets = reinterpret_cast<uint64_t>(producers_) + sync_buckets_offset(shape.queue_count, 0);
   std::memcpy(block.data() + launch_slot_offset(shape.queue_count, 0), &slot0, sizeof slot0);
-  check_cuda(cudaMalloc(&producers_, block.size()), "cudaMalloc producer block");
   check_cuda(cudaMemcpy(producers_, block.data(), block.size(), cudaMemcpyHostToDevice), "upload producer block");
   void* symbol = nullptr;
   size_t symbol_bytes = 0;
@@ -107,17 +108,30 @@ bool DeviceArena::drain_queue(uint32_t queue, WarpRecords& records) {
   check_cuda(cudaStreamSynchronize(copy_stream_), "store read head");
   runtime::RecordCursor cursor(out);
   std::optional<uint64_t> ticket;
+  uint32_t bucket = 0;
+  std::vector<uint64_t> lane_tickets;
+  bool ticket_pending = false;
   while (auto record = cursor.next()) {
     const RecordHeader& header = record->header();
     if (header.op == static_cast<uint8_t>(RecordOp::kSyncTicket)) {
-      check(!ticket, "two sync tickets in a row");
-      ticket = header.base;
+      check(!ticket_pending, "two sync tickets in a row");
+      ticket_pending = true;
+      if (record->address_mode() == AddressMode::kFull64) {
+        for (uint32_t lane = 0; lane < kWarpSize; ++lane) lane_tickets.push_back(record->lane_address(lane));
+      } else {
+        ticket = header.base;
+        bucket = static_cast<uint32_t>(header.stride);
+      }
       continue;
     }
-    records[{header.block_id, header.warp_id}].push_back({header, runtime::lane_addresses(*record), ticket});
+    records[{header.block_id, header.warp_id}].push_back(
+        {header, runtime::lane_addresses(*record), ticket, bucket, std::move(lane_tickets)});
     ticket.reset();
+    bucket = 0;
+    lane_tickets.clear();
+    ticket_pending = false;
   }
-  check(!ticket, "sync ticket at the end of a drained batch");
+  check(!ticket_pending, "sync ticket at the end of a drained batch");
   return false;
 }
 

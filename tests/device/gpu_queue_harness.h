@@ -28,6 +28,10 @@ struct DecodedRecord {
   RecordHeader header;
   runtime::LaneAddresses addresses;
   std::optional<uint64_t> sync_ticket;  // from the RecordOp::kSyncTicket header logged right before it
+  uint32_t sync_bucket = 0;             // the ticket's location bucket
+  // When the lanes' buckets differ: each lane's lane_ticket_word (barracuda/sync_bucket.h), and no
+  // sync_ticket.
+  std::vector<uint64_t> lane_tickets;
 };
 // Records of each warp in the order it logged them, keyed by (block, warp).
 using WarpRecords = std::map<std::pair<uint32_t, uint32_t>, std::vector<DecodedRecord>>;

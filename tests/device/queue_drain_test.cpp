@@ -236,7 +236,7 @@ TEST(QueueArena, ImageRoundTripsAndBadImagesAreNamed) {
 
 TEST(QueueArena, ProducerBlockCarriesTheShapeAndTheHostArenaAddress) {
   auto block = make_producer_block({3, 2, 64}, 0x7f0000001000);
-  ASSERT_EQ(block.size(), 128u + 3 * 128 + kLaunchSlots * 128 + kGridTableEntries * 8);
+  ASSERT_EQ(block.size(), 128u + 3 * 128 + kLaunchSlots * 128 + kGridTableEntries * 8 + kLaunchSlots * kSyncBuckets * 8);
   QueueProducerHeader header;
   std::memcpy(&header, block.data(), sizeof(header));
   EXPECT_EQ(header.magic, kQueueArenaMagic);

@@ -59,7 +59,7 @@ extern "C" __global__ void probe_patterns(uint64_t* data) {
   __barracuda_log_sync(static_cast<uint32_t>(ProbeSite::kBarrier), static_cast<uint32_t>(RecordOp::kBarrier), 0, 0, 0);
   __syncthreads();
   __barracuda_log_sync(static_cast<uint32_t>(ProbeSite::kFence), static_cast<uint32_t>(RecordOp::kFence),
-                       pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kAcqRel, MemoryScope::kGpu), 0, 0);
+                       pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kAcqRel, MemoryScope::kGpu), base, 0);
   __syncwarp();
   __barracuda_log_branch(static_cast<uint32_t>(ProbeSite::kBranch), lane < kBranchTakenLanes);
   __syncwarp();

@@ -14,12 +14,12 @@ enum class ProbeSite : uint32_t {
   kGenericShared,            // generic pointer to shared_words[thread]: classified shared, stride 4
   kGenericGlobal,            // generic pointer to data + 8 * thread: classified global
   kBarrier,
-  kFence,
+  kFence,  // its payload (the thread's last read) is data[0]: ticketed in data[0]'s bucket
   kBranch,  // taken by lanes < kBranchTakenLanes
   kReconverge,
   kExit,
   kFlood,
-  kLegacyAtomic,            // legacy atom on data + 8 * thread: takes a sync ticket
+  kLegacyAtomic,            // legacy atom on data + 8 * thread: one record per location bucket, each ticketed
   kLegacyAtomicNoTicket,    // the same marked kAccessNoSyncTicket: no ticket
   kSpinRead,                // a load marked kAccessSpinRead: the record carries kFlagSpinRead
 };

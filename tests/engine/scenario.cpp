@@ -105,10 +105,22 @@ void WarpScript::branch_else(uint32_t other) { control(RecordOp::kBranchElse, ot
 void WarpScript::branch_fi(uint32_t reunited) { control(RecordOp::kBranchFi, reunited, 0); }
 void WarpScript::entry(uint32_t mask) { control(RecordOp::kWarpEntry, mask, 0); }
 void WarpScript::exit(uint32_t mask) { control(RecordOp::kWarpExit, mask, 0); }
-void WarpScript::ticket(uint64_t ticket, uint32_t mask) {
+void WarpScript::ticket(uint64_t ticket, uint32_t mask, uint32_t bucket) {
   RecordHeader h = header(RecordOp::kSyncTicket, mask);
   h.base = ticket;
+  h.stride = static_cast<int32_t>(bucket);
   s_.append(block_, h);
+}
+
+void WarpScript::lane_tickets(uint32_t mask, const std::vector<std::pair<uint32_t, uint64_t>>& by_lane) {
+  RecordHeader h = header(RecordOp::kSyncTicket, mask);
+  h.size_mode = pack_size_mode(3, AddressMode::kFull64);
+  std::vector<RecordHeader> payload(record_slots(AddressMode::kFull64) - 1);
+  auto* words = reinterpret_cast<uint64_t*>(payload.data());
+  for (uint32_t lane = 0; lane < by_lane.size() && lane < kWarpSize; ++lane) {
+    if (mask >> lane & 1u) words[lane] = lane_ticket_word(by_lane[lane].first, by_lane[lane].second);
+  }
+  s_.append(block_, h, payload);
 }
 
 Scenario::Scenario(Dim3 grid, Dim3 block, WarpModel model, uint32_t workers)
@@ -141,13 +153,21 @@ void Scenario::append(uint32_t block, const RecordHeader& header, const std::vec
   queue.insert(queue.end(), payload.begin(), payload.end());
 }
 
-void Scenario::run() { run(false); }
+namespace {
+void consume_in_order(Engine& engine, const std::vector<std::vector<RecordHeader>>& queues) {
+  for (uint32_t q = 0; q < queues.size(); ++q) engine.worker(q).consume(queues[q]);
+}
+}  // namespace
 
-void Scenario::run_stopped() { run(true); }
+void Scenario::run() { run(false, consume_in_order); }
 
-void Scenario::run(bool stopped) {
+void Scenario::run_stopped() { run(true, consume_in_order); }
+
+void Scenario::run_consuming(const Consume& consume) { run(false, consume); }
+
+void Scenario::run(bool stopped, const Consume& consume) {
   engine_.begin_launch(launch_);
-  for (uint32_t q = 0; q < queues_.size(); ++q) engine_.worker(q).consume(queues_[q]);
+  consume(engine_, queues_);
   if (stopped) engine_.stop_checking();
   engine_.end_launch();
   races_ = engine_.races();

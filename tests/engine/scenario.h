@@ -3,6 +3,7 @@
 // each block does, the harness encodes real record.h records, feeds them through the engine's
 // public API (one queue per worker, blocks pinned to queues) and the test checks the races.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -52,8 +53,12 @@ class WarpScript {
   void entry(uint32_t mask);
   // Lanes exit separately under independent thread scheduling: each group logs its own exit record.
   void exit(uint32_t mask = kAllLanes);
-  // A sync ticket (RecordOp::kSyncTicket) for the record scripted next, as the device writes it.
-  void ticket(uint64_t ticket, uint32_t mask = kAllLanes);
+  // A sync ticket (RecordOp::kSyncTicket) for the record scripted next, as the device writes it:
+  // ticket `ticket` of location bucket `bucket` (barracuda/sync_bucket.h).
+  void ticket(uint64_t ticket, uint32_t mask = kAllLanes, uint32_t bucket = 0);
+  // Sync tickets of different buckets by lane, as the device writes them when a record's lanes reach
+  // several buckets: lane -> (bucket, ticket), for the lanes of `mask`.
+  void lane_tickets(uint32_t mask, const std::vector<std::pair<uint32_t, uint64_t>>& by_lane);
 
  private:
   RecordHeader header(RecordOp op, uint32_t mask) const;
@@ -83,6 +88,9 @@ class Scenario {
   void run();
   // run(), with the run being stopped (Engine::stop_checking) after the records were consumed.
   void run_stopped();
+  // run(), with `consume` handing the queues to the engine's workers (to look at them in between).
+  using Consume = std::function<void(Engine&, const std::vector<std::vector<RecordHeader>>&)>;
+  void run_consuming(const Consume& consume);
   const std::vector<Race>& races() const { return races_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   const EngineStats& stats() const { return engine_.stats(); }
@@ -93,7 +101,7 @@ class Scenario {
 
  private:
   friend class WarpScript;
-  void run(bool stopped);
+  void run(bool stopped, const Consume& consume);
   void append(uint32_t block, const RecordHeader& header, const std::vector<RecordHeader>& payload = {});
   SiteId next_site() { return static_cast<SiteId>(next_site_++); }
 

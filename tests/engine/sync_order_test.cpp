@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <span>
 #include <string>
 #include <thread>
@@ -102,22 +103,53 @@ TEST(SyncOrder, ALanesRecordsKeepTheirOrderWhileAnotherLaneGoesFirst) {
   EXPECT_FALSE(has_ordering_diagnostic(s));
 }
 
-// __threadfence() + legacy atomic flag, volatile spin read + __threadfence(): fences are ticketed
-// after they complete, the flag's atomic before it executes.
-TEST(SyncOrder, FenceMessagePassingConsumedReaderFirst) {
+// __threadfence() + legacy atomic flag, volatile spin read + __threadfence(), as the GPU logs them: the
+// flag's atomic is ticketed before it executes in the flag's bucket; the reader's fence after it
+// completed, in the bucket of its thread's last read (the flag); the writer's fence follows no read
+// and carries no ticket. Whether the reader's data read races.
+bool fence_message_passing_races(uint64_t write_ticket, uint64_t fence_ticket) {
   auto [s, writer, reader] = TwoQueues();
   const SiteId w = writer.store(lane(0), kData);
-  writer.ticket(0, lane(0));
   writer.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
-  writer.ticket(1, lane(0));
+  writer.ticket(write_ticket, lane(0), sync_bucket(kFlag));
   writer.atomic(lane(0), kFlag);
   reader.load(lane(0), kFlag, 4, kSpin);
-  reader.ticket(2, lane(0));
+  reader.ticket(fence_ticket, lane(0), sync_bucket(kFlag));
   reader.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
   const SiteId r = reader.load(lane(0), kData);
   s.run();
+  return s.race(w, r).has_value();
+}
+
+TEST(SyncOrder, FenceMessagePassingConsumedReaderFirst) { EXPECT_FALSE(fence_message_passing_races(0, 1)); }
+
+// The reader's fence took its ticket before the flag's write: its read saw the old value, and the
+// fence acquires nothing.
+TEST(SyncOrder, FenceAfterAReadOfTheOldFlagRaces) { EXPECT_TRUE(fence_message_passing_races(1, 0)); }
+
+// A spin lock as hash_table takes it: atomicCAS (ticketed before it executes, so its ticket may come
+// before the unlock it observed), then __threadfence() (ticketed after, in the lock's bucket: after
+// the unlock's). The second holder's critical section is ordered after the first's.
+TEST(SyncOrder, LockHandOffThroughTheFenceAfterTheCas) {
+  constexpr uint64_t kLock = 0x50000;
+  auto [s, first, second] = TwoQueues();
+  const uint32_t bucket = sync_bucket(kLock);
+  first.ticket(0, lane(0), bucket);
+  first.atomic(lane(0), kLock);
+  first.ticket(1, lane(0), bucket);
+  first.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+  const SiteId w = first.store(lane(0), kData);
+  first.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));  // its last read is still the lock
+  second.ticket(2, lane(0), bucket);  // the successful CAS: ticketed before the unlock below
+  second.atomic(lane(0), kLock);
+  first.ticket(3, lane(0), bucket);
+  first.atomic(lane(0), kLock);  // the unlock
+  second.ticket(4, lane(0), bucket);
+  second.fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+  const SiteId r = second.load(lane(0), kData);
+  s.run();
   EXPECT_FALSE(s.race(w, r));
-  EXPECT_TRUE(s.races().empty());
+  EXPECT_FALSE(has_ordering_diagnostic(s));
 }
 
 // The racy twins keep their races when the order is right.
@@ -135,12 +167,11 @@ TEST(SyncOrder, NoFenceStillRaces) {
 TEST(SyncOrder, BlockScopedFencesAcrossBlocksAreScopedRaces) {
   auto [s, writer, reader] = TwoQueues();
   const SiteId w = writer.store(lane(0), kData);
-  writer.ticket(0, lane(0));
   writer.fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
-  writer.ticket(1, lane(0));
+  writer.ticket(0, lane(0), sync_bucket(kFlag));
   writer.store(lane(0), kFlag, 4, kVolatile);
   reader.load(lane(0), kFlag, 4, kSpin);
-  reader.ticket(2, lane(0));
+  reader.ticket(1, lane(0), sync_bucket(kFlag));
   reader.fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
   const SiteId r = reader.load(lane(0), kData);
   s.run();
@@ -242,7 +273,9 @@ LaunchInfo chain_launch() {
   return launch;
 }
 
-std::vector<std::vector<RecordHeader>> ticket_chain(const LaunchInfo& launch, uint64_t hops) {
+// `per_bucket`: tickets counted per location bucket, as the GPU gives them now; else one order for
+// the launch (traces written before buckets).
+std::vector<std::vector<RecordHeader>> ticket_chain(const LaunchInfo& launch, uint64_t hops, bool per_bucket) {
   std::vector<std::vector<RecordHeader>> queues(kQueues);
   auto record = [&](uint32_t block, RecordOp op, MemorySemantics sem, uint64_t address, uint32_t site) {
     RecordHeader h{};
@@ -256,22 +289,24 @@ std::vector<std::vector<RecordHeader>> ticket_chain(const LaunchInfo& launch, ui
     h.base = address;
     queues[block].push_back(h);
   };
-  uint64_t next_ticket = 0;
-  auto ticket = [&](uint32_t block) {
+  std::map<uint32_t, uint64_t> next_ticket;
+  auto ticket = [&](uint32_t block, uint64_t address) {
     RecordHeader h{};
     h.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
     h.active_mask = lane(0);
     h.block_id = block;
     h.launch_id = launch.launch_id;
-    h.base = next_ticket++;
+    const uint32_t bucket = per_bucket ? sync_bucket(address) : 0;
+    h.stride = static_cast<int32_t>(bucket);
+    h.base = next_ticket[bucket]++;
     queues[block].push_back(h);
   };
   for (uint64_t hop = 0; hop < hops; ++hop) {
     const uint32_t from = hop % 2, to = 1 - from;
     record(from, RecordOp::kStore, MemorySemantics::kWeak, kData + 4 * hop, 1);
-    ticket(from);
+    ticket(from, kFlag + 4 * hop);
     record(from, RecordOp::kStore, MemorySemantics::kRelease, kFlag + 4 * hop, 2);
-    ticket(to);
+    ticket(to, kFlag + 4 * hop);
     record(to, RecordOp::kLoad, MemorySemantics::kAcquire, kFlag + 4 * hop, 3);
     record(to, RecordOp::kLoad, MemorySemantics::kWeak, kData + 4 * hop, 4);
   }
@@ -286,7 +321,7 @@ TEST(SyncOrder, ConcurrentWorkersFollowTheTicketChain) {
   for (int round = 0; round < 20; ++round) {
     Engine engine(EngineConfig{kQueues});
     engine.begin_launch(launch);
-    const std::vector<std::vector<RecordHeader>> queues = ticket_chain(launch, kHops);
+    const std::vector<std::vector<RecordHeader>> queues = ticket_chain(launch, kHops, round % 2 == 0);
     std::vector<std::thread> drains;
     for (uint32_t q = 0; q < kQueues; ++q) {
       drains.emplace_back([&, q] {
@@ -314,7 +349,7 @@ TEST(SyncOrder, HeldBackWarpsTakeTheirTurnWhenCaughtUp) {
   const LaunchInfo launch = chain_launch();
   Engine engine(EngineConfig{kQueues});
   engine.begin_launch(launch);
-  const std::vector<std::vector<RecordHeader>> queues = ticket_chain(launch, kHops);
+  const std::vector<std::vector<RecordHeader>> queues = ticket_chain(launch, kHops, false);
   Worker& first = engine.worker(0);
   Worker& second = engine.worker(1);
   second.consume(queues[1]);
@@ -337,6 +372,60 @@ TEST(SyncOrder, HeldBackWarpsTakeTheirTurnWhenCaughtUp) {
   engine.end_launch();
   EXPECT_TRUE(engine.races().empty());
   EXPECT_TRUE(engine.diagnostics().empty());
+}
+
+// One warp instruction whose lanes reach two buckets carries a ticket per lane: each lane waits for
+// its own bucket's turn. Lane 0's acquire of flag A came after A's release; lane 1's acquire of flag B
+// before B's release, so only lane 1's read races.
+TEST(SyncOrder, LanesOfOneRecordTakeTheirOwnBucketsTurns) {
+  constexpr int32_t kApart = 0x100;
+  const uint32_t a = sync_bucket(kFlag), b = sync_bucket(kFlag + kApart);
+  ASSERT_NE(a, b);
+  auto [s, writer, reader] = TwoQueues();
+  const SiteId wa = writer.store(lane(0), kData);
+  writer.ticket(0, lane(0), a);
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  const SiteId wb = writer.store(lane(0), kData + kApart);
+  writer.ticket(1, lane(0), b);
+  writer.store(lane(0), kFlag + kApart, 4, kReleaseGpu);
+  reader.lane_tickets(lane(0) | lane(1), {{a, 1}, {b, 0}});
+  reader.load(lane(0) | lane(1), kFlag, kApart, kAcquireGpu);
+  const SiteId r = reader.load(lane(0) | lane(1), kData, kApart);
+  s.run();
+  EXPECT_FALSE(s.race(wa, r)) << "lane 0 acquired A after its release";
+  EXPECT_TRUE(s.race(wb, r)) << "lane 1 acquired B before its release";
+  EXPECT_FALSE(has_ordering_diagnostic(s));
+}
+
+// Tickets count per location bucket: a record waiting for a turn in one bucket (here one that never
+// comes before the launch ends) holds back nothing of another bucket. Block 1's warp 1 waits in the
+// lock's bucket; the flag's message passing between block 1's warp 0 and block 0 goes on meanwhile,
+// and the reader is checked before end_launch.
+TEST(SyncOrder, BucketsTakeTheirTurnsIndependently) {
+  constexpr uint64_t kLock = 0x50000;
+  ASSERT_NE(sync_bucket(kLock), sync_bucket(kFlag));
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, kQueues);
+  auto reader = s.warp(kReader, 0);
+  auto writer = s.warp(kWriter, 0);
+  auto locker = s.warp(kWriter, 1);
+  reader.ticket(1, lane(0), sync_bucket(kFlag));
+  reader.load(lane(0), kFlag, 4, kAcquireGpu);
+  const SiteId r = reader.load(lane(0), kData);
+  locker.ticket(1, lane(0), sync_bucket(kLock));
+  locker.atomic(lane(0), kLock);
+  const SiteId w = writer.store(lane(0), kData);
+  writer.ticket(0, lane(0), sync_bucket(kFlag));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  s.run_consuming([](Engine& engine, const std::vector<std::vector<RecordHeader>>& queues) {
+    engine.worker(kReader).consume(queues[kReader]);
+    EXPECT_TRUE(engine.worker(kReader).has_deferred()) << "the acquire waits for the release";
+    engine.worker(kWriter).consume(queues[kWriter]);
+    EXPECT_TRUE(engine.worker(kWriter).has_deferred()) << "the lock's ticket 0 never came";
+    EXPECT_TRUE(engine.worker(kReader).catch_up()) << "the flag's release handed its bucket's turn on";
+    EXPECT_FALSE(engine.worker(kReader).has_deferred());
+  });
+  EXPECT_FALSE(s.race(w, r));
+  EXPECT_TRUE(has_ordering_diagnostic(s)) << "the lock's missing ticket is reported";
 }
 
 }  // namespace

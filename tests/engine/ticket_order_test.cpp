@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <map>
 #include <cstdio>
 #include <set>
 
@@ -37,20 +39,46 @@ Verdict in_gpu_order(const RandomTrace& trace) {
 
 // Splits the trace into per-block queues, with a sync ticket before every ticketed record when
 // `tickets`, and consumes the queues in the order that is worst for the engine: last queue first.
+// As the device runtime does, a ticketed record whose lanes reach several location buckets becomes
+// one record per bucket, each with that bucket's next ticket: an access's own address, a fence's
+// thread's last read (none after a shared-memory read or before any read: no ticket). The traces are
+// affine: no payload.
 Verdict last_queue_first(const RandomTrace& trace, uint32_t workers, bool tickets) {
   std::vector<std::vector<RecordHeader>> queues(workers);
-  uint64_t next_ticket = 0;
+  std::map<uint32_t, uint64_t> next_ticket;
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> last_read;  // (block, thread) -> address, 0: none
   for (const RecordHeader& h : trace.records) {
     auto& queue = queues[h.block_id % workers];
-    if (tickets && takes_sync_ticket(static_cast<RecordOp>(h.op), h.space_sem)) {
-      RecordHeader ticket = h;
-      ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
-      ticket.space_sem = ticket.size_mode = ticket.flags = 0;
-      ticket.stride = 0;
-      ticket.base = next_ticket++;
-      queue.push_back(ticket);
+    const RecordView view(h);
+    const auto op = static_cast<RecordOp>(h.op);
+    std::map<uint32_t, uint32_t> lanes_of_bucket;  // kSyncBuckets: lanes without a ticket
+    for (uint32_t m = h.active_mask; m != 0; m &= m - 1) {
+      const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+      const std::pair<uint32_t, uint32_t> thread{h.block_id, h.warp_id * kWarpSize + lane};
+      uint32_t bucket = sync_bucket(view.lane_address(lane));
+      if (op == RecordOp::kFence) bucket = last_read[thread] != 0 ? sync_bucket(last_read[thread]) : kSyncBuckets;
+      lanes_of_bucket[bucket] |= 1u << lane;
+      if ((op == RecordOp::kLoad || op == RecordOp::kAtomic) && view.space() != MemorySpace::kOther) {
+        last_read[thread] = view.space() == MemorySpace::kShared ? 0 : view.lane_address(lane);
+      }
     }
-    queue.push_back(h);
+    if (!tickets || !takes_sync_ticket(op, h.space_sem)) {
+      queue.push_back(h);
+      continue;
+    }
+    for (const auto [bucket, lanes] : lanes_of_bucket) {
+      RecordHeader part = h;
+      part.active_mask = lanes;
+      if (bucket != kSyncBuckets) {
+        RecordHeader ticket = part;
+        ticket.op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+        ticket.space_sem = ticket.size_mode = ticket.flags = 0;
+        ticket.stride = static_cast<int32_t>(bucket);
+        ticket.base = next_ticket[bucket]++;
+        queue.push_back(ticket);
+      }
+      queue.push_back(part);
+    }
   }
   Engine engine(EngineConfig{workers});
   engine.begin_launch(trace.launch);

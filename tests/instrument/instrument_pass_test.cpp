@@ -459,6 +459,42 @@ TEST(InstrumentPass, BarriersAndWarpSyncsAreLoggedBeforeTheyExecuteFencesAfter) 
   EXPECT_EQ(out.result.statistics.synchronizations, 6u);  // not the proxy fence
 }
 
+// A fence's sync ticket goes to the bucket of its thread's last read (record_view.h): every logged
+// read moves the function's last-read register (0 for shared memory), zeroed at the function's start,
+// and the fence's call passes it as its payload. Stores leave it alone.
+TEST(InstrumentPass, FencePassesItsThreadsLastRead) {
+  auto out = instrument(
+      "ld.volatile.global.u32 %r1, [%rd1+8];\n"
+      "st.global.u32 [%rd2], %r1;\n"
+      "membar.gl;\n"
+      "atom.global.cas.b32 %r2, [%rd3], 0, 1;\n"
+      "ld.shared.u32 %r3, [%r4];\n"
+      "fence.acq_rel.gpu;\n"
+      "ret;");
+  const RuntimeCall first_fence = call_after(out, "membar.gl;");
+  const std::string last_read = first_fence.arguments[3];
+  ASSERT_EQ(last_read.rfind("%", 0), 0u) << "the payload is a register: " << last_read;
+  const auto moves = [&](size_t from, size_t to) {
+    std::vector<std::string> values;
+    const std::string prefix = "mov.b64 " + last_read + ", ";
+    for (size_t i = from; i < to; ++i) {
+      if (out.lines[i].rfind(prefix, 0) == 0) values.push_back(out.lines[i].substr(prefix.size()));
+    }
+    return values;
+  };
+  const size_t load = line_of(out.lines, "ld.volatile.global.u32 %r1, [%rd1+8];");
+  const RuntimeCall read = call_before(out, "ld.volatile.global.u32 %r1, [%rd1+8];");
+  EXPECT_EQ(moves(0, read.line), (std::vector<std::string>{"0;", read.arguments[0] + ";"}))
+      << "zeroed at the start, then the read's address";
+  EXPECT_TRUE(moves(load, first_fence.line).empty()) << "the store does not move it";
+  const RuntimeCall second_fence = call_after(out, "fence.acq_rel.gpu;");
+  EXPECT_EQ(second_fence.arguments[3], last_read);
+  const RuntimeCall cas = call_before(out, "atom.global.cas.b32 %r2, [%rd3], 0, 1;");
+  EXPECT_EQ(moves(first_fence.line, second_fence.line), (std::vector<std::string>{"%rd3;", "0;"}))
+      << "the CAS's address, then 0 for the shared read";
+  EXPECT_EQ(cas.arguments[0], "%rd3");
+}
+
 // Sync tickets are causal only if acquire reads are logged after they read and releases before they
 // write (barracuda/record_view.h, SyncRole).
 TEST(InstrumentPass, AcquireReadsAreLoggedAfterReadingReleasesBefore) {

@@ -1,5 +1,6 @@
 // The record decoder (barracuda/record_view.h): the op table, the fields, lane addresses and the
 // validation every consumer of records shares.
+#include "barracuda/queue.h"
 #include "barracuda/record_view.h"
 
 #include <gtest/gtest.h>
@@ -216,6 +217,16 @@ TEST(RecordView, SyncTicketsGoToWhatCanSynchroniseAcrossBlocks) {
 }
 
 // record_view_device.cu decodes records in a kernel: nvcc (the device runtime's flags) compiled it.
+// Accesses of different sizes to one location share its bucket; the buckets spread lock words.
+TEST(RecordView, SyncBucketsHoldWholeSixteenByteGranules) {
+  EXPECT_EQ(sync_bucket(0x7f0000001000), sync_bucket(0x7f0000001004));
+  EXPECT_EQ(sync_bucket(0x7f0000001008), sync_bucket(0x7f000000100f));
+  std::set<uint32_t> buckets;
+  for (uint64_t lock = 0; lock < 256; ++lock) buckets.insert(sync_bucket(0x7f0000002000 + 16 * lock));
+  EXPECT_GT(buckets.size(), 200u);
+  for (const uint32_t bucket : buckets) EXPECT_LT(bucket, kSyncBuckets);
+}
+
 TEST(RecordView, CompilesForTheDevice) {
   EXPECT_NE(record_view_device_ptx().find(".entry decode_records"), std::string_view::npos);
 }

@@ -203,13 +203,28 @@ class AccessLogger {
     Operand address_value = after ? context_.calls.save_address(position, address, location)
                                   : context_.calls.materialize_address(position, address, location);
     Operand stored = value ? context_.calls.widen_to_64(position, *value, 1, location) : Operand::integer(0);
-    context_.calls.call_before(after ? std::next(position) : position, RuntimeFunction::LogAccess,
+    const StatementIterator call = after ? std::next(position) : position;
+    note_read(call, info, address_value, location);
+    context_.calls.call_before(call, RuntimeFunction::LogAccess,
                                {{ScalarType::B64, address_value},
                                 {ScalarType::B32, Operand::integer(site)},
                                 {ScalarType::B32, Operand::integer(info)},
                                 {ScalarType::B64, stored}},
                                location);
     ++context_.statistics.memory_accesses;
+  }
+
+  // Every logged read the engine keeps as its thread's last (Worker::apply_memory: loads and atomics,
+  // outside kOther) moves the function's last-read register, which a later fence passes on for its
+  // sync ticket; a function whose launches run no fence needs none.
+  void note_read(StatementIterator call, uint32_t info, const Operand& address, DebugLocation location) {
+    const RecordOp op = access_info_op(info);
+    const MemorySpace space = space_of(access_info_space_sem(info));
+    if (context_.runs_without_fences || (op != RecordOp::kLoad && op != RecordOp::kAtomic) ||
+        space == MemorySpace::kOther) {
+      return;
+    }
+    context_.calls.note_read(call, space == MemorySpace::kShared ? Operand::integer(0) : address, location);
   }
 
   PassContext& context_;

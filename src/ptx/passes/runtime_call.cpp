@@ -153,6 +153,25 @@ Operand RuntimeCallBuilder::save_address(StatementIterator position, const Opera
   return saved;
 }
 
+Operand RuntimeCallBuilder::last_read() {
+  if (last_read_) return *last_read_;
+  last_read_ = Operand::reg(editor_.fresh_register(ScalarType::B64));
+  register_bits_.emplace(last_read_->text, 64);
+  // At the function's start, before its first label: every path to a fence passes it.
+  Function& function = editor_.function();
+  auto start = function.body.begin();
+  while (start != function.body.end() && !std::holds_alternative<Instruction>(*start) &&
+         !std::holds_alternative<Label>(*start)) {
+    ++start;
+  }
+  emit(start, "mov.b64", {*last_read_, Operand::integer(0)}, DebugLocation{});
+  return *last_read_;
+}
+
+void RuntimeCallBuilder::note_read(StatementIterator position, const Operand& address, DebugLocation location) {
+  emit(position, "mov.b64", {last_read(), address}, location);
+}
+
 Operand RuntimeCallBuilder::load_global_u32(StatementIterator position, std::string_view symbol,
                                             DebugLocation location) {
   Operand value = Operand::reg(scratch(ScalarType::B32, 1));

@@ -3,6 +3,7 @@
 // `.extern .func` declarations that let the module link with the runtime's PTX.
 #include <string>
 #include <string_view>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -63,6 +64,15 @@ class RuntimeCallBuilder {
   // A b32 register holding 1 where `guard` holds, else 0 (for branch conditions).
   Operand predicate_as_u32(StatementIterator position, const Guard& guard, DebugLocation location);
 
+  // The function's last-read register (b64; declared, and zeroed at the function's start, on first
+  // use): the address of the thread's last logged read outside the block's shared memory, 0 before
+  // any and after a shared read. A fence's call passes it, and its sync ticket goes to that address's
+  // location bucket (barracuda/record_view.h, takes_sync_ticket). A read in a calling function is not
+  // seen: a fence there carries no ticket.
+  Operand last_read();
+  // Sets the last-read register to `address` (a b64 register or 0) before `position`.
+  void note_read(StatementIterator position, const Operand& address, DebugLocation location);
+
   FunctionEditor& editor() { return editor_; }
 
  private:
@@ -74,6 +84,7 @@ class RuntimeCallBuilder {
   FunctionEditor& editor_;
   std::unordered_map<std::string_view, uint32_t> register_bits_;
   std::unordered_map<uint32_t, std::string_view> scratch_;  // (type << 8 | slot) -> register
+  std::optional<Operand> last_read_;
 };
 
 }  // namespace barracuda::ptx::passes

@@ -88,8 +88,10 @@ void log_synchronization(PassContext& context, const std::vector<StatementIterat
     uint32_t site = context.sites.add(SiteKind::Synchronization, context.function, instruction);
     DebugLocation location = instruction.debug_location;
     position = unguard(context, position);
+    // A fence passes its thread's last read: its sync ticket's location bucket (record_view.h).
     Operand payload = event->payload ? context.calls.widen_to_64(position, *event->payload, 0, location)
-                                     : Operand::integer(0);
+                      : event->op == RecordOp::kFence ? context.calls.last_read()
+                                                      : Operand::integer(0);
     Operand count = event->count.value_or(Operand::integer(0));
     const bool after = sync_role(event->op, event->space_sem) == SyncRole::kAcquire;
     context.calls.call_before(after ? std::next(position) : position, RuntimeFunction::LogSync,

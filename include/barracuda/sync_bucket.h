@@ -1,0 +1,35 @@
+#pragma once
+// Sync tickets are counted per location bucket, not per launch (record_ops.inc, RecordOp::kSyncTicket):
+// only operations on the same location need each other's order (the engine applies an acquire by
+// joining what is stored at its own address; a fence acquires through the thread's last read, whose
+// own ticket ordered it). One order per launch made every lock hand-off wait for every other one.
+// Shared by device/ (the runtime hashes each lane's address) and the host engine (one turn counter per
+// bucket). A bucket holds 16-byte granules: accesses of different sizes to one location (an 8-byte
+// status word written whole and read as two halves) always share a bucket.
+#include <stdint.h>
+
+namespace barracuda {
+
+inline constexpr uint32_t kSyncBucketBits = 11;
+inline constexpr uint32_t kSyncBuckets = 1u << kSyncBucketBits;
+
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr uint32_t sync_bucket(uint64_t address) {
+  return static_cast<uint32_t>(((address >> 4) * 0x9E3779B97F4A7C15ull) >> (64 - kSyncBucketBits));
+}
+
+// A kSyncTicket whose lanes took tickets of different buckets (every lane taking its own lock) carries
+// one word per lane in a kFull64 payload (record_ops.inc): the lane's bucket and its ticket there.
+inline constexpr uint32_t kLaneTicketBucketShift = 48;
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr uint64_t lane_ticket_word(uint32_t bucket, uint64_t ticket) {
+  return uint64_t{bucket} << kLaneTicketBucketShift | (ticket & ((uint64_t{1} << kLaneTicketBucketShift) - 1));
+}
+constexpr uint32_t lane_ticket_bucket(uint64_t word) { return static_cast<uint32_t>(word >> kLaneTicketBucketShift); }
+constexpr uint64_t lane_ticket_number(uint64_t word) { return word & ((uint64_t{1} << kLaneTicketBucketShift) - 1); }
+
+}  // namespace barracuda
