@@ -63,6 +63,7 @@ void BM_BroadcastRead(benchmark::State& s) { run_trace(s, broadcast_read, 2048, 
 void BM_BarrierHeavy(benchmark::State& s) { run_trace(s, barrier_heavy, 256, 16); }
 void BM_LockHeavy(benchmark::State& s) { run_trace(s, lock_heavy, 64, 4); }
 void BM_TicketedLock(benchmark::State& s) { run_trace(s, ticketed_lock, 64, 16); }
+void BM_LaneLocks(benchmark::State& s) { run_trace(s, lane_locks, 64, 4); }
 
 BENCHMARK(BM_Coalesced)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CoalescedReuse)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
@@ -80,6 +81,7 @@ BENCHMARK(BM_BroadcastRead)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(bench
 BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TicketedLock)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LaneLocks)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // A recorded trace's launches and slot chunks, decompressed once, replayed per iteration with one
 // worker (the rate is per drain thread). The prefixes are cut at a size, not at a causal boundary:

@@ -1,4 +1,5 @@
 #include "synthetic_traces.h"
+#include "barracuda/sync_bucket.h"
 
 #include <array>
 #include <bit>
@@ -33,9 +34,10 @@ class TraceBuilder {
     trace_.thread_accesses += static_cast<uint64_t>(std::popcount(mask));
   }
   // A gather: lane i accesses addresses[i] (absolute 64-bit addresses in the record's payload).
-  void gather(uint32_t block, uint32_t warp, RecordOp op, const std::array<uint64_t, kWarpSize>& addresses) {
+  void gather(uint32_t block, uint32_t warp, RecordOp op, const std::array<uint64_t, kWarpSize>& addresses,
+              MemorySemantics sem = MemorySemantics::kWeak) {
     RecordHeader& h = add(block, warp, op, ~0u);
-    h.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kWeak, MemoryScope::kGpu);
+    h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, MemoryScope::kGpu);
     h.size_mode = pack_size_mode(2, AddressMode::kFull64);
     auto& queue = trace_.queues[block % trace_.queues.size()];
     std::array<RecordHeader, record_slots(AddressMode::kFull64) - 1> payload;
@@ -46,6 +48,31 @@ class TraceBuilder {
   }
   // The sync ticket (RecordOp::kSyncTicket) of the record added next for this warp, as the device writes it.
   void ticket(uint32_t block, uint32_t warp, uint32_t mask) { add(block, warp, RecordOp::kSyncTicket, mask).base = next_ticket_++; }
+  // The same for lanes of different location buckets (`addresses`: each lane's location): a ticket per
+  // lane from its bucket's counter, lanes of one bucket sharing it, in a kFull64 payload.
+  void lane_tickets(uint32_t block, uint32_t warp, const std::array<uint64_t, kWarpSize>& addresses) {
+    RecordHeader& h = add(block, warp, RecordOp::kSyncTicket, ~0u);
+    h.size_mode = pack_size_mode(3, AddressMode::kFull64);
+    std::array<uint64_t, kWarpSize> words{};
+    std::array<uint64_t, kWarpSize> taken{};  // this warp's ticket per bucket, by the bucket's first lane
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+      const uint32_t bucket = sync_bucket(addresses[lane]);
+      uint32_t first = lane;
+      for (uint32_t other = 0; other < lane; ++other) {
+        if (sync_bucket(addresses[other]) == bucket) {
+          first = other;
+          break;
+        }
+      }
+      if (first == lane) taken[lane] = bucket_tickets_[bucket]++;
+      words[lane] = lane_ticket_word(bucket, taken[first]);
+    }
+    auto& queue = trace_.queues[block % trace_.queues.size()];
+    std::array<RecordHeader, record_slots(AddressMode::kFull64) - 1> payload;
+    static_assert(sizeof(payload) == sizeof(words));
+    std::memcpy(payload.data(), words.data(), sizeof(words));
+    queue.insert(queue.end(), payload.begin(), payload.end());
+  }
   void fence(uint32_t block, uint32_t warp, uint32_t mask) {
     add(block, warp, RecordOp::kFence, mask).space_sem =
         pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kLegacy, MemoryScope::kGpu);
@@ -74,6 +101,7 @@ class TraceBuilder {
 
   SyntheticTrace trace_;
   uint64_t next_ticket_ = 0;
+  std::array<uint64_t, kSyncBuckets> bucket_tickets_{};
 };
 
 uint64_t thread_index(uint32_t blocks, uint32_t round, uint32_t block, uint32_t warp) {
@@ -202,6 +230,39 @@ SyntheticTrace ticketed_lock(uint32_t blocks, uint32_t queues, uint32_t rounds) 
         t.fence(b, w, 1u);
         t.ticket(b, w, 1u);
         t.memory(b, w, RecordOp::kAtomic, 1u, kLock + bucket * 4, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+      }
+    }
+  }
+  for (uint32_t b = 0; b < blocks; ++b) t.exit_all_warps(b);
+  return t.take();
+}
+
+SyntheticTrace lane_locks(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  // hash_table's insert as the runtime logs it: every lane takes its own bucket's lock (atomicCAS,
+  // __threadfence()), updates the bucket, and releases it (__threadfence(), atomicExch); each
+  // synchronising record carries a ticket per lane from its lane's location bucket, the fences the
+  // bucket of their lane's last read. Round-major, as the blocks run side by side on the GPU.
+  constexpr uint32_t kLocks = 1u << 18;
+  TraceBuilder t(blocks, queues);
+  for (uint32_t r = 0; r < rounds; ++r) {
+    for (uint32_t b = 0; b < blocks; ++b) {
+      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) {
+        std::array<uint64_t, kWarpSize> locks, slots;
+        for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+          const uint64_t lock = ((thread_index(blocks, r, b, w) + lane) * 2654435761u) % kLocks;
+          locks[lane] = kLock + lock * 4;
+          slots[lane] = kArrayA + lock * 4;
+        }
+        t.lane_tickets(b, w, locks);
+        t.gather(b, w, RecordOp::kAtomic, locks, MemorySemantics::kLegacy);
+        t.lane_tickets(b, w, locks);
+        t.fence(b, w, ~0u);
+        t.gather(b, w, RecordOp::kLoad, slots);
+        t.gather(b, w, RecordOp::kStore, slots);
+        t.lane_tickets(b, w, slots);
+        t.fence(b, w, ~0u);
+        t.lane_tickets(b, w, locks);
+        t.gather(b, w, RecordOp::kAtomic, locks, MemorySemantics::kLegacy);
       }
     }
   }

@@ -38,5 +38,7 @@ SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // unlock, in the order the blocks would take them running side by side: every ticket's turn passes
 // to another worker. Race-free.
 SyntheticTrace ticketed_lock(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Every lane takes its own lock, with per-lane tickets of location buckets (hash_table's insert).
+SyntheticTrace lane_locks(uint32_t blocks, uint32_t queues, uint32_t rounds);
 
 }  // namespace barracuda::engine::bench

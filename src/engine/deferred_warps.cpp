@@ -13,7 +13,7 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
   const uint64_t warp_key = key(h.block_id, h.warp_id);
   if (ticket) {
     ticket_warps_[ticket->bucket].emplace(ticket->number, warp_key);
-    held_buckets_.insert(ticket->bucket);
+    held_buckets_.set(ticket->bucket);
   }
   Fifo& fifo = warps_[warp_key];
   for (uint32_t m = lanes_of(h); m != 0; m &= m - 1) ++fifo.per_lane[std::countr_zero(m)];
@@ -44,7 +44,7 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
         break;
       }
     }
-    if (bucket.empty()) held_buckets_.erase(record.ticket->bucket);
+    if (bucket.empty()) held_buckets_.reset(record.ticket->bucket);
   }
   if (fifo.records.empty()) {
     warps_.erase(warp);
@@ -66,7 +66,9 @@ bool DeferredWarps::holds_in_bucket(uint32_t bucket) const { return !ticket_warp
 
 std::vector<SyncTicket> DeferredWarps::lowest_tickets() const {
   std::vector<SyncTicket> lowest;
-  for (const uint32_t bucket : held_buckets_) lowest.push_back(SyncTicket{bucket, ticket_warps_[bucket].begin()->first});
+  for (uint32_t bucket = 0; bucket < kSyncBuckets; ++bucket) {
+    if (held_buckets_.test(bucket)) lowest.push_back(SyncTicket{bucket, ticket_warps_[bucket].begin()->first});
+  }
   return lowest;
 }
 

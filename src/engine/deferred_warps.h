@@ -16,6 +16,7 @@
 // to its warp, so finding the warp whose turn has come in a bucket is a lookup, not a walk over every
 // held-back warp.
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -101,7 +102,7 @@ class DeferredWarps {
     warps_.clear();
     unticketed_fronts_.clear();
     for (auto& bucket : ticket_warps_) bucket.clear();
-    held_buckets_.clear();
+    held_buckets_.reset();
   }
  private:
   void index_front(uint64_t warp_key, const DeferredRecord& record);
@@ -115,7 +116,7 @@ class DeferredWarps {
   // repeat a ticket). One small tree per bucket: the lookups of a lock-heavy launch that holds millions
   // of records back stay in a tree of that bucket's alone.
   std::array<std::multimap<uint64_t, uint64_t>, kSyncBuckets> ticket_warps_;
-  std::set<uint32_t> held_buckets_;  // the buckets whose tree is not empty
+  std::bitset<kSyncBuckets> held_buckets_;  // the buckets whose tree is not empty
 };
 
 template <typename Ready>
