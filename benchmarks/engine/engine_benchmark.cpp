@@ -51,6 +51,22 @@ void run_trace(benchmark::State& state, TraceFactory factory, uint32_t blocks, u
   state.counters["races"] = static_cast<double>(races);
 }
 
+// A run stopped by a signal while a lock-heavy launch holds records back: the worker of queue 1 holds
+// all of its records (their turns are queue 0's, never consumed); end_launch then drops them. Timed:
+// end_launch alone, which runs under the results lock the report needs.
+void BM_StoppedLaunchDropsItsBacklog(benchmark::State& state) {
+  const SyntheticTrace trace = lane_locks(static_cast<uint32_t>(state.range(0)), 2, 4);
+  Engine engine(EngineConfig{2});
+  for (auto _ : state) {
+    state.PauseTiming();
+    engine.begin_launch(trace.launch);
+    engine.worker(1).consume(trace.queues[1]);
+    engine.stop_checking();
+    state.ResumeTiming();
+    engine.end_launch();
+  }
+}
+
 void BM_Coalesced(benchmark::State& s) { run_trace(s, coalesced, 512, 8); }
 void BM_CoalescedReuse(benchmark::State& s) { run_trace(s, coalesced_reuse, 512, 8); }
 void BM_Strided(benchmark::State& s) { run_trace(s, strided, 512, 8); }
@@ -82,6 +98,7 @@ BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchm
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TicketedLock)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LaneLocks)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StoppedLaunchDropsItsBacklog)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 // A recorded trace's launches and slot chunks, decompressed once, replayed per iteration with one
 // worker (the rate is per drain thread). The prefixes are cut at a size, not at a causal boundary:

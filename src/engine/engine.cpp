@@ -104,7 +104,7 @@ void Engine::apply_deferred(DiagnosticLog& diagnostics) {
   uint64_t missing = 0;
   for (;;) {
     if (shared_->stopping.load(std::memory_order_acquire)) {
-      for (auto& worker : workers_) worker->drop_deferred();
+      for (auto& worker : workers_) dropped_.push_back(worker->take_deferred());
       return;
     }
     // Turns handed on (noted per worker) first: a look at every held bucket costs as much as the

@@ -52,6 +52,10 @@ class Engine {
   EngineConfig config_;
   std::unique_ptr<LaunchShared> shared_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  // What a stopped run's launches still held back, unapplied: freed with the engine, not in end_launch,
+  // which runs under the lock the report needs (a lock-heavy launch's backlog can be tens of GB, and
+  // the stopped process exits soon after its report).
+  std::vector<DeferredWarps> dropped_;
   EarlierLaunches earlier_;
   bool open_ = false;
   RaceLog races_;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "barracuda/record_view.h"
@@ -56,8 +57,9 @@ class Worker {
   std::vector<SyncTicket> lowest_deferred_tickets() const { return deferred_.lowest_tickets(); }
   // End of launch, when nothing can arrive any more: applies every held-back record in warp order.
   void flush_deferred();
-  // The run is being stopped: forgets every held-back record.
-  void drop_deferred() { deferred_.drain_all([](const DeferredRecord&) {}); }
+  // The run is being stopped: hands over every held-back record, unapplied (freeing a lock-heavy
+  // launch's backlog took longer than a stopped run may wait for its report).
+  DeferredWarps take_deferred() { return std::exchange(deferred_, DeferredWarps{}); }
 
   // Called by the engine at the end of a launch: barriers still pending are divergent.
   // `pending_barriers_diverged`: false when the launch was cut short (records dropped), where a
