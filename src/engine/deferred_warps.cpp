@@ -17,6 +17,7 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
   }
   Fifo& fifo = warps_[warp_key];
   for (uint32_t m = lanes_of(h); m != 0; m &= m - 1) ++fifo.per_lane[std::countr_zero(m)];
+  fifo.lanes |= lanes_of(h);
   fifo.records.push_back(std::move(record));
   if (fifo.records.size() == 1) index_front(warp_key, fifo.records.front());
 }
@@ -35,7 +36,10 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
   if (at == 0) unindex_front(warp_key, fifo.records.front());
   DeferredRecord record = std::move(fifo.records[at]);
   fifo.records.erase(fifo.records.begin() + static_cast<std::ptrdiff_t>(at));
-  for (uint32_t m = lanes_of(record.header()); m != 0; m &= m - 1) --fifo.per_lane[std::countr_zero(m)];
+  for (uint32_t m = lanes_of(record.header()); m != 0; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    if (--fifo.per_lane[lane] == 0) fifo.lanes &= ~(1u << lane);
+  }
   if (record.ticket) {
     auto& bucket = ticket_warps_[record.ticket->bucket];
     for (auto [it, end] = bucket.equal_range(record.ticket->number); it != end; ++it) {

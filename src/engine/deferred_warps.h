@@ -40,16 +40,12 @@ struct DeferredRecord {
 
 class DeferredWarps {
  public:
-  // A warp's held-back records in program order, and how many of them each lane has.
+  // A warp's held-back records in program order, how many of them each lane has, and the lanes with
+  // any (a record without lanes counts for all): asked on every record of a held-back warp.
   struct Fifo {
     std::deque<DeferredRecord> records;
     std::array<uint32_t, kWarpSize> per_lane{};
-    // Lanes with a held record (a record without lanes counts for all).
-    uint32_t lanes() const {
-      uint32_t mask = 0;
-      for (uint32_t lane = 0; lane < kWarpSize; ++lane) mask |= (per_lane[lane] != 0 ? 1u : 0u) << lane;
-      return mask;
-    }
+    uint32_t lanes = 0;
   };
   // Ordered by (block, warp), so the warps of one block are adjacent.
   using Map = std::map<uint64_t, Fifo>;
@@ -58,11 +54,10 @@ class DeferredWarps {
   static uint16_t warp_of(uint64_t key) { return static_cast<uint16_t>(key); }
 
   bool empty() const { return warps_.empty(); }
-  bool holds(const RecordHeader& h) const { return warps_.contains(key(h.block_id, h.warp_id)); }
   // The lanes of `h`'s warp that have a held-back record (0 when it holds none).
   uint32_t held_lanes(const RecordHeader& h) const {
     const auto found = warps_.find(key(h.block_id, h.warp_id));
-    return found == warps_.end() ? 0 : found->second.lanes();
+    return found == warps_.end() ? 0 : found->second.lanes;
   }
   // The lanes a record orders its warp's later records by: its own, or all when it names none.
   static uint32_t lanes_of(const RecordHeader& h) { return h.active_mask != 0 ? h.active_mask : ~0u; }
