@@ -6,20 +6,65 @@
 namespace barracuda::engine {
 
 void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload) {
-  DeferredRecord record{ticket, {}};
-  record.slots.reserve(1 + payload.size());
+  DeferredRecord record{ticket, lanes_of(h), {}};
+  if (!spare_slots_.empty()) {
+    record.slots = std::move(spare_slots_.back());
+    spare_slots_.pop_back();
+  }
   record.slots.push_back(h);
   record.slots.insert(record.slots.end(), payload.begin(), payload.end());
   const uint64_t warp_key = key(h.block_id, h.warp_id);
   if (ticket) {
-    ticket_warps_[ticket->bucket].emplace(ticket->number, warp_key);
+    ticket_warps_[ticket->bucket].insert(ticket->number, warp_key);
     held_buckets_.set(ticket->bucket);
   }
-  Fifo& fifo = warps_[warp_key];
-  for (uint32_t m = lanes_of(h); m != 0; m &= m - 1) ++fifo.per_lane[std::countr_zero(m)];
-  fifo.lanes |= lanes_of(h);
+  const auto [found, added] = warps_.try_emplace(warp_key);
+  Fifo& fifo = found->second;
+  if (added) block_warps_[h.block_id].push_back(h.warp_id);
+  for (uint32_t m = record.lanes; m != 0; m &= m - 1) ++fifo.per_lane[std::countr_zero(m)];
+  fifo.lanes |= record.lanes;
   fifo.records.push_back(std::move(record));
   if (fifo.records.size() == 1) index_front(warp_key, fifo.records.front());
+}
+
+void DeferredWarps::TicketRow::insert(uint64_t number, uint64_t warp_key) {
+  const auto first = entries_.begin() + static_cast<std::ptrdiff_t>(head_);
+  if (entries_.size() == head_ || entries_.back().first <= number) {
+    entries_.emplace_back(number, warp_key);
+  } else if (head_ > 0 && number < first->first) {
+    *std::prev(first) = {number, warp_key};
+    --head_;
+  } else {
+    const auto at = std::upper_bound(first, entries_.end(), number,
+                                     [](uint64_t n, const std::pair<uint64_t, uint64_t>& e) { return n < e.first; });
+    entries_.emplace(at, number, warp_key);
+  }
+}
+
+void DeferredWarps::TicketRow::erase(uint64_t number, uint64_t warp_key) {
+  const auto first = entries_.begin() + static_cast<std::ptrdiff_t>(head_);
+  auto at = std::lower_bound(first, entries_.end(), number,
+                             [](const std::pair<uint64_t, uint64_t>& e, uint64_t n) { return e.first < n; });
+  while (at != entries_.end() && at->first == number && at->second != warp_key) ++at;
+  if (at == entries_.end() || at->first != number) return;
+  if (at == first) {
+    ++head_;
+  } else {
+    entries_.erase(at);
+  }
+  if (head_ == entries_.size()) {
+    clear();
+  } else if (head_ > 64 && head_ * 2 > entries_.size()) {  // the head's gap outgrew the entries
+    entries_.erase(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+}
+
+void DeferredWarps::recycle(DeferredRecord&& record) {
+  constexpr size_t kKept = 4096;
+  if (spare_slots_.size() >= kKept || record.slots.capacity() > 64) return;
+  record.slots.clear();
+  spare_slots_.push_back(std::move(record.slots));
 }
 
 void DeferredWarps::index_front(uint64_t warp_key, const DeferredRecord& record) {
@@ -35,22 +80,24 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
   const uint64_t warp_key = warp->first;
   if (at == 0) unindex_front(warp_key, fifo.records.front());
   DeferredRecord record = std::move(fifo.records[at]);
-  fifo.records.erase(fifo.records.begin() + static_cast<std::ptrdiff_t>(at));
-  for (uint32_t m = lanes_of(record.header()); m != 0; m &= m - 1) {
+  fifo.records[at].ticket.reset();
+  fifo.records[at].lanes = 0;  // a gap: the records behind it stay where they are
+  if (at == 0) {
+    while (!fifo.records.empty() && fifo.records.front().lanes == 0) fifo.records.pop_front();
+  }
+  for (uint32_t m = record.lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
     if (--fifo.per_lane[lane] == 0) fifo.lanes &= ~(1u << lane);
   }
   if (record.ticket) {
     auto& bucket = ticket_warps_[record.ticket->bucket];
-    for (auto [it, end] = bucket.equal_range(record.ticket->number); it != end; ++it) {
-      if (it->second == warp_key) {
-        bucket.erase(it);
-        break;
-      }
-    }
+    bucket.erase(record.ticket->number, warp_key);
     if (bucket.empty()) held_buckets_.reset(record.ticket->bucket);
   }
-  if (fifo.records.empty()) {
+  if (fifo.lanes == 0) {  // nothing left but gaps
+    std::vector<uint16_t>& of_block = block_warps_[block_of(warp_key)];
+    of_block.erase(std::find(of_block.begin(), of_block.end(), warp_of(warp_key)));
+    if (of_block.empty()) block_warps_.erase(block_of(warp_key));
     warps_.erase(warp);
   } else if (at == 0) {
     index_front(warp_key, fifo.records.front());
@@ -61,9 +108,9 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
 DeferredRecord DeferredWarps::pop_front(uint64_t warp_key) { return remove(warps_.find(warp_key), 0); }
 
 std::optional<uint64_t> DeferredWarps::warp_holding_up_to(uint32_t bucket, uint64_t number) const {
-  const auto& held = ticket_warps_[bucket];
-  if (held.empty() || held.begin()->first > number) return std::nullopt;
-  return held.begin()->second;
+  const TicketRow& held = ticket_warps_[bucket];
+  if (held.empty() || held.lowest().first > number) return std::nullopt;
+  return held.lowest().second;
 }
 
 bool DeferredWarps::holds_in_bucket(uint32_t bucket) const { return !ticket_warps_[bucket].empty(); }
@@ -71,14 +118,9 @@ bool DeferredWarps::holds_in_bucket(uint32_t bucket) const { return !ticket_warp
 std::vector<SyncTicket> DeferredWarps::lowest_tickets() const {
   std::vector<SyncTicket> lowest;
   for (uint32_t bucket = 0; bucket < kSyncBuckets; ++bucket) {
-    if (held_buckets_.test(bucket)) lowest.push_back(SyncTicket{bucket, ticket_warps_[bucket].begin()->first});
+    if (held_buckets_.test(bucket)) lowest.push_back(SyncTicket{bucket, ticket_warps_[bucket].lowest().first});
   }
   return lowest;
-}
-
-std::pair<DeferredWarps::Map::const_iterator, DeferredWarps::Map::const_iterator> DeferredWarps::block_warps(
-    uint32_t block) const {
-  return {warps_.lower_bound(key(block, 0)), warps_.upper_bound(key(block, UINT16_MAX))};
 }
 
 }  // namespace barracuda::engine

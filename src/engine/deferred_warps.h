@@ -14,15 +14,19 @@
 //
 // Unticketed fronts (held behind a barrier, worker_order.cpp) are indexed, and every held ticket maps
 // to its warp, so finding the warp whose turn has come in a bucket is a lookup, not a walk over every
-// held-back warp.
+// held-back warp. A lock-heavy launch holds back most of its records in a hundred thousand warps: the
+// warps are hashed, a record's lanes are kept beside it (a walk over a FIFO reads no payload), a
+// record taken from the middle of a FIFO leaves a gap instead of moving the records behind it, and
+// payload buffers are reused.
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <optional>
 #include <set>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "barracuda/record.h"
@@ -32,6 +36,7 @@ namespace barracuda::engine {
 
 struct DeferredRecord {
   std::optional<SyncTicket> ticket;
+  uint32_t lanes = 0;               // DeferredWarps::lanes_of(header()); 0: a gap left by a record taken
   std::vector<RecordHeader> slots;  // the record's header, then its address payload
 
   const RecordHeader& header() const { return slots.front(); }
@@ -40,15 +45,15 @@ struct DeferredRecord {
 
 class DeferredWarps {
  public:
-  // A warp's held-back records in program order, how many of them each lane has, and the lanes with
-  // any (a record without lanes counts for all): asked on every record of a held-back warp.
+  // A warp's held-back records in program order (the front is never a gap), how many of them each
+  // lane has, and the lanes with any (a record without lanes counts for all): asked on every record of
+  // a held-back warp.
   struct Fifo {
     std::deque<DeferredRecord> records;
     std::array<uint32_t, kWarpSize> per_lane{};
     uint32_t lanes = 0;
   };
-  // Ordered by (block, warp), so the warps of one block are adjacent.
-  using Map = std::map<uint64_t, Fifo>;
+  using Map = std::unordered_map<uint64_t, Fifo>;
 
   static uint64_t key(uint32_t block, uint16_t warp) { return uint64_t{block} << 16 | warp; }
   static uint16_t warp_of(uint64_t key) { return static_cast<uint16_t>(key); }
@@ -86,15 +91,29 @@ class DeferredWarps {
     return {unticketed_fronts_.lower_bound(key(block, 0)), unticketed_fronts_.upper_bound(key(block, UINT16_MAX))};
   }
   static uint32_t block_of(uint64_t key) { return static_cast<uint32_t>(key >> 16); }
-  // The held-back warps of `block`, as a range of Map entries.
-  std::pair<Map::const_iterator, Map::const_iterator> block_warps(uint32_t block) const;
-  // Every held-back record, warp by warp, in program order; leaves nothing held back.
+  // The warps of `block` that hold records back (empty when none does).
+  const std::vector<uint16_t>& block_warps(uint32_t block) const {
+    static const std::vector<uint16_t> none;
+    const auto found = block_warps_.find(block);
+    return found == block_warps_.end() ? none : found->second;
+  }
+  // Hands a record's payload buffer back after it was applied, for the next record held back.
+  void recycle(DeferredRecord&& record);
+  // Every held-back record, warp by warp in (block, warp) order, each in program order; leaves
+  // nothing held back.
   template <typename Apply>
   void drain_all(Apply&& apply) {
-    for (const auto& [warp, fifo] : warps_) {
-      for (const DeferredRecord& record : fifo.records) apply(record);
+    std::vector<uint64_t> keys;
+    keys.reserve(warps_.size());
+    for (const auto& entry : warps_) keys.push_back(entry.first);
+    std::sort(keys.begin(), keys.end());
+    for (const uint64_t warp : keys) {
+      for (const DeferredRecord& record : warps_.at(warp).records) {
+        if (record.lanes != 0) apply(record);
+      }
     }
     warps_.clear();
+    block_warps_.clear();
     unticketed_fronts_.clear();
     for (auto& bucket : ticket_warps_) bucket.clear();
     held_buckets_.reset();
@@ -106,25 +125,45 @@ class DeferredWarps {
   DeferredRecord remove(Map::iterator warp, size_t at);
 
   Map warps_;
+  std::unordered_map<uint32_t, std::vector<uint16_t>> block_warps_;  // block -> its warps in warps_
   std::set<uint64_t> unticketed_fronts_;
-  // Per bucket, ticket number -> warp key, of every held-back ticketed record (a malformed stream may
-  // repeat a ticket). One small tree per bucket: the lookups of a lock-heavy launch that holds millions
-  // of records back stay in a tree of that bucket's alone.
-  std::array<std::multimap<uint64_t, uint64_t>, kSyncBuckets> ticket_warps_;
+  // Per bucket, (ticket number, warp key) of every held-back ticketed record, sorted by ticket (a
+  // malformed stream may repeat one). A worker drains a bucket's tickets nearly in order and applies
+  // its lowest first: a sorted array gains at its end and loses at its head, where a tree paid a cache
+  // miss per level on every record of a lock-heavy launch.
+  class TicketRow {
+   public:
+    bool empty() const { return head_ == entries_.size(); }
+    const std::pair<uint64_t, uint64_t>& lowest() const { return entries_[head_]; }
+    void insert(uint64_t number, uint64_t warp_key);
+    void erase(uint64_t number, uint64_t warp_key);
+    void clear() {
+      entries_.clear();
+      head_ = 0;
+    }
+
+   private:
+    std::vector<std::pair<uint64_t, uint64_t>> entries_;
+    size_t head_ = 0;  // entries_ before it were erased
+  };
+  std::array<TicketRow, kSyncBuckets> ticket_warps_;
   std::bitset<kSyncBuckets> held_buckets_;  // the buckets whose tree is not empty
+  std::vector<std::vector<RecordHeader>> spare_slots_;  // payload buffers of applied records
 };
 
 template <typename Ready>
 std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready&& ready) {
   const auto warp = warps_.find(warp_key);
   if (warp == warps_.end()) return std::nullopt;
+  const Fifo& fifo = warp->second;
   uint32_t lanes_before = 0;
-  for (size_t at = 0; at < warp->second.records.size(); ++at) {
-    const DeferredRecord& record = warp->second.records[at];
-    const uint32_t lanes = lanes_of(record.header());  // none: keep its place
-    if ((lanes & lanes_before) == 0 && ready(record)) return remove(warp, at);
-    lanes_before |= lanes;
-    if (lanes_before == ~0u) break;  // every later record shares a lane with an earlier one
+  for (size_t at = 0; at < fifo.records.size(); ++at) {
+    const DeferredRecord& record = fifo.records[at];
+    if (record.lanes == 0) continue;  // a gap
+    if ((record.lanes & lanes_before) == 0 && ready(record)) return remove(warp, at);
+    lanes_before |= record.lanes;
+    // Every lane holding records has one before: each later record shares a lane with an earlier one.
+    if ((lanes_before & fifo.lanes) == fifo.lanes) break;
   }
   return std::nullopt;
 }

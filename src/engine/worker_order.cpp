@@ -49,9 +49,7 @@ bool Worker::waits_at_barrier_for_deferred_warp(const RecordHeader& h) {
   if (found == blocks_.end()) return false;
   BlockState& block = *found->second;
   if (h.warp_id >= block.warp_count() || (block.waiting_lanes(h.warp_id) & h.active_mask) == 0) return false;
-  const auto [first, last] = deferred_.block_warps(h.block_id);
-  for (auto it = first; it != last; ++it) {
-    const uint16_t other = DeferredWarps::warp_of(it->first);
+  for (const uint16_t other : deferred_.block_warps(h.block_id)) {
     if (other == h.warp_id || other >= block.warp_count()) continue;
     if (block.warp(other).live_mask & ~block.waiting_lanes(other)) return true;
   }
@@ -129,12 +127,19 @@ bool Worker::apply_ready(uint64_t warp, std::optional<uint32_t> bucket) {
     std::optional<DeferredRecord> record;
     if (is_ready(*front)) {
       record = deferred_.pop_front(warp);
-    } else if (bucket && deferred_.warp_holding_up_to(*bucket, shared_.tickets.next(*bucket)) == warp) {
-      // The bucket's turn is this warp's, but behind its front: a diverged group logged it late.
+    } else if (shared_.launch.warp_model != WarpModel::kLockstep ||
+               (bucket && deferred_.warp_holding_up_to(*bucket, shared_.tickets.next(*bucket)) == warp)) {
+      // A record behind the front whose turn has come. Under independent thread scheduling any such
+      // record that shares no lane with an earlier held one: a turn handed on while its record waited
+      // behind its own lanes is not noted again, and taking only the bucket just handed on left the
+      // others for the launch's end (hash_table: the kernel over in seconds, then one thread applying
+      // its backlog for minutes). Under lockstep, only the bucket's turn just handed on: a diverged
+      // group logged it late.
       record = deferred_.take_ready(warp, is_ready);
     }
     if (!record) break;
     apply_ticketed(record->ticket, record->header(), record->payload());
+    deferred_.recycle(std::move(*record));
     applied = true;
   }
   return applied;

@@ -9,6 +9,8 @@
 namespace barracuda::runtime {
 namespace {
 
+// Looks at its idle sink a settling thread makes while no thread finds work, before it stops.
+constexpr uint32_t kSettleLooks = 4096;
 // Empty passes a thread spins through (yielding) before it naps between passes: a busy queue is
 // drained at once, an idle launch does not burn a core per thread.
 constexpr uint32_t kSpinPasses = 64;
@@ -85,6 +87,7 @@ DrainTotals DrainPool::close_current() {
   // The mutex orders what the caller saw (the kernel's end) before each thread's closing pass.
   state_.closing = true;
   acks_ = 0;
+  settling_.store(thread_count_, std::memory_order_relaxed);
   wake_.notify_all();
   acked_.wait(lock, [this] { return acks_ == thread_count_; });
   if (state_.current) open_.erase(*state_.current);
@@ -137,6 +140,7 @@ void DrainPool::run(uint32_t index) {
     const uint64_t slots_before = mine.slots;
     pass(index, state, state.closing, held, scratch, mine);
     if (state.closing) {
+      settle(index, state.current.has_value(), mine);
       std::unique_lock lock(mutex_);
       merge_into(totals_, std::exchange(mine, {}));
       if (++acks_ == thread_count_) acked_.notify_one();
@@ -230,6 +234,35 @@ IdleWork DrainPool::idle(uint32_t index, DrainTotals& totals) {
   }
   totals.sink_time += std::chrono::steady_clock::now() - start;
   return worked;
+}
+
+// The kernel has ended and its records are all drained. A lock-heavy launch holds most of them back,
+// waiting for turns that pass between the threads' workers hundreds of thousands of times: the threads
+// go on with that together instead of leaving it to the one thread that ends the launch. A thread
+// stops once its sink holds nothing, or once no thread has found work for a while (kSettleLooks
+// looks: a turn passed to another thread takes it microseconds). A turn handed to a thread that has
+// just stopped is left for the launch's end, which applies every held-back record anyway.
+void DrainPool::settle(uint32_t index, bool launch_current, DrainTotals& totals) {
+  bool working = true;  // counted in settling_ (close_current counts every thread)
+  uint32_t idle_looks = 0;
+  for (;;) {
+    const IdleWork work = launch_current ? idle(index, totals) : IdleWork::kNone;
+    if (work == IdleWork::kDone) {
+      if (!working) settling_.fetch_add(1, std::memory_order_seq_cst);
+      working = true;
+      idle_looks = 0;
+      continue;
+    }
+    if (working) settling_.fetch_sub(1, std::memory_order_seq_cst);
+    working = false;
+    if (work == IdleWork::kNone) return;
+    if (settling_.load(std::memory_order_seq_cst) != 0) {
+      idle_looks = 0;
+    } else if (++idle_looks == kSettleLooks) {
+      return;
+    }
+    std::this_thread::yield();
+  }
 }
 
 void DrainPool::sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals) {

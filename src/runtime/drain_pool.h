@@ -78,7 +78,8 @@ class DrainPool {
   // Once the producers of the current launch are done (its kernel has ended): returns after every
   // thread made a full pass over its queues after this call, so every record of the launch reached the
   // sink, and closes the launch. The sink is not called again before the next make_current(). Returns
-  // what was drained since the previous close. A malformed queue or a throwing sink stops nothing: the
+  // what was drained since the previous close. Before returning, the threads go on together with the
+  // work their idle sinks hold back (settle). A malformed queue or a throwing sink stops nothing: the
   // error is returned and draining goes on, so the producers never stall.
   DrainTotals close_current();
 
@@ -99,6 +100,9 @@ class DrainPool {
                 DrainTotals& totals);
   void sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals);
   IdleWork idle(uint32_t index, DrainTotals& totals);
+  // After the closing pass: offers the idle sink more work until it holds none, or until no thread is
+  // working any more (so none can hand this one more).
+  void settle(uint32_t index, bool launch_current, DrainTotals& totals);
   // A launch's held-back records leave the count (sunk or dropped).
   void release_held(const std::pair<uint16_t, std::vector<std::vector<QueueSlot>>>& launch);
   bool is_open(uint16_t launch_id);
@@ -108,6 +112,7 @@ class DrainPool {
   RecordSink sink_;
   IdleSink idle_;
   std::atomic<uint64_t> held_back_slots_{0};
+  std::atomic<uint32_t> settling_{0};  // threads settling that last found work
   std::array<std::atomic<uint64_t>, 65536 / 64> seen_{};  // has_records_of, one bit per launch id
   std::mutex mutex_;              // guards everything below
   std::condition_variable wake_;  // a launch opened, the state changed, or stopping

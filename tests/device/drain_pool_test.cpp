@@ -321,5 +321,35 @@ TEST_F(DrainPoolTest, IdleThreadsGoOnWithHeldBackWorkOnlyWhileALaunchIsCurrent) 
   EXPECT_FALSE(wrong_thread) << "asked on another thread than the one sinking its records";
 }
 
+TEST_F(DrainPoolTest, EveryThreadSettlesItsHeldBackWorkBeforeTheLaunchCloses) {
+  // Once the kernel has ended, what the engine workers hold back (a lock-heavy launch: most of its
+  // records) is worked off by every drain thread at once, on its own thread, before close_current()
+  // returns, instead of by the one thread that ends the launch afterwards.
+  constexpr uint32_t kThreads = 3;
+  constexpr uint32_t kUnitsEach = 2000;
+  std::atomic<bool> ended{false};
+  std::array<std::atomic<uint32_t>, kThreads> done{};
+  std::array<std::thread::id, kThreads> worked_on{};
+  std::atomic<bool> two_threads_on_one_index{false};
+  const IdleSink idle = [&](uint32_t thread) {
+    if (!ended.load()) return IdleWork::kWaiting;  // held back until the kernel's end
+    if (done[thread].load() == kUnitsEach) return IdleWork::kNone;
+    if (worked_on[thread] == std::thread::id{}) worked_on[thread] = std::this_thread::get_id();
+    if (worked_on[thread] != std::this_thread::get_id()) two_threads_on_one_index = true;
+    done[thread].fetch_add(1);
+    return IdleWork::kDone;
+  };
+  Delivered delivered(kThreads);
+  DrainPool pool(arena_, kThreads, delivered.sink(), idle);
+  pool.open(1);
+  pool.make_current(1);
+  ended = true;
+  const DrainTotals totals = pool.close_current();
+  EXPECT_FALSE(totals.error);
+  for (uint32_t thread = 0; thread < kThreads; ++thread) EXPECT_EQ(done[thread].load(), kUnitsEach) << thread;
+  EXPECT_FALSE(two_threads_on_one_index);
+  EXPECT_NE(worked_on[0], worked_on[1]);
+}
+
 }  // namespace
 }  // namespace barracuda::runtime

@@ -428,5 +428,54 @@ TEST(SyncOrder, BucketsTakeTheirTurnsIndependently) {
   EXPECT_TRUE(has_ordering_diagnostic(s)) << "the lock's missing ticket is reported";
 }
 
+// A turn handed on while its record waits behind an earlier record of its own lane is taken as soon as
+// that record goes, not left for the launch's end. Reader warp: lane 1 waits for D's turn; lane 0 for
+// C's turn, then B's. B's turn comes first, while lane 0 still waits for C; C's comes later, from a
+// third block. The writer's warp 1 holds D's turn behind its own ticket of B: until the reader takes
+// B's turn nothing moves but the launch's end (hash_table: its kernel over in seconds, then one
+// thread applying the backlog for minutes).
+TEST(SyncOrder, ATurnThatCameWhileItsRecordWaitedBehindItsLaneIsTakenOnceTheLaneMoves) {
+  constexpr uint32_t kLater = 2;  // the third block and queue
+  const uint64_t kB = kFlag, kC = kFlag + 0x100;
+  uint64_t kD = kC + 0x100;
+  while (sync_bucket(kD) == sync_bucket(kB) || sync_bucket(kD) == sync_bucket(kC)) kD += 0x100;
+  const uint32_t b = sync_bucket(kB), c = sync_bucket(kC), d = sync_bucket(kD);
+  ASSERT_NE(b, c);
+  Scenario s(Dim3{3, 1, 1}, kTwoWarps, WarpModel::kIndependent, 3);
+  auto reader = s.warp(kReader, 0);
+  auto writer = s.warp(kWriter, 0);
+  auto locker = s.warp(kWriter, 1);
+  auto later = s.warp(kLater, 0);
+  reader.ticket(1, lane(1), d);
+  reader.load(lane(1), kD, 4, kAcquireGpu);
+  reader.ticket(1, lane(0), c);
+  reader.load(lane(0), kC, 4, kAcquireGpu);
+  reader.ticket(1, lane(0), b);
+  reader.load(lane(0), kB, 4, kAcquireGpu);
+  writer.ticket(0, lane(0), b);
+  writer.store(lane(0), kB, 4, kReleaseGpu);
+  locker.ticket(2, lane(0), b);
+  locker.atomic(lane(0), kB);
+  locker.ticket(0, lane(0), d);
+  locker.store(lane(0), kD, 4, kReleaseGpu);
+  later.ticket(0, lane(0), c);
+  later.store(lane(0), kC, 4, kReleaseGpu);
+  s.run_consuming([](Engine& engine, const std::vector<std::vector<RecordHeader>>& queues) {
+    Worker& reading = engine.worker(kReader);
+    Worker& writing = engine.worker(kWriter);
+    reading.consume(queues[kReader]);
+    writing.consume(queues[kWriter]);
+    EXPECT_TRUE(writing.has_deferred()) << "the lock's ticket 2 of B waits for the reader's ticket 1";
+    EXPECT_FALSE(reading.catch_up()) << "B's turn came, behind lane 0's wait for C";
+    engine.worker(kLater).consume(queues[kLater]);
+    EXPECT_TRUE(reading.catch_up()) << "C's turn came: lane 0 takes it, then B's";
+    EXPECT_TRUE(writing.catch_up()) << "the reader took B's turn: the lock goes on, then D's release";
+    EXPECT_TRUE(reading.catch_up()) << "D's turn came";
+    EXPECT_FALSE(reading.has_deferred());
+    EXPECT_FALSE(writing.has_deferred());
+  });
+  EXPECT_FALSE(has_ordering_diagnostic(s));
+}
+
 }  // namespace
 }  // namespace barracuda::engine::test
