@@ -1,6 +1,7 @@
 // `barracuda replay TRACE`: feeds a trace recorded on the GPU (record=FILE) through the engine again,
 // offline, and reports what it finds exactly as the live run does (text, --report JSON, --sarif);
 // --dump prints the trace instead.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -28,6 +29,7 @@ struct ReplayArguments {
   std::string report_path;
   std::string sarif_path;
   std::string warp_model = "its";
+  uint32_t workers = 1;
   uint64_t print_limit = 0;
   bool dump = false;
   bool warn_redundant_barriers = false;
@@ -51,7 +53,7 @@ int replay(const ReplayArguments& arguments) {
     return 0;
   }
   const WarpModel model = arguments.warp_model == "lockstep" ? WarpModel::kLockstep : WarpModel::kIndependent;
-  engine::Engine engine(engine::EngineConfig{});
+  engine::Engine engine(engine::EngineConfig{std::max<uint32_t>(arguments.workers, 1)});
   runtime::SiteRegistry sites;
   std::map<std::string, runtime::LaunchRecord> launches;  // latest dimensions of each kernel
   report::Report report;
@@ -108,6 +110,9 @@ void add_replay_command(CLI::App& app, CommandResult& result) {
   command->add_option("trace", arguments->trace, "Trace file written by a run with record=FILE")->required();
   command->add_option("--report", arguments->report_path, "Write the JSON report to this file");
   command->add_option("--sarif", arguments->sarif_path, "Write a SARIF 2.1.0 report to this file");
+  command->add_option("--workers", arguments->workers,
+                      "Engine workers, each on its own thread as in a run's drain threads (default 1: in order, one thread)")
+      ->check(CLI::Range(1, 256));
   command->add_option("--warp-model", arguments->warp_model, "its or lockstep")->check(CLI::IsMember({"its", "lockstep"}));
   command->add_option("--print-limit", arguments->print_limit, "Races printed in full (0: all)");
   command->add_flag("--warn-redundant-barriers", arguments->warn_redundant_barriers,

@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "barracuda/sync_bucket.h"
 #include "trace/trace_reader.h"
 
 namespace barracuda::cli {
@@ -60,6 +61,13 @@ void print_record(std::ostream& out, const RecordHeader& h, const RecordHeader* 
     if (race.same_value) out << " same value " << race.value;
   } else if (record.op() == RecordOp::kFence) {
     out << ' ' << memory_semantics_name(record.semantics()) << '.' << memory_scope_name(record.scope());
+  } else if (record.op() == RecordOp::kSyncTicket && record.address_mode() == AddressMode::kFull64) {
+    out << " lane tickets";  // lane:bucket/ticket (barracuda/sync_bucket.h)
+    for (uint32_t m = h.active_mask; m != 0; m &= m - 1) {
+      const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+      const uint64_t word = record.lane_address(lane);
+      out << ' ' << lane << ':' << lane_ticket_bucket(word) << '/' << lane_ticket_number(word);
+    }
   } else {
     out << " payload " << hex(h.base) << " count " << h.stride;
   }

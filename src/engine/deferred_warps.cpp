@@ -21,7 +21,12 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
   const auto [found, added] = warps_.try_emplace(warp_key);
   Fifo& fifo = found->second;
   if (added) block_warps_[h.block_id].push_back(h.warp_id);
-  for (uint32_t m = record.lanes; m != 0; m &= m - 1) ++fifo.per_lane[std::countr_zero(m)];
+  const uint64_t position = fifo.front_position + fifo.records.size();
+  for (uint32_t m = record.lanes; m != 0; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    if (fifo.by_lane[lane].empty()) fifo.lane_fronts[lane] = position;
+    fifo.by_lane[lane].push_back(position);
+  }
   fifo.lanes |= record.lanes;
   fifo.records.push_back(std::move(record));
   if (fifo.records.size() == 1) index_front(warp_key, fifo.records.front());
@@ -60,6 +65,24 @@ void DeferredWarps::TicketRow::erase(uint64_t number, uint64_t warp_key) {
   }
 }
 
+void DeferredWarps::LaneQueue::erase(uint64_t position) {
+  if (empty()) return;
+  if (positions_[head_] == position) {
+    ++head_;
+  } else {
+    const auto found = std::find(positions_.begin() + static_cast<std::ptrdiff_t>(head_), positions_.end(), position);
+    if (found == positions_.end()) return;
+    positions_.erase(found);
+  }
+  if (head_ == positions_.size()) {
+    positions_.clear();
+    head_ = 0;
+  } else if (head_ >= 64 && head_ * 2 >= positions_.size()) {
+    positions_.erase(positions_.begin(), positions_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+}
+
 void DeferredWarps::recycle(DeferredRecord&& record) {
   constexpr size_t kKept = 4096;
   if (spare_slots_.size() >= kKept || record.slots.capacity() > 64) return;
@@ -79,15 +102,25 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
   Fifo& fifo = warp->second;
   const uint64_t warp_key = warp->first;
   if (at == 0) unindex_front(warp_key, fifo.records.front());
+  const uint64_t position = fifo.front_position + at;
   DeferredRecord record = std::move(fifo.records[at]);
   fifo.records[at].ticket.reset();
   fifo.records[at].lanes = 0;  // a gap: the records behind it stay where they are
   if (at == 0) {
-    while (!fifo.records.empty() && fifo.records.front().lanes == 0) fifo.records.pop_front();
+    while (!fifo.records.empty() && fifo.records.front().lanes == 0) {
+      fifo.records.pop_front();
+      ++fifo.front_position;
+    }
   }
   for (uint32_t m = record.lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
-    if (--fifo.per_lane[lane] == 0) fifo.lanes &= ~(1u << lane);
+    LaneQueue& queue = fifo.by_lane[lane];
+    queue.erase(position);
+    if (queue.empty()) {
+      fifo.lanes &= ~(1u << lane);
+    } else {
+      fifo.lane_fronts[lane] = queue.front();
+    }
   }
   if (record.ticket) {
     auto& bucket = ticket_warps_[record.ticket->bucket];

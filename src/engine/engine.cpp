@@ -124,7 +124,7 @@ void Engine::apply_deferred(DiagnosticLog& diagnostics) {
       }
     }
     uint64_t skipped = 0;
-    for (const auto [bucket, number] : lowest) {
+    for (const auto& [bucket, number] : lowest) {
       const uint64_t next = shared_->tickets.next(bucket);
       if (number <= next) continue;
       skipped += number - next;

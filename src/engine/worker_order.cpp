@@ -9,6 +9,14 @@
 namespace barracuda::engine {
 
 void Worker::submit(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload) {
+  // A branch record no lane took (logged only when recording, kLaunchLogsEveryRecord) names no lane,
+  // so held back it would order the whole warp behind it; under independent thread scheduling it
+  // orders nothing at all (a recorded lock-heavy launch deadlocked on it and was then applied in warp
+  // order, with false races).
+  if (!ticket && h.active_mask == 0 && shared_.launch.warp_model != WarpModel::kLockstep &&
+      record_op_kind(static_cast<RecordOp>(h.op)) == RecordOpKind::kControlFlow) {
+    return;
+  }
   // A record of a held-back warp goes first when it shares no lane with the warp's held records (their
   // threads are independent: each lane's records keep their order; deferred_warps.h). In lock code
   // every lane waits for its own lock's turn, and the warp is held back nearly all the time.

@@ -9,7 +9,7 @@
 namespace barracuda::runtime {
 namespace {
 
-// Looks at its idle sink a settling thread makes while no thread finds work, before it stops.
+// Looks at its idle sink a settling thread makes, finding no other thread inside its own, before it stops.
 constexpr uint32_t kSettleLooks = 4096;
 // Empty passes a thread spins through (yielding) before it naps between passes: a busy queue is
 // drained at once, an idle launch does not burn a core per thread.
@@ -87,7 +87,6 @@ DrainTotals DrainPool::close_current() {
   // The mutex orders what the caller saw (the kernel's end) before each thread's closing pass.
   state_.closing = true;
   acks_ = 0;
-  settling_.store(thread_count_, std::memory_order_relaxed);
   wake_.notify_all();
   acked_.wait(lock, [this] { return acks_ == thread_count_; });
   if (state_.current) open_.erase(*state_.current);
@@ -239,28 +238,23 @@ IdleWork DrainPool::idle(uint32_t index, DrainTotals& totals) {
 // The kernel has ended and its records are all drained. A lock-heavy launch holds most of them back,
 // waiting for turns that pass between the threads' workers hundreds of thousands of times: the threads
 // go on with that together instead of leaving it to the one thread that ends the launch. A thread
-// stops once its sink holds nothing, or once no thread has found work for a while (kSettleLooks
-// looks: a turn passed to another thread takes it microseconds). A turn handed to a thread that has
+// stops once its sink holds nothing, or after kSettleLooks looks that found no thread inside the sink
+// (a turn passed to another thread takes it microseconds). A turn handed to a thread that has
 // just stopped is left for the launch's end, which applies every held-back record anyway.
 void DrainPool::settle(uint32_t index, bool launch_current, DrainTotals& totals) {
-  bool working = true;  // counted in settling_ (close_current counts every thread)
-  uint32_t idle_looks = 0;
-  for (;;) {
-    const IdleWork work = launch_current ? idle(index, totals) : IdleWork::kNone;
+  if (!launch_current) return;
+  for (uint32_t idle_looks = 0;;) {
+    // Counted while inside the sink, before it is known whether there is work: a thread handed a turn
+    // may apply records for a long time before it can say so, and the others must not stop meanwhile.
+    settling_.fetch_add(1, std::memory_order_seq_cst);
+    const IdleWork work = idle(index, totals);
+    settling_.fetch_sub(1, std::memory_order_seq_cst);
     if (work == IdleWork::kDone) {
-      if (!working) settling_.fetch_add(1, std::memory_order_seq_cst);
-      working = true;
       idle_looks = 0;
       continue;
     }
-    if (working) settling_.fetch_sub(1, std::memory_order_seq_cst);
-    working = false;
     if (work == IdleWork::kNone) return;
-    if (settling_.load(std::memory_order_seq_cst) != 0) {
-      idle_looks = 0;
-    } else if (++idle_looks == kSettleLooks) {
-      return;
-    }
+    if (settling_.load(std::memory_order_seq_cst) == 0 && ++idle_looks == kSettleLooks) return;
     std::this_thread::yield();
   }
 }

@@ -477,5 +477,37 @@ TEST(SyncOrder, ATurnThatCameWhileItsRecordWaitedBehindItsLaneIsTakenOnceTheLane
   EXPECT_FALSE(has_ordering_diagnostic(s));
 }
 
+// A branch record no lane took (logged only when recording) names no lane. Held back, it ordered the
+// whole warp behind it: here lane 1's release, whose turn has come, behind lane 0's acquire, whose
+// turn waits for the writer, whose turn waits for lane 1. Under independent thread scheduling it
+// orders nothing.
+TEST(SyncOrder, ABranchRecordNamingNoLaneHoldsNoLaneBack) {
+  const uint64_t kA = kFlag, kB = kFlag + 0x100;
+  const uint32_t a = sync_bucket(kA), b = sync_bucket(kB);
+  ASSERT_NE(a, b);
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, kQueues);
+  auto reader = s.warp(kReader, 0);
+  auto writer = s.warp(kWriter, 0);
+  reader.ticket(1, lane(0), a);
+  reader.load(lane(0), kA, 4, kAcquireGpu);
+  reader.branch_if(0, lane(1));
+  reader.ticket(0, lane(1), b);
+  reader.store(lane(1), kB, 4, kReleaseGpu);
+  writer.ticket(1, lane(0), b);
+  writer.atomic(lane(0), kB);
+  writer.ticket(0, lane(0), a);
+  writer.store(lane(0), kA, 4, kReleaseGpu);
+  s.run_consuming([](Engine& engine, const std::vector<std::vector<RecordHeader>>& queues) {
+    Worker& reading = engine.worker(kReader);
+    Worker& writing = engine.worker(kWriter);
+    reading.consume(queues[kReader]);
+    writing.consume(queues[kWriter]);
+    EXPECT_FALSE(writing.has_deferred()) << "lane 1's release went before lane 0's acquire";
+    EXPECT_TRUE(reading.catch_up()) << "A's turn came";
+    EXPECT_FALSE(reading.has_deferred());
+  });
+  EXPECT_FALSE(has_ordering_diagnostic(s));
+}
+
 }  // namespace
 }  // namespace barracuda::engine::test

@@ -66,7 +66,7 @@ Verdict last_queue_first(const RandomTrace& trace, uint32_t workers, bool ticket
       queue.push_back(h);
       continue;
     }
-    for (const auto [bucket, lanes] : lanes_of_bucket) {
+    for (const auto& [bucket, lanes] : lanes_of_bucket) {
       RecordHeader part = h;
       part.active_mask = lanes;
       if (bucket != kSyncBuckets) {
