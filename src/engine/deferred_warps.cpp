@@ -24,7 +24,10 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
   const uint64_t position = fifo.front_position + fifo.records.size();
   for (uint32_t m = record.lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
-    if (fifo.by_lane[lane].empty()) fifo.lane_fronts[lane] = position;
+    if (fifo.by_lane[lane].empty()) {
+      fifo.lane_fronts[lane] = position;
+      fifo.lane_front_lanes[lane] = record.lanes;
+    }
     fifo.by_lane[lane].push_back(position);
   }
   fifo.lanes |= record.lanes;
@@ -120,6 +123,7 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
       fifo.lanes &= ~(1u << lane);
     } else {
       fifo.lane_fronts[lane] = queue.front();
+      fifo.lane_front_lanes[lane] = fifo.records[queue.front() - fifo.front_position].lanes;
     }
   }
   if (record.ticket) {

@@ -69,8 +69,10 @@ class DeferredWarps {
     std::deque<DeferredRecord> records;
     uint64_t front_position = 0;  // of records.front(), counted since the warp's first held record
     std::array<LaneQueue, kWarpSize> by_lane;
-    std::array<uint64_t, kWarpSize> lane_fronts{};  // by_lane[l].front() where l is in `lanes`, kept
-                                                     // beside the FIFO: take_ready reads no queue
+    // Where l is in `lanes`: by_lane[l].front() and that record's lanes, kept beside the FIFO so that
+    // take_ready reads neither a queue nor a record it cannot take.
+    std::array<uint64_t, kWarpSize> lane_fronts{};
+    std::array<uint32_t, kWarpSize> lane_front_lanes{};
     uint32_t lanes = 0;
   };
   using Map = std::unordered_map<uint64_t, Fifo>;
@@ -180,17 +182,20 @@ std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready
   // no lane with any record before it.
   std::array<uint64_t, kWarpSize> fronts;
   size_t count = 0;
-  for (uint32_t m = fifo.lanes; m != 0; m &= m - 1) fronts[count++] = fifo.lane_fronts[std::countr_zero(m)];
+  for (uint32_t m = fifo.lanes; m != 0; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    const uint64_t position = fifo.lane_fronts[lane];
+    bool first_of_its_lanes = true;
+    for (uint32_t l = fifo.lane_front_lanes[lane]; l != 0 && first_of_its_lanes; l &= l - 1) {
+      first_of_its_lanes = fifo.lane_fronts[std::countr_zero(l)] == position;
+    }
+    if (first_of_its_lanes) fronts[count++] = position;
+  }
   std::sort(fronts.begin(), fronts.begin() + static_cast<std::ptrdiff_t>(count));
   const auto end = std::unique(fronts.begin(), fronts.begin() + static_cast<std::ptrdiff_t>(count));
   for (auto it = fronts.begin(); it != end; ++it) {
     const size_t at = *it - fifo.front_position;
-    const DeferredRecord& record = fifo.records[at];
-    bool first_of_its_lanes = true;
-    for (uint32_t m = record.lanes; m != 0 && first_of_its_lanes; m &= m - 1) {
-      first_of_its_lanes = fifo.lane_fronts[std::countr_zero(m)] == *it;
-    }
-    if (first_of_its_lanes && ready(record)) return remove(warp, at);
+    if (ready(fifo.records[at])) return remove(warp, at);
   }
   return std::nullopt;
 }
