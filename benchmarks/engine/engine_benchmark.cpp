@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/parallel_consume.h"
 #include "synthetic_traces.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_replay.h"
@@ -29,20 +30,8 @@ void run_trace(benchmark::State& state, TraceFactory factory, uint32_t blocks, u
   Engine engine(EngineConfig{workers});
   for (auto _ : state) {
     engine.begin_launch(trace.launch);
-    std::vector<std::thread> threads;
-    std::atomic<uint32_t> consumed{0};
-    for (uint32_t q = 0; q < workers; ++q) {
-      threads.emplace_back([&engine, &trace, &consumed, workers, q] {
-        Worker& worker = engine.worker(q);
-        worker.consume(trace.queues[q]);
-        consumed.fetch_add(1);
-        // As a drain thread whose queues ran dry: take the turns other workers hand over until they
-        // are done too (end_launch applies what is left).
-        while (worker.has_deferred() && consumed.load() < workers) worker.catch_up();
-        worker.catch_up();
-      });
-    }
-    for (std::thread& t : threads) t.join();
+    // As the drain threads: each worker on its own thread, settling the launch together before it ends.
+    consume_in_parallel(engine, trace.queues);
     engine.end_launch();
     races = engine.races().size();
   }

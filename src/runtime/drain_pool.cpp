@@ -4,13 +4,13 @@
 #include <exception>
 #include <utility>
 
+#include "engine/parallel_consume.h"
 #include "shim/termination_signals.h"
 
 namespace barracuda::runtime {
 namespace {
 
-// Looks at its idle sink a settling thread makes, finding no other thread inside its own, before it stops.
-constexpr uint32_t kSettleLooks = 4096;
+using engine::kSettleLooks;  // looks at its idle sink a settling thread makes, finding no other inside
 // Empty passes a thread spins through (yielding) before it naps between passes: a busy queue is
 // drained at once, an idle launch does not burn a core per thread.
 constexpr uint32_t kSpinPasses = 64;

@@ -1,18 +1,12 @@
 #include "trace/trace_replay.h"
 
-#include <atomic>
-#include <thread>
-
+#include "engine/parallel_consume.h"
 #include "trace/trace_error.h"
 
 namespace barracuda::trace {
 namespace {
 
 engine::Dim3 to_dim3(const std::array<uint32_t, 3>& d) { return {d[0], d[1], d[2]}; }
-
-// Looks at its held-back work a thread makes while no thread finds any, before it stops (as a drain
-// thread settling).
-constexpr uint32_t kSettleLooks = 4096;
 
 }  // namespace
 
@@ -39,36 +33,10 @@ void TraceReplay::slots(const SlotChunk& chunk) {
 
 void TraceReplay::finish() {
   if (!open_) return;
-  if (engine_.worker_count() > 1) consume_in_parallel();
+  if (engine_.worker_count() > 1) engine::consume_in_parallel(engine_, pending_);
+  pending_.clear();
   engine_.end_launch();
   open_ = false;
-}
-
-void TraceReplay::consume_in_parallel() {
-  const uint32_t workers = engine_.worker_count();
-  std::atomic<uint32_t> inside{0};  // threads looking at their held-back work
-  std::vector<std::thread> threads;
-  for (uint32_t index = 0; index < workers && index < pending_.size(); ++index) {
-    threads.emplace_back([this, index, &inside] {
-      engine::Worker& worker = engine_.worker(index);
-      inside.fetch_add(1);
-      worker.consume(pending_[index]);
-      inside.fetch_sub(1);
-      for (uint32_t looks = 0; worker.has_deferred();) {
-        inside.fetch_add(1);
-        const bool applied = worker.catch_up();
-        inside.fetch_sub(1);
-        if (applied) {
-          looks = 0;
-          continue;
-        }
-        if (inside.load() == 0 && ++looks == kSettleLooks) break;
-        std::this_thread::yield();
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  pending_.clear();
 }
 
 }  // namespace barracuda::trace

@@ -10,8 +10,8 @@ namespace barracuda::trace {
 
 // Feeds a recorded trace to the engine. With one engine worker the chunks are consumed as they come,
 // on the caller's thread. With several, as the drain threads of a run do: each worker's chunks of a
-// launch (queue % workers) on a thread of its own, which then goes on with what it holds back until no
-// thread finds work (runtime/drain_pool.h, settle), before the launch ends. That replays the hand-offs
+// launch (queue % workers) on a thread of its own, which then goes on with what it holds back
+// (engine/parallel_consume.h) before the launch ends. That replays the hand-offs
 // of sync-ticket turns between workers offline.
 class TraceReplay {
  public:
@@ -24,9 +24,6 @@ class TraceReplay {
   void finish();
 
  private:
-  // Several workers: consumes the open launch's chunks on one thread per worker.
-  void consume_in_parallel();
-
   engine::Engine& engine_;
   WarpModel model_;
   bool open_ = false;
