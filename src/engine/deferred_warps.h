@@ -15,10 +15,9 @@
 // Unticketed fronts (held behind a barrier, worker_order.cpp) are indexed, and every held ticket maps
 // to its warp, so finding the warp whose turn has come in a bucket is a lookup, not a walk over every
 // held-back warp. A lock-heavy launch holds back most of its records in a hundred thousand warps: the
-// warps are hashed, a record's lanes are kept beside it (a walk over a FIFO reads no payload), a
-// record taken from the middle of a FIFO leaves a gap instead of moving the records behind it, and
-// payload buffers are reused.
-#include <algorithm>
+// warps are hashed, each lane's records are queued by position (the records that may go first are the
+// lanes' fronts), a record taken from the middle of a FIFO leaves a gap instead of moving the records
+// behind it, and payload buffers are reused.
 #include <algorithm>
 #include <array>
 #include <bit>
