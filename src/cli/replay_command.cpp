@@ -89,6 +89,7 @@ int replay(const ReplayArguments& arguments) {
   report.summary.events = engine.stats().records;
   statistics.engine_thread_accesses = engine.stats().thread_accesses;
   statistics.engine_peak_resident_blocks = engine.stats().peak_resident_blocks;
+  statistics.engine_peak_held_back_records = engine.stats().peak_held_back_records;
   statistics.modules_instrumented = modules.size();
   report.statistics = statistics;
   runtime::add_findings(report, engine, sites, [&](const std::string& kernel) -> std::optional<runtime::LaunchRecord> {

@@ -32,6 +32,7 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
   }
   fifo.lanes |= record.lanes;
   fifo.records.push_back(std::move(record));
+  ++records_;
   if (fifo.records.size() == 1) index_front(warp_key, fifo.records.front());
 }
 
@@ -107,6 +108,7 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
   if (at == 0) unindex_front(warp_key, fifo.records.front());
   const uint64_t position = fifo.front_position + at;
   DeferredRecord record = std::move(fifo.records[at]);
+  --records_;
   fifo.records[at].ticket.reset();
   fifo.records[at].lanes = 0;  // a gap: the records behind it stay where they are
   if (at == 0) {

@@ -80,6 +80,8 @@ class DeferredWarps {
   static uint16_t warp_of(uint64_t key) { return static_cast<uint16_t>(key); }
 
   bool empty() const { return warps_.empty(); }
+  // Records held back now.
+  uint64_t size() const { return records_; }
   // The lanes of `h`'s warp that have a held-back record (0 when it holds none).
   uint32_t held_lanes(const RecordHeader& h) const {
     const auto found = warps_.find(key(h.block_id, h.warp_id));
@@ -134,6 +136,7 @@ class DeferredWarps {
       }
     }
     warps_.clear();
+    records_ = 0;
     block_warps_.clear();
     unticketed_fronts_.clear();
     for (auto& bucket : ticket_warps_) bucket.clear();
@@ -146,6 +149,7 @@ class DeferredWarps {
   DeferredRecord remove(Map::iterator warp, size_t at);
 
   Map warps_;
+  uint64_t records_ = 0;  // held back now (gaps not counted)
   std::unordered_map<uint32_t, std::vector<uint16_t>> block_warps_;  // block -> its warps in warps_
   std::set<uint64_t> unticketed_fronts_;
   // Per bucket, (ticket number, warp key) of every held-back ticketed record, sorted by ticket (a

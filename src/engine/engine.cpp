@@ -62,7 +62,7 @@ void Engine::end_launch() {
     }
   }
   const std::string& kernel = shared_->launch.kernel;
-  uint64_t peak_blocks = 0;
+  uint64_t peak_blocks = 0, peak_held = 0;
   diagnostics_.merge(std::move(ordering), kernel);
   diagnostics_.merge(std::move(redundant), kernel);
   // Same-value write-writes need "no read can observe the location between them": a store site that a
@@ -89,10 +89,12 @@ void Engine::end_launch() {
     stats_.unsupported_records += s.unsupported_records;
     stats_.writes_into_unlogged_loads += s.writes_into_unlogged_loads;
     peak_blocks += s.peak_resident_blocks;
+    peak_held += s.peak_held_back_records;
     worker->reset_stats();
   }
   stats_.dynamic_races = races_.dynamic_count();
   stats_.peak_resident_blocks = std::max(stats_.peak_resident_blocks, peak_blocks);
+  stats_.peak_held_back_records = std::max(stats_.peak_held_back_records, peak_held);
   if (shared_->launch.order.may_overlap_later) earlier_.remember(shared_->launch, shared_->global, std::move(sync_points));
   shared_->global.clear();
   shared_->cluster.clear();

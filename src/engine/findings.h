@@ -97,6 +97,9 @@ struct EngineStats {
   // Most blocks any one worker held state for at once (summed over workers): a block's state
   // (BlockState: ~57 bytes per thread) lives from its first record to its last warp's exit.
   uint64_t peak_resident_blocks = 0;
+  // Most records any one worker held back at once waiting for their turn (summed over workers): a
+  // lock-heavy launch can hold most of its records (tens of GB for cub_radix_sort at --scale 0.1).
+  uint64_t peak_held_back_records = 0;
   // Lane writes into LaunchInfo::unlogged_load_ranges (an out-of-bounds write, most likely): races
   // with the loads not logged there go unseen.
   uint64_t writes_into_unlogged_loads = 0;

@@ -26,6 +26,7 @@ void Worker::submit(std::optional<SyncTicket> ticket, const RecordHeader& h, std
       held != 0 && ((held & DeferredWarps::lanes_of(h)) != 0 || shared_.launch.warp_model == WarpModel::kLockstep);
   if (behind_own_lanes || !ready(ticket, h)) {
     deferred_.push(ticket, h, payload);
+    stats_.peak_held_back_records = std::max(stats_.peak_held_back_records, deferred_.size());
     if (ticket) {
       // Registered before looking at the turn again: a turn handed on meanwhile is noted either way.
       shared_.tickets.wait_in(ticket->bucket, index_);

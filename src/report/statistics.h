@@ -23,6 +23,7 @@ struct Statistics {
   Seconds engine_time{};  // in the engine (and trace recorder), summed over the drain threads; closing launches
   uint64_t engine_thread_accesses = 0;    // lane accesses checked against shadow memory
   uint64_t engine_peak_resident_blocks = 0;  // most blocks whose state the workers held at once
+  uint64_t engine_peak_held_back_records = 0;  // most records held back for their sync-ticket turn at once
   // Device checking of global memory (barracuda/global_check.h): launches it checked, and why the latest
   // launch of a kernel it could check was checked on the host ("kernel: reason"; empty when none was).
   uint64_t launches_global_on_device = 0;

@@ -135,6 +135,7 @@ report::Statistics run_statistics(const LaunchTotals& launches, const engine::En
   statistics.engine_time = launches.engine_time;
   statistics.engine_thread_accesses = engine.thread_accesses;
   statistics.engine_peak_resident_blocks = engine.peak_resident_blocks;
+  statistics.engine_peak_held_back_records = engine.peak_held_back_records;
   statistics.launches_global_on_device = launches.launches_global_on_device;
   statistics.global_on_host_reason = launches.global_declined;
   statistics.modules_instrumented = modules.compiled + modules.cached;

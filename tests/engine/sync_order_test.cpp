@@ -475,6 +475,8 @@ TEST(SyncOrder, ATurnThatCameWhileItsRecordWaitedBehindItsLaneIsTakenOnceTheLane
     EXPECT_FALSE(writing.has_deferred());
   });
   EXPECT_FALSE(has_ordering_diagnostic(s));
+  // The reader's three records, then the lock's two, were held back at once.
+  EXPECT_EQ(s.stats().peak_held_back_records, 5u);
 }
 
 // A branch record no lane took (logged only when recording) names no lane. Held back, it ordered the

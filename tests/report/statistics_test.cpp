@@ -32,7 +32,8 @@ TEST(Statistics, VerboseLineShowsEveryCost) {
             "statistics: 100000 events, 48.0 bytes/event, 132.0 MiB of queues; launches in flight for 0.500 s "
             "(0.2 M events/s checked); engine 2.750 s over 15 drain threads (2.0 M thread-accesses/s per thread); "
             "3 modules instrumented: 1 compiled in 1.250 s, 2 from the cache in 0.062 s; 2 launches had their global "
-            "memory checked on the GPU (checked on the host: _Z6gatherPKfPf: another launch may run beside it)");
+            "memory checked on the GPU (checked on the host: _Z6gatherPKfPf: another launch may run beside it); "
+            "at most 1200 records held back for their sync-ticket turn");
 }
 
 }  // namespace
