@@ -172,7 +172,7 @@ class DeferredWarps {
     size_t head_ = 0;  // entries_ before it were erased
   };
   std::array<TicketRow, kSyncBuckets> ticket_warps_;
-  std::bitset<kSyncBuckets> held_buckets_;  // the buckets whose tree is not empty
+  std::bitset<kSyncBuckets> held_buckets_;  // the buckets whose row is not empty
   std::vector<std::vector<RecordHeader>> spare_slots_;  // payload buffers of applied records
 };
 

@@ -86,9 +86,9 @@ class Worker {
   // bucket held here with `every_block`), then warps held at a barrier of `block`, of the blocks where
   // records were applied meanwhile, or of every block.
   bool take_turns(std::optional<uint32_t> block, bool every_block = false);
-  // Applies the held-back records of `warp` whose turn has come, in its FIFO's order; with `bucket`
-  // (the warp holds that bucket's turn), also a ready record behind its front (deferred_warps.h,
-  // take_ready).
+  // Applies the held-back records of `warp` whose turn has come, in its FIFO's order, and those
+  // behind its front that share no lane with an earlier held record (deferred_warps.h, take_ready);
+  // under the lockstep model those only when `bucket`'s turn, just handed on, is the warp's.
   bool apply_ready(uint64_t warp, std::optional<uint32_t> bucket = std::nullopt);
   void apply_ticketed(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply(const RecordHeader& h, std::span<const RecordHeader> payload);
