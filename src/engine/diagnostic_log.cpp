@@ -8,9 +8,10 @@ void DiagnosticLog::add(DiagnosticKind kind, SiteId site, BlockId block, std::st
   ++it->second.count;
 }
 
-void DiagnosticLog::merge(DiagnosticLog&& other, const std::string& kernel) {
+void DiagnosticLog::merge(DiagnosticLog&& other, const std::string& kernel, LaunchSeq launch) {
   for (auto& [key, diagnostic] : other.entries_) {
     diagnostic.kernel = kernel;
+    diagnostic.launch = launch;
     auto [it, inserted] = entries_.try_emplace({kernel, std::get<1>(key), std::get<2>(key)}, diagnostic);
     if (!inserted) it->second.count += diagnostic.count;
   }

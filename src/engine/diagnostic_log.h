@@ -14,8 +14,8 @@ class DiagnosticLog {
  public:
   // Counts one occurrence; the first occurrence's block and message represent the entry.
   void add(DiagnosticKind kind, SiteId site, BlockId block, std::string message);
-  // Moves every entry of `other` here, naming its kernel.
-  void merge(DiagnosticLog&& other, const std::string& kernel);
+  // Moves every entry of `other` here, naming its kernel and (for new entries) its launch.
+  void merge(DiagnosticLog&& other, const std::string& kernel, LaunchSeq launch);
   std::vector<Diagnostic> diagnostics() const;
   void clear() { entries_.clear(); }
 

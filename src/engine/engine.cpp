@@ -63,8 +63,9 @@ void Engine::end_launch() {
   }
   const std::string& kernel = shared_->launch.kernel;
   uint64_t peak_blocks = 0, peak_held = 0;
-  diagnostics_.merge(std::move(ordering), kernel);
-  diagnostics_.merge(std::move(redundant), kernel);
+  const LaunchSeq launch = shared_->launch.order.sequence;
+  diagnostics_.merge(std::move(ordering), kernel, launch);
+  diagnostics_.merge(std::move(redundant), kernel, launch);
   // Same-value write-writes need "no read can observe the location between them": a store site that a
   // racing read observed (a RAW or WAR race in this launch) does not count as same-value.
   StoreValues launch_values;
@@ -79,8 +80,8 @@ void Engine::end_launch() {
     });
   }
   for (auto& worker : workers_) {
-    races_.merge(std::move(worker->races()), kernel, launch_values);
-    diagnostics_.merge(std::move(worker->diagnostics()), kernel);
+    races_.merge(std::move(worker->races()), kernel, launch, launch_values);
+    diagnostics_.merge(std::move(worker->diagnostics()), kernel, launch);
     const EngineStats& s = worker->stats();
     stats_.records += s.records;
     stats_.thread_accesses += s.thread_accesses;

@@ -67,6 +67,8 @@ struct Race {
   // of the entry says so.
   bool unfenced_acquire = false;
   UnfencedOrigin unfenced;
+  // The launch the entry was first seen in (set when a launch's races are merged).
+  LaunchSeq launch{};
   // The entry's place in the order the engine first logged races (0, 1, 2, ... over the run): lets the
   // runtime tell the races a launch added (runtime/race_allocations.h).
   uint64_t serial = 0;
@@ -85,6 +87,7 @@ struct Diagnostic {
   BlockId block{};  // first block seen with the problem
   std::string message;
   uint64_t count = 0;
+  LaunchSeq launch{};  // the launch it was first seen in
 };
 
 struct EngineStats {

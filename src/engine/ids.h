@@ -15,6 +15,9 @@ enum class Clock : uint32_t {};
 enum class SiteId : uint32_t {};
 // Linear block index in the grid (RecordHeader::block_id).
 enum class BlockId : uint32_t {};
+// Issue number of a launch in the application, unique over the process and counted from 1 (0: not
+// known); RecordHeader::launch_id is its low 16 bits' stand-in and wraps.
+enum class LaunchSeq : uint64_t {};
 // Engine workers are numbered; a location's reads are kept per worker that made them.
 using WorkerIndex = uint16_t;
 
@@ -22,6 +25,7 @@ constexpr uint32_t raw(ThreadId t) { return static_cast<uint32_t>(t); }
 constexpr uint32_t raw(Clock c) { return static_cast<uint32_t>(c); }
 constexpr uint32_t raw(SiteId s) { return static_cast<uint32_t>(s); }
 constexpr uint32_t raw(BlockId b) { return static_cast<uint32_t>(b); }
+constexpr uint64_t raw(LaunchSeq l) { return static_cast<uint64_t>(l); }
 constexpr Clock next(Clock c) { return static_cast<Clock>(raw(c) + 1); }
 
 }  // namespace barracuda::engine

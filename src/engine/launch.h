@@ -12,9 +12,6 @@ namespace barracuda::engine {
 
 using barracuda::Dim3;
 
-// Issue number of a launch in the application, unique over the process (launch_id wraps).
-enum class LaunchSeq : uint64_t {};
-
 // How a launch is ordered with the application's other launches (runtime/stream_order.h computes it
 // from streams, events and host synchronisation). The defaults describe a launch ordered after
 // every earlier one and before every later one: no cross-launch state is kept.

@@ -14,10 +14,11 @@ class RaceLog {
  public:
   // Adds one dynamic race (its `count` is ignored); the first occurrence's details represent the entry.
   void add(const Race& race);
-  // Moves every entry of `other` into this log, naming its kernel and numbering new entries (serial); `launch_values` (the stores of the
+  // Moves every entry of `other` into this log, naming its kernel and, for new entries, their launch
+  // and their number (serial); `launch_values` (the stores of the
   // launch `other` comes from) decide which write-write races are same-value ones. An entry stays
   // same-value only while every launch it occurs in says so.
-  void merge(RaceLog&& other, const std::string& kernel, const StoreValues& launch_values);
+  void merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch, const StoreValues& launch_values);
   std::vector<Race> races() const;  // sorted: for reports
   template <typename Visit>
   void for_each(Visit&& visit) const {  // unordered, no copies

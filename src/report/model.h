@@ -130,7 +130,7 @@ struct Race {
   uint64_t address = 0;
   uint32_t size = 0;  // bytes of the overlapping accesses
   std::string kernel;
-  uint32_t launch_index = 0;  // 0-based count of launches of any kernel in the run
+  uint32_t launch_index = 0;  // the launch it was first seen in: 0-based over the run's checked launches
   Access current;             // the access that detected the race
   Access previous;            // the earlier access it conflicts with
   uint64_t dynamic_count = 1;  // how often this pair of sites raced in the run

@@ -30,6 +30,11 @@ report::Coord3 unflatten(uint64_t linear, const engine::Dim3& dims) {
           static_cast<uint32_t>(linear / (uint64_t{dims.x} * dims.y))};
 }
 
+// The report counts launches from 0 in issue order; the engine from 1, with 0 for "not known".
+uint32_t launch_index(engine::LaunchSeq launch) {
+  return engine::raw(launch) == 0 ? 0 : static_cast<uint32_t>(engine::raw(launch) - 1);
+}
+
 report::ThreadCoordinates to_report_thread(const engine::ThreadCoord& thread, const std::optional<LaunchRecord>& launch) {
   report::ThreadCoordinates coords;
   engine::Dim3 grid = launch ? launch->grid : engine::Dim3{};
@@ -109,6 +114,7 @@ report::Race to_report(const engine::Race& race, const SiteRegistry& sites, cons
   out.address = race.address;
   out.size = race.size;
   out.kernel = race.kernel;
+  out.launch_index = launch_index(race.launch);
   out.dynamic_count = race.count;
   auto [previous_kind, current_kind] = access_kinds(race.hazard);
   out.previous = {to_report_site(race.first_site, sites), to_report_thread(race.first_thread, first_launch), previous_kind};
@@ -135,6 +141,7 @@ std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic
     case engine::DiagnosticKind::kMalformedRecord: return std::nullopt;  // counted as incomplete analysis
   }
   out.kernel = diagnostic.kernel;
+  out.launch_index = launch_index(diagnostic.launch);
   out.site = to_report_site(diagnostic.site, sites);
   out.thread = to_report_thread({diagnostic.block, 0}, launches(diagnostic.kernel));
   out.detail = diagnostic.message;

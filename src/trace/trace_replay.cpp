@@ -19,6 +19,7 @@ void TraceReplay::launch(const LaunchDescriptor& launch) {
   info.block = to_dim3(launch.block);
   info.shared_bytes = launch.dynamic_shared_bytes;
   info.warp_model = model_;
+  info.order.sequence = engine::LaunchSeq{++launches_};
   engine_.begin_launch(info);
   open_ = true;
 }

@@ -27,6 +27,7 @@ class TraceReplay {
   engine::Engine& engine_;
   WarpModel model_;
   bool open_ = false;
+  uint64_t launches_ = 0;  // begun so far: the next one's LaunchSeq (reports count launches from it)
   std::vector<std::vector<RecordHeader>> pending_;  // per worker, the open launch's slots (several workers)
 };
 

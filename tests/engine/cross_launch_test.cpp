@@ -67,6 +67,26 @@ TEST(CrossLaunch, ConcurrentLaunchesWritingOneWordRace) {
   EXPECT_EQ(races[0].address, kX);
 }
 
+// The report's launch_index: each entry names the launch it was first seen in, however often later
+// launches repeat it.
+TEST(CrossLaunch, EachRaceNamesTheLaunchItWasFirstSeenIn) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo first = launch(1, "fill", {}, {}, false);
+  run(engine, first, {access(RecordOp::kStore, first, 0, 0, 11), access(RecordOp::kStore, first, 1, 0, 12)});
+  const LaunchInfo clean = launch(2, "fill", {}, {}, false);
+  run(engine, clean, {access(RecordOp::kStore, clean, 0, 0, 11)});
+  const LaunchInfo third = launch(3, "fill", {}, {}, false);
+  run(engine, third, {access(RecordOp::kStore, third, 0, 0, 11), access(RecordOp::kStore, third, 1, 0, 12),
+                      access(RecordOp::kLoad, third, 1, 1, 13)});
+  const std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 2u);
+  for (const Race& race : races) {
+    const bool repeated = race.second_site == SiteId{12};
+    EXPECT_EQ(race.launch, repeated ? kFirst : LaunchSeq{3}) << raw(race.second_site);
+    EXPECT_EQ(race.count, repeated ? 2u : 1u);
+  }
+}
+
 TEST(CrossLaunch, OrderedLaterLaunchDoesNotRace) {
   Engine engine(EngineConfig{1});
   const LaunchInfo a = launch(1, "fill_a", {}, {}, true);

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "engine/diagnostic_log.h"
 #include "scenario.h"
 
 namespace barracuda::engine::test {
@@ -12,6 +13,22 @@ constexpr uint64_t kX = 0x40000;
 constexpr uint64_t kY = 0x40100;  // a flag
 const Dim3 kOneBlock{1, 1, 1};
 const Dim3 kTwoWarps{64, 1, 1};
+
+TEST(Diagnostics, EachNamesTheLaunchItWasFirstSeenIn) {
+  DiagnosticLog log;
+  for (const uint64_t launch : {3u, 5u}) {
+    DiagnosticLog of_launch;
+    of_launch.add(DiagnosticKind::kRedundantBarrier, SiteId{7}, BlockId{0}, "barrier ordered nothing");
+    if (launch == 5) of_launch.add(DiagnosticKind::kBarrierDivergence, SiteId{8}, BlockId{1}, "lanes never arrived");
+    log.merge(std::move(of_launch), "k", LaunchSeq{launch});
+  }
+  const std::vector<Diagnostic> diagnostics = log.diagnostics();
+  ASSERT_EQ(diagnostics.size(), 2u);
+  for (const Diagnostic& d : diagnostics) {
+    EXPECT_EQ(d.launch, d.site == SiteId{7} ? LaunchSeq{3} : LaunchSeq{5});
+    EXPECT_EQ(d.count, d.site == SiteId{7} ? 2u : 1u);
+  }
+}
 
 TEST(Diagnostics, WarpExitingBeforeTheBarrierIsDivergence) {
   Scenario s(kOneBlock, kTwoWarps);
