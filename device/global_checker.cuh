@@ -74,9 +74,8 @@ __device__ __noinline__ void send_global_race(const Launch& launch, const Global
                                               const GlobalRace& race) {
   const GlobalStampLayout layout{check->interval_bits};
   const GlobalStamp first = unpack_global_stamp(race.first, layout);
-  const uint32_t race_class = first.block != access.stamp.block                       ? 2u
-                              : first.thread / kWarpSize != access.stamp.thread / kWarpSize ? 1u
-                                                                                        : 0u;
+  const auto race_class =
+      static_cast<uint32_t>(race_class_between(first.block, first.thread, access.stamp.block, access.stamp.thread));
   if (!first_global_report(check, global_race_filter_key(check->tag, race.first_site, site_id, race.hazard, race_class))) {
     return;
   }
@@ -141,7 +140,7 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
     GlobalCheckOutcome outcome = check_global_access(seen, access, layout);
     // The race with the last write, if any, is always the first; its site before this access's own
     // (a write's) replaces it.
-    if (outcome.race_count > 0 && outcome.races[0].hazard != SharedHazard::kWriteAfterRead) {
+    if (outcome.race_count > 0 && outcome.races[0].hazard != Hazard::kWriteAfterRead) {
       outcome.races[0].first_site = site_of(&word->write_site, seen.write, seen.write_site);
     }
     if (access.write) {
@@ -150,7 +149,7 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
       if (outcome.next.value != seen.value) {
         atomicExch(reinterpret_cast<unsigned long long*>(&word->value), outcome.next.value);
       }
-      if (outcome.race_count > 0 && outcome.races[0].hazard != SharedHazard::kWriteAfterRead) {
+      if (outcome.race_count > 0 && outcome.races[0].hazard != Hazard::kWriteAfterRead) {
         send_global_race(launch, check, site_id, size_log2, word_address, access, outcome.races[0]);
       }
       __threadfence();
@@ -162,8 +161,8 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
         const uint32_t kept_site = load_relaxed_u32(&word->reader_sites[r]);
         if (cas(&word->readers[r], reader, 0) == reader && global_concurrent(reader, access.stamp, layout)) {
           send_global_race(launch, check, site_id, size_log2, word_address, access,
-                           {SharedHazard::kWriteAfterRead, reader, site_of(&word->reader_sites[r], reader, kept_site),
-                            false});
+                           {hazard_between(false, false, true, false), reader,
+                            site_of(&word->reader_sites[r], reader, kept_site), false});
         }
       }
       return;
@@ -184,7 +183,7 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
       if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout) &&
           cas(&word->readers[changed], mine, 0) == mine) {
         send_global_race(launch, check, site_id, size_log2, word_address, access,
-                         {SharedHazard::kReadAfterWrite, write,
+                         {hazard_between(true, false, false, false), write,
                           site_of(&word->write_site, write, load_relaxed_u32(&word->write_site)), false});
       }
     }

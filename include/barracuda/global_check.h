@@ -120,7 +120,7 @@ struct GlobalAccess {
 };
 
 struct GlobalRace {
-  SharedHazard hazard;  // a plain read or write against a plain read or write
+  Hazard hazard;  // a plain read or write against a plain read or write
   uint64_t first;       // the earlier access's stamp
   uint32_t first_site;  // its kept site (kept_global_site: may be kGlobalUnknownSite)
   bool same_value;      // write-write between two uniform stores of one value
@@ -185,14 +185,14 @@ BARRACUDA_HOST_DEVICE constexpr GlobalCheckOutcome check_global_access(const Glo
     if (!same_instruction) {
       const bool same_value = access.write && access.uniform && current_value(seen.value, tag) &&
                               static_cast<uint32_t>(seen.value) == access.value;
-      out.races[out.race_count++] = {access.write ? SharedHazard::kWriteAfterWrite : SharedHazard::kReadAfterWrite,
-                                     seen.write, writer_site, same_value};
+      out.races[out.race_count++] = {hazard_between(true, false, access.write, false), seen.write, writer_site,
+                                     same_value};
     }
   }
   if (access.write) {
     for (uint32_t r = 0; r < 2; ++r) {
       if (current_stamp(seen.readers[r], tag) && global_concurrent(seen.readers[r], access.stamp, layout)) {
-        out.races[out.race_count++] = {SharedHazard::kWriteAfterRead, seen.readers[r],
+        out.races[out.race_count++] = {hazard_between(false, false, true, false), seen.readers[r],
                                        kept_global_site(seen.reader_sites[r], seen.readers[r]), false};
       }
     }

@@ -48,7 +48,7 @@ inline constexpr uint32_t kGlobalBarrierCountBits = 48;
 // A race pair as the filter stores it: the launch tag (entries of other tags are free), the two sites
 // (sorted), the hazard and the race class the host's RaceLog deduplicates on (0 intra-warp, 1
 // inter-warp, 2 inter-block).
-constexpr uint64_t global_race_filter_key(uint32_t tag, uint32_t first_site, uint32_t second_site, SharedHazard hazard,
+constexpr uint64_t global_race_filter_key(uint32_t tag, uint32_t first_site, uint32_t second_site, Hazard hazard,
                                           uint32_t race_class) {
   const uint64_t low = first_site < second_site ? first_site : second_site;
   const uint64_t high = first_site < second_site ? second_site : first_site;

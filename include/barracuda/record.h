@@ -68,12 +68,13 @@ enum ClusterBarrierPayload : uint8_t {
   kClusterBarrierRelaxed = 1u << 1,  // barrier.cluster.arrive.relaxed: orders no memory
 };
 
-// The hazard of a shared-memory race the device found, named from the first access to the second.
-enum class SharedHazard : uint8_t {
+// The hazard two conflicting accesses form, named from the earlier access to the later one: what the
+// host engine reports and what a device race record carries (barracuda/race_rule.h decides it).
+enum class Hazard : uint8_t {
   kReadAfterWrite = 0,
   kWriteAfterRead = 1,
   kWriteAfterWrite = 2,
-  kAtomicPlain = 3,  // a shared atomic and a plain access (two atomics never race)
+  kAtomicPlain = 3,  // an atomic (atom/red) and a non-atomic access
 };
 
 // What a kSharedRace record carries in `base` and `stride` (record_ops.inc); the header itself names
@@ -82,7 +83,7 @@ struct SharedRacePayload {
   uint32_t offset;        // shared offset of the 4-byte word both accesses touched (below 2^18)
   uint32_t first_thread;  // block-linear thread of the first access (below 1024)
   uint32_t first_site;
-  SharedHazard hazard;
+  Hazard hazard;
   bool same_value;  // both were stores of one value to one address by a whole warp group (`value`)
   uint32_t value;
 };
@@ -103,7 +104,7 @@ struct GlobalRacePayload {
   uint32_t first_block;   // linear block of the first access
   uint32_t first_thread;  // its block-linear thread (below 1024)
   uint32_t first_site;    // kGlobalUnknownSite (global_check.h) when the device could not tell
-  SharedHazard hazard;
+  Hazard hazard;
   bool same_value;  // both were stores of one value to one address by a whole warp group (`value`)
   uint32_t value;
 };
@@ -111,7 +112,7 @@ enum GlobalRacePayloadWord : uint32_t {
   kGlobalRaceFirstBlock = 0,
   kGlobalRaceFirstThread = 1,
   kGlobalRaceFirstSite = 2,
-  kGlobalRaceHazard = 3,  // SharedHazard | same_value << 2
+  kGlobalRaceHazard = 3,  // Hazard | same_value << 2
   kGlobalRaceValue = 4,
 };
 

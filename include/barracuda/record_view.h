@@ -227,7 +227,7 @@ class RecordView {
     payload.offset = static_cast<uint32_t>(base & ((1u << kSharedRaceOffsetBits) - 1));
     payload.first_thread = static_cast<uint32_t>((base >> 18) & ((1u << kSharedRaceThreadBits) - 1));
     payload.first_site = static_cast<uint32_t>(header_->stride);
-    payload.hazard = static_cast<SharedHazard>((base >> 28) & 0x3u);
+    payload.hazard = static_cast<Hazard>((base >> 28) & 0x3u);
     payload.same_value = ((base >> 30) & 1u) != 0;
     payload.value = static_cast<uint32_t>(base >> 32);
     return payload;
@@ -240,7 +240,7 @@ class RecordView {
     payload.first_thread = payload_word(kGlobalRaceFirstThread);
     payload.first_site = payload_word(kGlobalRaceFirstSite);
     const uint32_t hazard = payload_word(kGlobalRaceHazard);
-    payload.hazard = static_cast<SharedHazard>(hazard & 0x3u);
+    payload.hazard = static_cast<Hazard>(hazard & 0x3u);
     payload.same_value = (hazard >> 2 & 1u) != 0;
     payload.value = payload_word(kGlobalRaceValue);
     return payload;

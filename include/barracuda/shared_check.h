@@ -18,6 +18,7 @@
 // every racing write is reported with a read it really races with, though not every such read.
 #include <stdint.h>
 
+#include "barracuda/race_rule.h"
 #include "barracuda/record_view.h"
 
 namespace barracuda {
@@ -51,18 +52,15 @@ constexpr SharedStamp unpack_stamp(uint64_t packed) {
           static_cast<uint32_t>(packed & (kSharedCheckMaxSites - 1)), ((packed >> kSharedStampAtomicBit) & 1u) != 0};
 }
 
-// The hazard an earlier access of another thread in the same interval forms with a later one, or
-// nothing: shared atomics never race with each other (their .cta or wider scope covers the block),
-// and an atomic with a plain access is the engine's "atomic-plain" (hazard_between in the engine).
+// The hazard an earlier access of another thread in the same interval forms with a later one
+// (race_rule.h), or nothing: shared atomics never race with each other (their .cta or wider scope
+// covers the block).
 struct SharedHazardOrNone {
   bool races;
-  SharedHazard hazard;
+  Hazard hazard;
 };
 constexpr SharedHazardOrNone shared_hazard(bool earlier_write, bool earlier_atomic, bool later_write, bool later_atomic) {
-  if (earlier_atomic && later_atomic) return {false, SharedHazard::kAtomicPlain};
-  if (earlier_atomic || later_atomic) return {true, SharedHazard::kAtomicPlain};
-  if (earlier_write) return {true, later_write ? SharedHazard::kWriteAfterWrite : SharedHazard::kReadAfterWrite};
-  return {true, SharedHazard::kWriteAfterRead};
+  return {!(earlier_atomic && later_atomic), hazard_between(earlier_write, earlier_atomic, later_write, later_atomic)};
 }
 
 // The shadow of one 4-byte word of a block's shared memory. Each field is one 64-bit word the device
@@ -98,7 +96,7 @@ struct SharedAccess {
 };
 
 struct SharedRace {
-  SharedHazard hazard;
+  Hazard hazard;
   SharedStamp first;  // the earlier access
   bool same_value;    // write-write between two uniform stores of one value
 };

@@ -74,7 +74,7 @@ constexpr uint32_t shared_slots_in_row(uint64_t row_bytes, uint64_t slot_bytes) 
 
 // A race pair as the filter stores it: the two sites (sorted), the hazard and whether the two threads
 // share a warp, which is what the host's RaceLog deduplicates on (with the kernel: one launch).
-constexpr uint64_t shared_race_filter_key(uint32_t first_site, uint32_t second_site, SharedHazard hazard,
+constexpr uint64_t shared_race_filter_key(uint32_t first_site, uint32_t second_site, Hazard hazard,
                                           bool intra_warp) {
   const uint64_t low = first_site < second_site ? first_site : second_site;
   const uint64_t high = first_site < second_site ? second_site : first_site;

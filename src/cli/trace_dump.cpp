@@ -26,7 +26,7 @@ void print_lane_addresses(std::ostream& out, const RecordView& record) {
   }
 }
 
-// Device race records' SharedHazard values.
+// Device race records' Hazard values.
 constexpr const char* kHazards[] = {"RAW", "WAR", "WAW", "hazard3"};
 
 }  // namespace

@@ -3,9 +3,7 @@
 namespace barracuda::engine {
 
 Hazard hazard_between(const AccessKind& earlier, const AccessKind& current) {
-  if (earlier.atomic != current.atomic) return Hazard::kAtomicPlain;
-  if (earlier.write && current.write) return Hazard::kWriteAfterWrite;
-  return earlier.write ? Hazard::kReadAfterWrite : Hazard::kWriteAfterRead;
+  return barracuda::hazard_between(earlier.write, earlier.atomic, current.write, current.atomic);
 }
 
 bool ConflictChecker::covers(MemoryScope scope, ThreadId a, ThreadId b) const {
@@ -22,10 +20,10 @@ bool ConflictChecker::covers(MemoryScope scope, ThreadId a, ThreadId b) const {
 }
 
 RaceClass ConflictChecker::classify(const Stamp& earlier) const {
-  if (!block_.contains(earlier.thread)) return RaceClass::kInterBlock;
-  const uint32_t other = raw(earlier.thread) - raw(block_.thread_id(0));
-  if (other / kWarpSize != local_ / kWarpSize) return RaceClass::kInterWarp;
-  if (launch_.warp_model == WarpModel::kIndependent) return RaceClass::kIntraWarp;
+  const uint32_t per_block = launch_.padded_threads_per_block();
+  const RaceClass by_threads = race_class_between(raw(block_of(earlier.thread)), raw(earlier.thread) % per_block,
+                                                  raw(block_.id()), local_);
+  if (by_threads != RaceClass::kIntraWarp || launch_.warp_model == WarpModel::kIndependent) return by_threads;
   // Lockstep: lanes of one instruction race "intra-warp"; otherwise the two accesses sit on two
   // paths of a divergent branch.
   return same_instruction(earlier) ? RaceClass::kIntraWarp : RaceClass::kBranchOrdering;

@@ -4,25 +4,15 @@
 #include <cstdint>
 #include <string>
 
+#include "barracuda/race_rule.h"
 #include "barracuda/record.h"
 #include "engine/ids.h"
 
 namespace barracuda::engine {
 
-enum class RaceClass : uint8_t {
-  kIntraWarp,       // two lanes of one warp
-  kInterWarp,       // two warps of one block
-  kInterBlock,      // two blocks
-  kBranchOrdering,  // lockstep model: lanes of one warp on two divergent paths of a branch
-  kScoped,          // both accesses strong, but a scope (.cta/.cluster) does not cover the other thread
-};
-
-enum class Hazard : uint8_t {
-  kReadAfterWrite,
-  kWriteAfterRead,
-  kWriteAfterWrite,
-  kAtomicPlain,  // an atomic (atom/red) and a non-atomic access
-};
+// Named by the rule the host and the device share (barracuda/race_rule.h).
+using barracuda::Hazard;
+using barracuda::RaceClass;
 
 // A thread as the report shows it: the caller turns `thread` into threadIdx with the block dims.
 struct ThreadCoord {

@@ -8,30 +8,21 @@
 
 namespace barracuda::engine {
 
-static_assert(static_cast<uint8_t>(Hazard::kReadAfterWrite) == static_cast<uint8_t>(SharedHazard::kReadAfterWrite) &&
-                  static_cast<uint8_t>(Hazard::kWriteAfterRead) == static_cast<uint8_t>(SharedHazard::kWriteAfterRead) &&
-                  static_cast<uint8_t>(Hazard::kWriteAfterWrite) == static_cast<uint8_t>(SharedHazard::kWriteAfterWrite) &&
-                  static_cast<uint8_t>(Hazard::kAtomicPlain) == static_cast<uint8_t>(SharedHazard::kAtomicPlain),
-              "a device race's hazard converts by value");
-
 namespace {
 
 // The race the engine would have logged for the pair the device found: the second access is the
 // record's one lane. The device checks only under independent thread scheduling, where lanes of one
-// warp are threads like any other: the class follows from the two threads alone.
+// warp are threads like any other: the class follows from the two threads alone (race_rule.h), and
+// the device named the hazard by the same rule.
 Race device_race(const RecordView& record, MemorySpace space, ThreadCoord first, uint32_t first_site,
-                 SharedHazard hazard, uint64_t address) {
+                 Hazard hazard, uint64_t address) {
   const RecordHeader& h = record.header();
   Race race;
   race.second_thread = {BlockId{h.block_id},
                         h.warp_id * kWarpSize + static_cast<uint32_t>(std::countr_zero(h.active_mask))};
-  if (first.block != race.second_thread.block) {
-    race.race_class = RaceClass::kInterBlock;
-  } else {
-    race.race_class = first.thread / kWarpSize == race.second_thread.thread / kWarpSize ? RaceClass::kIntraWarp
-                                                                                       : RaceClass::kInterWarp;
-  }
-  race.hazard = static_cast<Hazard>(hazard);
+  race.race_class =
+      race_class_between(raw(first.block), first.thread, raw(race.second_thread.block), race.second_thread.thread);
+  race.hazard = hazard;
   race.space = space;
   race.first_site = static_cast<SiteId>(first_site);
   race.second_site = static_cast<SiteId>(h.site_id);

@@ -99,7 +99,7 @@ void check_patterns(const WarpRecords& records, uint64_t data) {
       check(it->second == lane_ticket_number(word), "the lanes of one bucket share its ticket");
     }
     check(bucket_ticket.size() > 1, "the legacy atomic's lanes reach several buckets");
-    for (const auto [bucket, number] : bucket_ticket) tickets[bucket].push_back(number);
+    for (const auto& [bucket, number] : bucket_ticket) tickets[bucket].push_back(number);
     const auto& unticketed = find_site(warp, ProbeSite::kLegacyAtomicNoTicket);
     check_access(unticketed, RecordOp::kAtomic, MemorySpace::kGlobal, AddressMode::kAffine, ~0u, "marked atomic");
     check(!unticketed.sync_ticket, "kAccessNoSyncTicket: the legacy atomic carries no ticket");

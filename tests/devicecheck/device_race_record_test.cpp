@@ -76,7 +76,7 @@ Result run(std::vector<RecordHeader> race, uint32_t block = 0) {
 Result run(const RecordHeader& race) { return run(std::vector<RecordHeader>{race}); }
 
 TEST(DeviceRaceRecord, BecomesTheRaceTheEngineWouldHaveLogged) {
-  const Result result = run(shared_race(1, 1u << 3, {0x48, 5, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  const Result result = run(shared_race(1, 1u << 3, {0x48, 5, 10, Hazard::kReadAfterWrite, false, 0}));
   ASSERT_EQ(result.races.size(), 1u);
   const Race& race = result.races[0];
   EXPECT_EQ(race.kernel, "tiles");
@@ -93,36 +93,36 @@ TEST(DeviceRaceRecord, BecomesTheRaceTheEngineWouldHaveLogged) {
 }
 
 TEST(DeviceRaceRecord, TwoThreadsOfOneWarpAreAnIntraWarpRace) {
-  const Result result = run(shared_race(0, 1u << 7, {0, 6, 10, SharedHazard::kWriteAfterWrite, false, 0}));
+  const Result result = run(shared_race(0, 1u << 7, {0, 6, 10, Hazard::kWriteAfterWrite, false, 0}));
   ASSERT_EQ(result.races.size(), 1u);
   EXPECT_EQ(result.races[0].race_class, RaceClass::kIntraWarp);
 }
 
 TEST(DeviceRaceRecord, StoresOfOneValueAreTheSameValueWarning) {
-  const Result result = run(shared_race(0, 1u << 7, {0, 6, 20, SharedHazard::kWriteAfterWrite, true, 1}));
+  const Result result = run(shared_race(0, 1u << 7, {0, 6, 20, Hazard::kWriteAfterWrite, true, 1}));
   ASSERT_EQ(result.races.size(), 1u);
   EXPECT_TRUE(result.races[0].same_value);
 }
 
 TEST(DeviceRaceRecord, AnAtomicPlainRaceKeepsItsHazard) {
-  const Result result = run(shared_race(0, 1u << 4, {0x10, 40, 10, SharedHazard::kAtomicPlain, false, 0}));
+  const Result result = run(shared_race(0, 1u << 4, {0x10, 40, 10, Hazard::kAtomicPlain, false, 0}));
   ASSERT_EQ(result.races.size(), 1u);
   EXPECT_EQ(result.races[0].hazard, Hazard::kAtomicPlain);
   EXPECT_EQ(result.races[0].race_class, RaceClass::kInterWarp);
 }
 
 TEST(DeviceRaceRecord, MalformedOnesAreSkipped) {
-  const Result two_lanes = run(shared_race(0, 0x3, {0, 6, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  const Result two_lanes = run(shared_race(0, 0x3, {0, 6, 10, Hazard::kReadAfterWrite, false, 0}));
   EXPECT_TRUE(two_lanes.races.empty());
   EXPECT_EQ(two_lanes.stats.malformed_records, 1u);
-  const Result outside = run(shared_race(0, 0x1, {0, 900, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  const Result outside = run(shared_race(0, 0x1, {0, 900, 10, Hazard::kReadAfterWrite, false, 0}));
   EXPECT_TRUE(outside.races.empty()) << "thread 900 of a 64-thread block";
   EXPECT_EQ(outside.stats.malformed_records, 1u);
 }
 
 TEST(DeviceGlobalRaceRecord, BecomesTheRaceTheEngineWouldHaveLogged) {
   const Result result =
-      run(global_race(2, 1, 1u << 3, 0x7f0000000040, {0, 5, 10, SharedHazard::kWriteAfterRead, false, 0}), 2);
+      run(global_race(2, 1, 1u << 3, 0x7f0000000040, {0, 5, 10, Hazard::kWriteAfterRead, false, 0}), 2);
   ASSERT_EQ(result.races.size(), 1u);
   const Race& race = result.races[0];
   EXPECT_EQ(race.race_class, RaceClass::kInterBlock);
@@ -140,33 +140,33 @@ TEST(DeviceGlobalRaceRecord, BecomesTheRaceTheEngineWouldHaveLogged) {
 }
 
 TEST(DeviceGlobalRaceRecord, OneBlocksThreadsRaceWithinOrAcrossWarps) {
-  const Result intra = run(global_race(1, 0, 1u << 7, 0x1000, {1, 6, 10, SharedHazard::kReadAfterWrite, false, 0}), 1);
+  const Result intra = run(global_race(1, 0, 1u << 7, 0x1000, {1, 6, 10, Hazard::kReadAfterWrite, false, 0}), 1);
   ASSERT_EQ(intra.races.size(), 1u);
   EXPECT_EQ(intra.races[0].race_class, RaceClass::kIntraWarp);
-  const Result inter = run(global_race(1, 1, 1u << 7, 0x1000, {1, 6, 10, SharedHazard::kReadAfterWrite, false, 0}), 1);
+  const Result inter = run(global_race(1, 1, 1u << 7, 0x1000, {1, 6, 10, Hazard::kReadAfterWrite, false, 0}), 1);
   ASSERT_EQ(inter.races.size(), 1u);
   EXPECT_EQ(inter.races[0].race_class, RaceClass::kInterWarp);
 }
 
 TEST(DeviceGlobalRaceRecord, StoresOfOneValueAreTheSameValueWarning) {
   const Result result =
-      run(global_race(0, 0, 1u << 7, 0x1000, {3, 6, 20, SharedHazard::kWriteAfterWrite, true, 1}));
+      run(global_race(0, 0, 1u << 7, 0x1000, {3, 6, 20, Hazard::kWriteAfterWrite, true, 1}));
   ASSERT_EQ(result.races.size(), 1u);
   EXPECT_TRUE(result.races[0].same_value);
 }
 
 TEST(DeviceGlobalRaceRecord, MalformedOnesAreSkipped) {
-  const Result two_lanes = run(global_race(0, 0, 0x3, 0x1000, {1, 6, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  const Result two_lanes = run(global_race(0, 0, 0x3, 0x1000, {1, 6, 10, Hazard::kReadAfterWrite, false, 0}));
   EXPECT_TRUE(two_lanes.races.empty());
   EXPECT_EQ(two_lanes.stats.malformed_records, 1u);
-  const Result block = run(global_race(0, 0, 0x1, 0x1000, {9, 6, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  const Result block = run(global_race(0, 0, 0x1, 0x1000, {9, 6, 10, Hazard::kReadAfterWrite, false, 0}));
   EXPECT_TRUE(block.races.empty()) << "block 9 of a 4-block grid";
   EXPECT_EQ(block.stats.malformed_records, 1u);
-  const Result thread = run(global_race(0, 0, 0x1, 0x1000, {1, 900, 10, SharedHazard::kReadAfterWrite, false, 0}));
+  const Result thread = run(global_race(0, 0, 0x1, 0x1000, {1, 900, 10, Hazard::kReadAfterWrite, false, 0}));
   EXPECT_TRUE(thread.races.empty()) << "thread 900 of a 64-thread block";
   EXPECT_EQ(thread.stats.malformed_records, 1u);
   // Without its payload the record cannot even be framed as one.
-  std::vector<RecordHeader> short_race = global_race(0, 0, 0x1, 0x1000, {1, 6, 10, SharedHazard::kReadAfterWrite, false, 0});
+  std::vector<RecordHeader> short_race = global_race(0, 0, 0x1, 0x1000, {1, 6, 10, Hazard::kReadAfterWrite, false, 0});
   short_race[0].size_mode = pack_size_mode(2, AddressMode::kAffine);
   short_race.resize(1);
   const Result unframed = run(short_race);

@@ -64,7 +64,7 @@ TEST(GlobalStamp, AKeptSiteIsTakenOnlyForTheStampItWasWrittenWith) {
 TEST(GlobalCheck, TwoBlocksRaceWhateverTheirIntervals) {
   const GlobalCheckOutcome out = run({store(0, 0, 3, 10), load(1, 5, 3, 11)});
   ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].hazard, SharedHazard::kReadAfterWrite);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kReadAfterWrite);
   EXPECT_EQ(out.races[0].first_site, 10u);
   EXPECT_EQ(unpack_global_stamp(out.races[0].first, kLayout).block, 0u);
 }
@@ -152,7 +152,7 @@ TEST(GlobalCheck, TwoReaderEntriesFindARaceWheneverAnyReadRaces) {
       for (uint32_t r = 0; r < out.race_count; ++r) {
         const GlobalStamp first = unpack_global_stamp(out.races[r].first, kLayout);
         ASSERT_TRUE(concurrent(first, a.stamp)) << "history " << history << " step " << step;
-        if (out.races[r].hazard == SharedHazard::kWriteAfterRead) {
+        if (out.races[r].hazard == Hazard::kWriteAfterRead) {
           saw_read_race = true;
         } else {
           saw_write_race = true;

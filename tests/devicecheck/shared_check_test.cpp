@@ -51,7 +51,7 @@ TEST(SharedCheck, AnAtomicAndAPlainAccessOfAnotherThreadRaceAsAtomicPlain) {
   for (const SharedCheckOutcome& out : {run({store(1, 0, 10), atomic(1, 1, 11)}), run({load(1, 0, 10), atomic(1, 1, 11)}),
                                         run({atomic(1, 0, 10), store(1, 1, 11)}), run({atomic(1, 0, 10), load(1, 1, 11)})}) {
     ASSERT_EQ(out.race_count, 1u);
-    EXPECT_EQ(out.races[0].hazard, SharedHazard::kAtomicPlain);
+    EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
     EXPECT_EQ(out.races[0].first.thread, 0u);
     EXPECT_EQ(out.races[0].first.site, 10u);
   }
@@ -66,14 +66,14 @@ TEST(SharedCheck, AnAtomicForgetsTheReadsBeforeItAsAWriteDoes) {
   // The atomic races with the read; the plain store after it races with the atomic only.
   const SharedCheckOutcome out = run({load(1, 0, 10), atomic(1, 1, 11), store(1, 2, 12)});
   ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].hazard, SharedHazard::kAtomicPlain);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
   EXPECT_EQ(out.races[0].first.thread, 1u);
 }
 
 TEST(SharedCheck, WriteThenReadOfAnotherThreadInOneIntervalRaces) {
   const SharedCheckOutcome out = run({store(1, 0, 10), load(1, 40, 11)});
   ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].hazard, SharedHazard::kReadAfterWrite);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kReadAfterWrite);
   EXPECT_EQ(out.races[0].first.thread, 0u);
   EXPECT_EQ(out.races[0].first.site, 10u);
 }
@@ -93,8 +93,8 @@ TEST(SharedCheck, ReadsDoNotRaceWithReads) { EXPECT_EQ(run({load(1, 0, 10), load
 TEST(SharedCheck, AWriteRacesWithTheLastWriteAndWithReadsSinceIt) {
   const SharedCheckOutcome out = run({store(1, 0, 10), load(1, 1, 11), load(1, 2, 12), store(1, 3, 13)});
   ASSERT_EQ(out.race_count, 3u);
-  EXPECT_EQ(out.races[0].hazard, SharedHazard::kWriteAfterWrite);
-  EXPECT_EQ(out.races[1].hazard, SharedHazard::kWriteAfterRead);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kWriteAfterWrite);
+  EXPECT_EQ(out.races[1].hazard, Hazard::kWriteAfterRead);
   EXPECT_EQ(out.races[1].first.thread, 1u);
   EXPECT_EQ(out.races[2].first.thread, 2u);
 }
@@ -110,7 +110,7 @@ TEST(SharedCheck, AWriteNamesAReaderOtherThanItselfWheneverOneExists) {
   const SharedCheckOutcome out = run({load(1, 1, 11), load(1, 2, 12), load(1, 3, 13), store(1, 2, 14)});
   ASSERT_GE(out.race_count, 1u);
   for (uint32_t i = 0; i < out.race_count; ++i) {
-    EXPECT_EQ(out.races[i].hazard, SharedHazard::kWriteAfterRead);
+    EXPECT_EQ(out.races[i].hazard, Hazard::kWriteAfterRead);
     EXPECT_NE(out.races[i].first.thread, 2u);
   }
 }

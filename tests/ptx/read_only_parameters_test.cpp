@@ -87,7 +87,9 @@ TEST(ReadOnlyParameters, TheInstrumentationMarksTheirLoadsUnlessReadOnlyLoadsAre
       if (access_info_op(info) != RecordOp::kLoad && access_info_op(info) != RecordOp::kStore) continue;
       ++logged;
       marked += (info & kAccessReadOnlyParameter) != 0;
-      if (access_info_op(info) == RecordOp::kStore) EXPECT_EQ(info & kAccessReadOnlyParameter, 0u);
+      if (access_info_op(info) == RecordOp::kStore) {
+        EXPECT_EQ(info & kAccessReadOnlyParameter, 0u);
+      }
     }
     EXPECT_EQ(logged, 3);
     EXPECT_EQ(marked, log_read_only ? 0 : 2);

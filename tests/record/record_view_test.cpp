@@ -236,7 +236,7 @@ TEST(RecordView, DeviceRacePayloadRoundTrips) {
   RecordHeader h{};
   h.op = static_cast<uint8_t>(RecordOp::kSharedRace);
   h.size_mode = pack_size_mode(3, AddressMode::kAffine);
-  const SharedRacePayload sent{0x3fffc, 1023, 0x3fffff, SharedHazard::kWriteAfterRead, true, 0xdeadbeef};
+  const SharedRacePayload sent{0x3fffc, 1023, 0x3fffff, Hazard::kWriteAfterRead, true, 0xdeadbeef};
   h.base = pack_shared_race_base(sent);
   h.stride = static_cast<int32_t>(sent.first_site);
   const RecordView record(h);

@@ -63,7 +63,7 @@ TEST(TraceDump, SynchronisationShowsItsPayload) {
 TEST(TraceDump, DeviceRaceShowsTheWordTheHazardAndTheFirstAccess) {
   RecordHeader race = header(RecordOp::kSharedRace, 0x10);
   race.stride = 7;
-  race.base = pack_shared_race_base({0x40, 33, 7, SharedHazard::kWriteAfterWrite, true, 1});
+  race.base = pack_shared_race_base({0x40, 33, 7, Hazard::kWriteAfterWrite, true, 1});
   EXPECT_EQ(printed(race),
             "launch 2 block 3 warp 1 site 9 shared-race mask 0x10 offset 0x40 WAW first site 7 thread 33 same value 1\n");
 }

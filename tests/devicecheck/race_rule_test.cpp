@@ -1,0 +1,56 @@
+// The naming rule the host engine and the device checks share (barracuda/race_rule.h); nvcc compiles
+// the same header into the device runtime (device/runtime.cu through shared_check.h).
+#include "barracuda/race_rule.h"
+
+#include <gtest/gtest.h>
+
+#include "barracuda/shared_check.h"
+#include "engine/conflict_checker.h"
+
+namespace barracuda {
+namespace {
+
+TEST(RaceRule, HazardsAreNamedFromTheEarlierAccessToTheLaterOne) {
+  EXPECT_EQ(hazard_between(true, false, false, false), Hazard::kReadAfterWrite);
+  EXPECT_EQ(hazard_between(false, false, true, false), Hazard::kWriteAfterRead);
+  EXPECT_EQ(hazard_between(true, false, true, false), Hazard::kWriteAfterWrite);
+  // An atomic meeting a plain access is atomic-plain whichever of them wrote.
+  for (const bool earlier_write : {false, true}) {
+    for (const bool later_write : {false, true}) {
+      EXPECT_EQ(hazard_between(earlier_write, true, later_write, false), Hazard::kAtomicPlain);
+      EXPECT_EQ(hazard_between(earlier_write, false, later_write, true), Hazard::kAtomicPlain);
+    }
+  }
+  // Two atomics (both writes) name a write-write; whether they race is the caller's rule.
+  EXPECT_EQ(hazard_between(true, true, true, true), Hazard::kWriteAfterWrite);
+}
+
+TEST(RaceRule, TheDeviceShadowAndTheEngineNameEveryPairAlike) {
+  for (int bits = 0; bits < 16; ++bits) {
+    const bool ew = bits & 1, ea = bits & 2, lw = bits & 4, la = bits & 8;
+    if (!(ew || lw || ea || la)) continue;  // two plain reads do not conflict
+    const SharedHazardOrNone device = shared_hazard(ew || ea, ea, lw || la, la);
+    engine::AccessKind earlier{}, later{};
+    earlier.write = ew || ea;
+    earlier.atomic = ea;
+    later.write = lw || la;
+    later.atomic = la;
+    EXPECT_EQ(device.races, !(ea && la)) << bits;
+    if (device.races) {
+      EXPECT_EQ(device.hazard, engine::hazard_between(earlier, later)) << bits;
+    }
+  }
+}
+
+TEST(RaceRule, TheClassFollowsFromTheTwoThreads) {
+  EXPECT_EQ(race_class_between(3, 5, 4, 5), RaceClass::kInterBlock);
+  EXPECT_EQ(race_class_between(3, 5, 3, 31), RaceClass::kIntraWarp);
+  EXPECT_EQ(race_class_between(3, 31, 3, 32), RaceClass::kInterWarp);
+  EXPECT_EQ(race_class_between(0, 64, 0, 95), RaceClass::kIntraWarp);
+  // The device's race filter keys and the host's classes share these numbers.
+  static_assert(static_cast<int>(RaceClass::kIntraWarp) == 0 && static_cast<int>(RaceClass::kInterWarp) == 1 &&
+                static_cast<int>(RaceClass::kInterBlock) == 2);
+}
+
+}  // namespace
+}  // namespace barracuda
