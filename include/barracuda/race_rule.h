@@ -1,8 +1,8 @@
 #pragma once
 // How a race is named, written once for the host engine (engine/conflict_checker.h, the cross-launch
 // check, the device races it receives) and the device checks (barracuda/shared_check.h,
-// barracuda/global_check.h, device/): the hazard two conflicting accesses form, and the class of the
-// race two threads' accesses make. Header-only, no std:: types: compiled by nvcc and g++ alike
+// barracuda/global_check.h, device/): the hazard two conflicting accesses form, the class of the race
+// two threads' accesses make, and whether a strong access's scope covers another thread. Header-only, no std:: types: compiled by nvcc and g++ alike
 // (tests/devicecheck/race_rule_test.cpp).
 #include <stdint.h>
 
@@ -40,6 +40,24 @@ __host__ __device__
 constexpr RaceClass race_class_between(uint32_t block_a, uint32_t thread_a, uint32_t block_b, uint32_t thread_b) {
   if (block_a != block_b) return RaceClass::kInterBlock;
   return thread_a / kWarpSize == thread_b / kWarpSize ? RaceClass::kIntraWarp : RaceClass::kInterWarp;
+}
+
+// Whether an access of scope `scope` by a thread of block `block_a` (in cluster `cluster_a`) includes
+// a thread of block `block_b` (in `cluster_b`). Two strong accesses are morally strong, and never race,
+// when each one's scope includes the other thread (PTX memory model). The clusters are read only for
+// .cluster scope.
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr bool scope_covers(MemoryScope scope, uint32_t block_a, uint32_t cluster_a, uint32_t block_b,
+                            uint32_t cluster_b) {
+  switch (scope) {
+    case MemoryScope::kCta: return block_a == block_b;
+    case MemoryScope::kCluster: return cluster_a == cluster_b;
+    case MemoryScope::kGpu:
+    case MemoryScope::kSystem: return true;
+  }
+  return false;
 }
 
 }  // namespace barracuda

@@ -7,16 +7,10 @@ Hazard hazard_between(const AccessKind& earlier, const AccessKind& current) {
 }
 
 bool ConflictChecker::covers(MemoryScope scope, ThreadId a, ThreadId b) const {
-  switch (scope) {
-    case MemoryScope::kCta:
-      return block_of(a) == block_of(b);
-    case MemoryScope::kCluster:
-      return launch_.cluster_of(block_of(a)) == launch_.cluster_of(block_of(b));
-    case MemoryScope::kGpu:
-    case MemoryScope::kSystem:
-      return true;
-  }
-  return false;
+  const BlockId block_a = block_of(a), block_b = block_of(b);
+  const bool by_cluster = scope == MemoryScope::kCluster;  // cluster_of divides: only where it is read
+  return scope_covers(scope, raw(block_a), by_cluster ? launch_.cluster_of(block_a) : 0, raw(block_b),
+                      by_cluster ? launch_.cluster_of(block_b) : 0);
 }
 
 RaceClass ConflictChecker::classify(const Stamp& earlier) const {

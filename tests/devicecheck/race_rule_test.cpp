@@ -52,5 +52,15 @@ TEST(RaceRule, TheClassFollowsFromTheTwoThreads) {
                 static_cast<int>(RaceClass::kInterBlock) == 2);
 }
 
+TEST(RaceRule, AScopeCoversTheThreadsOfItsBlockClusterOrGpu) {
+  EXPECT_TRUE(scope_covers(MemoryScope::kCta, 4, 1, 4, 1));
+  EXPECT_FALSE(scope_covers(MemoryScope::kCta, 4, 1, 5, 1));
+  EXPECT_TRUE(scope_covers(MemoryScope::kCluster, 4, 1, 5, 1));
+  EXPECT_FALSE(scope_covers(MemoryScope::kCluster, 4, 1, 8, 2));
+  for (const MemoryScope wide : {MemoryScope::kGpu, MemoryScope::kSystem}) {
+    EXPECT_TRUE(scope_covers(wide, 4, 1, 8, 2));
+  }
+}
+
 }  // namespace
 }  // namespace barracuda
