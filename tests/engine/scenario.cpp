@@ -147,6 +147,11 @@ Scenario& Scenario::with_unlogged_accesses() {
   return *this;
 }
 
+Scenario& Scenario::as_launch(uint64_t sequence) {
+  launch_.order.sequence = LaunchSeq{sequence};
+  return *this;
+}
+
 void Scenario::append(uint32_t block, const RecordHeader& header, const std::vector<RecordHeader>& payload) {
   auto& queue = queues_[block % queues_.size()];
   queue.push_back(header);

@@ -79,6 +79,8 @@ class Scenario {
   Scenario& with_cluster(Dim3 cluster);
   // The kernel holds memory instructions that are not logged (LaunchInfo::unlogged_accesses).
   Scenario& with_unlogged_accesses();
+  // The launch's issue number in the run (LaunchOrder::sequence; 0, not known, by default).
+  Scenario& as_launch(uint64_t sequence);
   // Loads in [begin, end) were not logged (LaunchInfo::unlogged_load_ranges).
   Scenario& with_unlogged_loads(uint64_t begin, uint64_t end);
   WarpScript warp(uint32_t block, uint32_t warp) { return WarpScript(*this, block, warp); }

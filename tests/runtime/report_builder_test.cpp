@@ -275,6 +275,27 @@ TEST(RaceAllocations, AnAccessOutsideWhatItsParameterPointsIntoIsOutOfBounds) {
   EXPECT_EQ(report.races[0].allocation->base, 0x30000u);
 }
 
+// The report counts launches from 0; the engine numbers them from 1 (0: not known, as in a scenario
+// that names none).
+TEST(AddFindings, EachFindingNamesTheLaunchItWasFirstSeenInCountedFromZero) {
+  for (const uint64_t sequence : {0u, 1u, 3u}) {
+    Scenario s(Dim3{1, 1, 1}, Dim3{64, 1, 1});
+    s.as_launch(sequence);
+    s.warp(0, 0).store(lane(0), 0x80, 0, {.space = MemorySpace::kShared});
+    s.warp(0, 1).store(lane(0), 0x80, 0, {.space = MemorySpace::kShared});
+    s.warp(0, 0).barrier();  // orders nothing after the race: a redundant-barrier warning
+    s.warp(0, 1).barrier();
+    s.run();
+    report::Report report;
+    add_findings(report, s.engine(), SiteRegistry{}, kNoLaunches, {.redundant_barriers = true});
+    const uint32_t expected = sequence == 0 ? 0 : static_cast<uint32_t>(sequence - 1);
+    ASSERT_EQ(report.races.size(), 1u);
+    EXPECT_EQ(report.races[0].launch_index, expected) << sequence;
+    ASSERT_EQ(report.diagnostics.size(), 1u);
+    EXPECT_EQ(report.diagnostics[0].launch_index, expected) << sequence;
+  }
+}
+
 TEST(AddFindings, SharedMemoryRacesNameTheirBlockAndUntrackedGlobalOnesNothing) {
   Scenario shared(Dim3{1, 1, 1}, Dim3{64, 1, 1});
   shared.warp(0, 0).store(lane(0), 0x80, 0, {.space = MemorySpace::kShared});
