@@ -3,6 +3,8 @@
 #include <bit>
 #include <iterator>
 
+#include "barracuda/dcheck.h"
+
 namespace barracuda::engine {
 
 void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload) {
@@ -18,7 +20,16 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
     ticket_warps_[ticket->bucket].insert(ticket->number, warp_key);
     held_buckets_.set(ticket->bucket);
   }
-  const auto [found, added] = warps_.try_emplace(warp_key);
+  Map::iterator found = warps_.find(warp_key);
+  const bool added = found == warps_.end();
+  if (added && !spare_warps_.empty()) {
+    Map::node_type node = std::move(spare_warps_.back());
+    spare_warps_.pop_back();
+    node.key() = warp_key;
+    found = warps_.insert(std::move(node)).position;
+  } else if (added) {
+    found = warps_.try_emplace(warp_key).first;
+  }
   Fifo& fifo = found->second;
   if (added) block_warps_[h.block_id].push_back(h.warp_id);
   const uint64_t position = fifo.front_position + fifo.records.size();
@@ -137,11 +148,36 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
     std::vector<uint16_t>& of_block = block_warps_[block_of(warp_key)];
     of_block.erase(std::find(of_block.begin(), of_block.end(), warp_of(warp_key)));
     if (of_block.empty()) block_warps_.erase(block_of(warp_key));
-    warps_.erase(warp);
+    recycle_warp(warp);
   } else if (at == 0) {
     index_front(warp_key, fifo.records.front());
   }
   return record;
+}
+
+void DeferredWarps::LaneQueue::reset() {
+  constexpr size_t kKeptPositions = 64;  // a warp that held thousands does not pin them in the pool
+  if (positions_.capacity() > kKeptPositions) {
+    positions_ = {};
+  } else {
+    positions_.clear();
+  }
+  head_ = 0;
+}
+
+void DeferredWarps::recycle_warp(Map::iterator warp) {
+  constexpr size_t kKeptWarps = 4096;
+  if (spare_warps_.size() >= kKeptWarps) {
+    warps_.erase(warp);
+    return;
+  }
+  Map::node_type node = warps_.extract(warp);
+  Fifo& fifo = node.mapped();
+  // The front is never a gap, so a warp without lanes holds no record at all.
+  BARRACUDA_DCHECK(fifo.lanes == 0 && fifo.records.empty());
+  fifo.front_position = 0;
+  for (LaneQueue& queue : fifo.by_lane) queue.reset();
+  spare_warps_.push_back(std::move(node));
 }
 
 DeferredRecord DeferredWarps::pop_front(uint64_t warp_key) { return remove(warps_.find(warp_key), 0); }

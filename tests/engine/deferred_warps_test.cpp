@@ -1,0 +1,60 @@
+// Held-back records (engine/deferred_warps.h): a warp that held records, was emptied and holds
+// again — its own map node reused by another warp — keeps nothing of its earlier life.
+#include "engine/deferred_warps.h"
+
+#include <gtest/gtest.h>
+
+namespace barracuda::engine {
+namespace {
+
+RecordHeader record(uint32_t block, uint16_t warp, uint32_t lanes, uint32_t site) {
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(RecordOp::kStore);
+  h.block_id = block;
+  h.warp_id = warp;
+  h.active_mask = lanes;
+  h.site_id = site;
+  return h;
+}
+
+uint64_t key(uint32_t block, uint16_t warp) { return uint64_t{block} << 16 | warp; }
+
+TEST(DeferredWarps, AWarpHeldAgainAfterItsFifoEmptiedStartsFromNothing) {
+  DeferredWarps held;
+  held.push(SyncTicket{7, 1}, record(0, 0, 0x0000ffff, 1), {});
+  held.push(std::nullopt, record(0, 0, 0xffff0000, 2), {});
+  held.push(std::nullopt, record(0, 0, 0x0000ffff, 3), {});
+  ASSERT_EQ(held.size(), 3u);
+  for (const uint32_t site : {1u, 2u, 3u}) EXPECT_EQ(held.pop_front(key(0, 0)).header().site_id, site);
+  EXPECT_EQ(held.size(), 0u);
+  EXPECT_EQ(held.held_lanes(record(0, 0, 1, 0)), 0u);
+  EXPECT_TRUE(held.block_warps(0).empty());
+  EXPECT_FALSE(held.holds_in_bucket(7));
+
+  // A record taken from behind the front leaves a gap; once the front goes, gaps are all the warp
+  // holds, and it holds nothing.
+  held.push(SyncTicket{7, 2}, record(0, 0, 0x1, 6), {});
+  held.push(std::nullopt, record(0, 0, 0x2, 7), {});
+  const auto second = held.take_ready(key(0, 0), [](const DeferredRecord& r) { return r.header().site_id == 7; });
+  ASSERT_TRUE(second);
+  EXPECT_EQ(held.pop_front(key(0, 0)).header().site_id, 6u);
+  EXPECT_EQ(held.front(key(0, 0)), nullptr);
+
+  // Another warp (likely on the emptied warp's node), then the first one again.
+  held.push(std::nullopt, record(5, 3, 0x1, 4), {});
+  held.push(SyncTicket{9, 2}, record(0, 0, 0x2, 5), {});
+  EXPECT_EQ(held.held_lanes(record(5, 3, 1, 0)), 0x1u);
+  EXPECT_EQ(held.held_lanes(record(0, 0, 1, 0)), 0x2u);
+  EXPECT_EQ(held.size(), 2u);
+  EXPECT_EQ(held.front(key(5, 3))->header().site_id, 4u);
+  EXPECT_EQ(held.front(key(0, 0))->header().site_id, 5u);
+  // Its lane 1 front is the new record alone: nothing of the old lane queues holds it back.
+  const std::optional<DeferredRecord> taken = held.take_ready(key(0, 0), [](const DeferredRecord&) { return true; });
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(taken->header().site_id, 5u);
+  EXPECT_EQ(held.held_lanes(record(0, 0, 1, 0)), 0u);
+  EXPECT_EQ(held.size(), 1u);
+}
+
+}  // namespace
+}  // namespace barracuda::engine
