@@ -92,7 +92,7 @@ bool Worker::take_turns(std::optional<uint32_t> block, bool every_block) {
     progress = false;
     std::vector<uint32_t> buckets = shared_.tickets.take_pokes(index_);
     if (every_block) {
-      for (const SyncTicket lowest : deferred_.lowest_tickets()) buckets.push_back(lowest.bucket);
+      deferred_.append_held_buckets(buckets);
     }
     for (const uint32_t bucket : buckets) {
       // The warp holding the bucket's turn, as long as there is one: its records may hand it on.
