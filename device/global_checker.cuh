@@ -28,7 +28,7 @@ __device__ __forceinline__ uint32_t global_barriers_passed(const GlobalCheckLaun
 
 // Every lane of a block barrier's group, before it waits: one more barrier interval. Past what the
 // stamps' interval bits hold the count stays put, and the launch says so.
-__device__ __noinline__ void count_global_barrier(const LaunchSlot* launch) {
+__device__ __forceinline__ void count_global_barrier(const LaunchSlot* launch) {
   const GlobalCheckLaunch* check = global_check_of(launch);
   const uint32_t passed = global_barriers_passed(check);
   const GlobalStampLayout layout{check->interval_bits};
@@ -194,11 +194,14 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
   }
 }
 
-// Every lane of `group`: checks the lanes of a kAccessDeviceGlobal access whose global address lies in
-// one of the launch's ranges. Returns the lanes checked (same in every lane); the others are logged.
-__device__ __noinline__ uint32_t check_global_lanes(const Launch& launch, const WarpGroup& group, uint64_t address,
-                                                    uint8_t space_sem, uint32_t access_info, uint64_t value,
-                                                    uint32_t site_id) {
+// Every lane of the access's group (`enabled` the same in all): checks the lanes of a kAccessDeviceGlobal
+// access whose global address lies in one of the launch's ranges, among those of `group` (the lanes the
+// shared check left; a lane outside it returns at once). Returns the lanes checked (same in every lane
+// of `group`); the others are logged.
+__device__ __noinline__ uint32_t check_global_lanes(bool enabled, const Launch& launch, const WarpGroup& group,
+                                                    uint64_t address, uint8_t space_sem, uint32_t access_info,
+                                                    uint64_t value, uint32_t site_id) {
+  if (!enabled || !(group.mask >> group.lane & 1u)) return 0;
   const GlobalCheckLaunch* check = global_check_of(launch.slot);
   const GlobalCheckRange* range = nullptr;
   if (space_of(space_sem) == MemorySpace::kGlobal) {

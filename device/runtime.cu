@@ -151,7 +151,17 @@ __device__ Launch find_launch(QueueProducerHeader* producers) {
   const uint64_t grid = grid_id();
   const uint64_t key = grid_table_key(grid);
   uint64_t* table = grid_table(producers);
-  for (uint32_t probe = 0; probe < kGridTableEntries; ++probe) {
+  // The home entry first, outside the probe loop: a loop is a point where ptxas lets the warp's other
+  // lanes, waiting to reconverge with ours, go on without us (see reserve()), and this runs on every call.
+  const uint32_t home = grid_table_home(grid) & (kGridTableEntries - 1);
+  const uint64_t home_entry = load_relaxed_gpu(&table[home]);
+  if (home_entry >> 8 == key) {
+    launch.slot = slot_at(producers, static_cast<uint32_t>(home_entry & 0xffu));
+    launch.table_index = home;
+    return launch;
+  }
+  if (home_entry == 0) return launch;
+  for (uint32_t probe = 1; probe < kGridTableEntries; ++probe) {
     const uint32_t index = (grid_table_home(grid) + probe) & (kGridTableEntries - 1);
     const uint64_t entry = load_relaxed_gpu(&table[index]);
     if (entry == 0) break;
@@ -201,17 +211,29 @@ __device__ __forceinline__ uint64_t from_leader(const WarpGroup& group, uint64_t
   return __shfl_sync(group.mask, value, group.leader);
 }
 
+// The warp's lanes that exist (the block's last warp may have fewer than 32).
+__device__ __forceinline__ uint32_t existing_lanes() {
+  const uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
+  const uint32_t lanes = min(kWarpSize, threads - uint32_t{warp_in_block()} * kWarpSize);
+  return lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
+}
+
 // Every lane of the group: the leader reserves `slots` slots, then the group waits together until
 // the host has freed them (back-pressure: the producer never overwrites unread slots and never
 // drops). Only a ring that looks full costs a read over the bus.
 //
-// The group waits as one, never the leader alone: under independent thread scheduling, lanes
-// waiting at a convergence point for a leader that spins (a loop with __nanosleep) may be let go
-// ahead of it, and ptxas, which compiled the app's `barrier.sync` after our call as a converged warp's
-// BAR.SYNC, then sees the warp arrive at the barrier twice, once per part. Measured on the H100
-// (tests/gpu/barrier/cg_sync_unrolled_loop with 1 MiB queues): half of a block's warps ran one to
-// three barriers ahead of the others, and the engine reported the reordering as races.
+// Waiting is a loop, and a loop is where ptxas lets the warp's other lanes, parked at the
+// reconvergence point of the application branch our call sits in, go on without us (ptxas puts a
+// YIELD in every loop). ptxas compiled what follows for a converged warp: CUB's radix ranking then
+// shuffles the leaders' `atomicAdd` results before the leaders have them, and a `barrier.sync` sees
+// the warp arrive twice. Measured on the H200: CUB's onesweep sort of 2^25 pairs came out wrong, and
+// (tests/gpu/barrier/cg_sync_unrolled_loop, H100, 1 MiB queues) warps ran barriers ahead. So a group
+// that is not its whole warp (an application branch's lanes) does not wait while it fits the ring:
+// whole warps wait once the ring is three quarters full, leaving the last quarter to such groups.
+// The group waits as one, never the leader alone, for the same reason.
 __device__ uint64_t reserve(const WarpGroup& group, const Queue& queue, uint32_t slots) {
+  const uint64_t headroom = group.mask == existing_lanes() ? min(queue.capacity / 4, queue.capacity - slots) : 0;
+  const uint64_t limit = queue.capacity - headroom;
   uint64_t position = 0;
   uint64_t read_head = 0;
   if (group.is_leader()) {
@@ -220,11 +242,11 @@ __device__ uint64_t reserve(const WarpGroup& group, const Queue& queue, uint32_t
   }
   position = from_leader(group, position);
   const uint64_t end = position + slots;
-  if (end <= from_leader(group, read_head) + queue.capacity) return position;
+  if (end <= from_leader(group, read_head) + limit) return position;
   for (uint32_t sleep_ns = kBackPressureSleepNs;; sleep_ns = min(2 * sleep_ns, kMaxBackPressureSleepNs)) {
     if (group.is_leader()) read_head = load_acquire_system(&queue.control->read_head);
     read_head = from_leader(group, read_head);
-    if (end <= read_head + queue.capacity) {
+    if (end <= read_head + limit) {
       if (group.is_leader()) raise_release_gpu(&queue.producer->read_head_cache, read_head);
       // Orders the leader's acquire of the freed slots before the other lanes' payload writes.
       __syncwarp(group.mask);
@@ -233,7 +255,7 @@ __device__ uint64_t reserve(const WarpGroup& group, const Queue& queue, uint32_t
     __nanosleep(sleep_ns);
     // Another waiter may have seen the host's progress meanwhile: that costs no bus read.
     if (group.is_leader()) read_head = load_acquire_gpu(&queue.producer->read_head_cache);
-    if (end <= from_leader(group, read_head) + queue.capacity) {
+    if (end <= from_leader(group, read_head) + limit) {
       __syncwarp(group.mask);
       return position;
     }
@@ -403,8 +425,18 @@ __device__ AddressEncoding encode_addresses(const WarpGroup& group, uint64_t add
   if (others != 0) {
     uint32_t second = __ffs(others) - 1;
     int64_t distance = static_cast<int64_t>(__shfl_sync(group.mask, address, second) - leader_address);
-    int64_t lanes_apart = second - group.leader;
-    stride = distance % lanes_apart == 0 ? distance / lanes_apart : INT64_MAX;
+    // 32-bit division only: a 64-bit one is a call (__cuda_sm20_rem_s64), and the runtime may call
+    // nothing (tests/device/runtime_convergence_barrier_test.cpp says why). A stride that only 64 bits
+    // hold does not fit the affine encoding anyway.
+    const int32_t lanes_apart = static_cast<int32_t>(second - group.leader);
+    const auto narrow = static_cast<int32_t>(distance);
+    if (lanes_apart == 1) {
+      stride = distance;
+    } else if (narrow == distance) {
+      stride = narrow % lanes_apart == 0 ? narrow / lanes_apart : INT64_MAX;
+    } else {
+      stride = INT64_MAX;
+    }
   }
   int64_t my_delta = static_cast<int64_t>(address - leader_address);
   bool stride_fits = stride >= INT32_MIN && stride <= INT32_MAX;
@@ -493,29 +525,39 @@ __device__ void log_access_record(const Launch& launch, const WarpGroup& group, 
 extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address, uint32_t site_id,
                                                                uint32_t access_info, uint64_t value) {
   const Launch launch = find_launch(__barracuda_queues);
-  if (launch.slot == nullptr) return;
+  // One launch for the whole grid: a vote, so that ptxas sees a branch every lane takes alike (it
+  // would otherwise hold the rest of the function, calls included, in a reconvergence region).
+  if (__all_sync(__activemask(), launch.slot == nullptr)) return;
   // A load through a read-only parameter inside that parameter's allocation cannot race (the host
   // allows it only where no other argument points there and no launch runs beside); one past it may.
-  if ((access_info & kAccessReadOnlyParameter) && (launch.slot->flags & kLaunchSkipsReadOnlyParameterLoads)) {
+  bool logged = launch.slot != nullptr;
+  if (logged && (access_info & kAccessReadOnlyParameter) && (launch.slot->flags & kLaunchSkipsReadOnlyParameterLoads)) {
     const uint32_t parameter = access_info_parameter(access_info);
-    if (address >= launch.slot->read_only_begin[parameter] && address < launch.slot->read_only_end[parameter]) return;
+    logged = address < launch.slot->read_only_begin[parameter] || address >= launch.slot->read_only_end[parameter];
   }
   WarpGroup group = form_group(site_id);
   const uint32_t arrived = group.mask;
+  group.mask = __ballot_sync(arrived, logged);
+  group.leader = __ffs(group.mask) - 1;
 
   uint8_t space_sem = access_info_space_sem(access_info);
   if (access_info & kAccessGeneric) {
     space_sem = with_space(space_sem, classify_generic(&address));
   }
-  // Shared lanes of a kernel whose shared memory the device checks: checked here, not logged (with
-  // checking off in this launch, not even a call).
-  if ((access_info & kAccessDeviceShared) && launch.slot->shared_pool_rows != 0) {
-    group.mask &= ~check_shared_lanes(launch, group, address, space_sem, access_info, value, site_id);
+  // The device checks are called only behind a vote (a branch ptxas sees every lane take alike), by
+  // every lane, each deciding inside whether it applies: a call inside a divergent branch of ours would
+  // make ptxas keep that branch's convergence barrier in a callee-saved register, and saving one
+  // releases the application's lanes waiting on it (tests/device/runtime_convergence_barrier_test.cpp).
+  // Shared lanes of a kernel whose shared memory the device checks: checked there, not logged.
+  const bool shared_checked = logged && (access_info & kAccessDeviceShared) && launch.slot->shared_pool_rows != 0;
+  if (__any_sync(__activemask(), shared_checked)) {
+    group.mask &= ~check_shared_lanes(shared_checked, launch, group, address, space_sem, access_info, value, site_id);
     group.leader = __ffs(group.mask) - 1;
   }
-  // Global lanes of a barrier-only kernel in a launch the host gave ranges: checked here, not logged.
-  if ((access_info & kAccessDeviceGlobal) && launch.slot->global_check != 0 && (group.mask >> group.lane & 1u)) {
-    group.mask &= ~check_global_lanes(launch, group, address, space_sem, access_info, value, site_id);
+  // Global lanes of a barrier-only kernel in a launch the host gave ranges: checked there, not logged.
+  const bool global_checked = logged && (access_info & kAccessDeviceGlobal) && launch.slot->global_check != 0;
+  if (__any_sync(__activemask(), global_checked)) {
+    group.mask &= ~check_global_lanes(global_checked, launch, group, address, space_sem, access_info, value, site_id);
     group.leader = __ffs(group.mask) - 1;
   }
   if (group.mask >> group.lane & 1u) {

@@ -234,11 +234,14 @@ __device__ CheckedLanes checked_lanes(uint32_t checked, uint32_t lane, uint64_t 
   return lanes;
 }
 
-// Every lane of `group`: checks the shared lanes of a kAccessDeviceShared access on the device when
-// its block has a shadow here. Returns the lanes checked (same in every lane); the others are logged.
-// Not inlined: its registers would otherwise weigh on every logged access (spills of the caller).
-__device__ __noinline__ uint32_t check_shared_lanes(const Launch& launch, const WarpGroup& group, uint64_t address,
-                                       uint8_t space_sem, uint32_t access_info, uint64_t value, uint32_t site_id) {
+// Every lane of `group` (`enabled` the same in all): checks the shared lanes of a kAccessDeviceShared
+// access on the device when its block has a shadow here. Returns the lanes checked (same in every
+// lane); the others are logged. Not inlined: its registers would otherwise weigh on every logged access
+// (spills of the caller).
+__device__ __noinline__ uint32_t check_shared_lanes(bool enabled, const Launch& launch, const WarpGroup& group,
+                                                    uint64_t address, uint8_t space_sem, uint32_t access_info,
+                                                    uint64_t value, uint32_t site_id) {
+  if (!enabled) return 0;
   const SharedSlot slot = block_slot(launch.slot);  // one answer for the whole warp
   if (!slot.has_shadow()) return 0;
   const bool shared = space_of(space_sem) == MemorySpace::kShared;
@@ -277,7 +280,7 @@ __device__ __noinline__ uint32_t check_shared_lanes(const Launch& launch, const 
 }
 
 // Every lane of a block barrier's group, before it waits: one more barrier interval.
-__device__ __noinline__ void count_block_barrier(const LaunchSlot* launch) {
+__device__ __forceinline__ void count_block_barrier(const LaunchSlot* launch) {
   const SharedSlot slot = block_slot(launch);
   if (slot.has_shadow()) ++slot.barriers[thread_in_block()];
 }

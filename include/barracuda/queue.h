@@ -20,10 +20,12 @@
 // Protocol of one queue (positions are monotonic 64-bit slot counters; slot = position & (capacity-1)):
 //   1. reserve: one leader lane per warp does write_head += n (an L2 atomic in device memory) for its
 //      whole reservation: the record, plus a kSyncTicket slot in front when takes_sync_ticket();
-//   2. back-pressure: while position + n > read_head_cache + capacity the leader re-reads the host's
+//   2. back-pressure: while position + n > read_head_cache + limit the leader re-reads the host's
 //      read_head (acquire, system scope), raises read_head_cache to it and sleeps, with the rest of
 //      its warp group waiting in the same loop (never at a convergence point: device/runtime.cu says
-//      why); nothing unread is overwritten and nothing is dropped: the GPU waits for the host;
+//      why); nothing unread is overwritten and nothing is dropped: the GPU waits for the host. The
+//      limit is the capacity for a group that is not its whole warp (lanes of a branch, which should
+//      not wait at all) and three quarters of it for a whole warp, which leaves the rest to them;
 //   3. fill: every active lane writes its payload slots; records may wrap around the end of the ring;
 //   4. publish, header-last: after __syncwarp the leader writes every header word of the reservation
 //      except word 0 of its first slot, fences at system scope, then stores that word. A slot whose

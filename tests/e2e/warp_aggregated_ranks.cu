@@ -8,6 +8,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -54,8 +55,8 @@ int duplicate_ranks(const std::vector<unsigned>& digits, const std::vector<int>&
   return duplicates;
 }
 
-int check_radix_sort() {
-  constexpr int kItems = 1 << 20;
+int check_radix_sort(int log2_items) {
+  const int kItems = 1 << log2_items;
   std::vector<unsigned> keys(kItems), values(kItems);
   for (int i = 0; i < kItems; ++i) {
     keys[i] = (static_cast<unsigned>(i) * 2654435761u) >> 8;
@@ -90,7 +91,13 @@ int check_radix_sort() {
 
 }  // namespace
 
-int main() {
+// argv[1]: log2 of the radix sort's pair count (20 unless given).
+int main(int argc, char** argv) {
+  const int log2_items = argc > 1 ? std::atoi(argv[1]) : 20;
+  if (log2_items < 1 || log2_items > 28) {
+    std::printf("usage: %s [log2 of the pairs to sort, 1-28]\n", argv[0]);
+    return 2;
+  }
   constexpr int kKeys = kBlocks * kThreads * kKeysPerThread;
   std::vector<unsigned> digits(kKeys);
   for (int i = 0; i < kKeys; ++i) digits[i] = (static_cast<unsigned>(i) * 2654435761u >> 13) % kDigits;
@@ -107,5 +114,5 @@ int main() {
   }
   const int duplicates = duplicate_ranks(digits, ranks);
   std::printf("warp-aggregated ranks of %d keys: %d duplicates\n", kKeys, duplicates);
-  return check_radix_sort() || duplicates != 0;
+  return check_radix_sort(log2_items) || duplicates != 0;
 }
