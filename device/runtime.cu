@@ -232,8 +232,7 @@ __device__ __forceinline__ uint32_t existing_lanes() {
 // whole warps wait once the ring is three quarters full, leaving the last quarter to such groups.
 // The group waits as one, never the leader alone, for the same reason.
 __device__ uint64_t reserve(const WarpGroup& group, const Queue& queue, uint32_t slots) {
-  const uint64_t headroom = group.mask == existing_lanes() ? min(queue.capacity / 4, queue.capacity - slots) : 0;
-  const uint64_t limit = queue.capacity - headroom;
+  const uint64_t limit = back_pressure_limit(queue.capacity, slots, group.mask == existing_lanes());
   uint64_t position = 0;
   uint64_t read_head = 0;
   if (group.is_leader()) {

@@ -20,12 +20,11 @@
 // Protocol of one queue (positions are monotonic 64-bit slot counters; slot = position & (capacity-1)):
 //   1. reserve: one leader lane per warp does write_head += n (an L2 atomic in device memory) for its
 //      whole reservation: the record, plus a kSyncTicket slot in front when takes_sync_ticket();
-//   2. back-pressure: while position + n > read_head_cache + limit the leader re-reads the host's
+//   2. back-pressure: while position + n > read_head_cache + back_pressure_limit() the leader re-reads the host's
 //      read_head (acquire, system scope), raises read_head_cache to it and sleeps, with the rest of
 //      its warp group waiting in the same loop (never at a convergence point: device/runtime.cu says
-//      why); nothing unread is overwritten and nothing is dropped: the GPU waits for the host. The
-//      limit is the capacity for a group that is not its whole warp (lanes of a branch, which should
-//      not wait at all) and three quarters of it for a whole warp, which leaves the rest to them;
+//      why); nothing unread is overwritten and nothing is dropped: the GPU waits for the host. A
+//      whole warp stops a quarter of the ring short, leaving it to branch lanes, which should not wait;
 //   3. fill: every active lane writes its payload slots; records may wrap around the end of the ring;
 //   4. publish, header-last: after __syncwarp the leader writes every header word of the reservation
 //      except word 0 of its first slot, fences at system scope, then stores that word. A slot whose
@@ -187,6 +186,20 @@ constexpr uint64_t producer_block_bytes(uint32_t queue_count) { return sync_buck
 
 // The longest record (header + 32 absolute addresses); a ring must hold at least one.
 inline constexpr uint32_t kMaxRecordSlots = record_slots(AddressMode::kFull64);
+
+// Back-pressure (protocol step 2): how far past the host's read_head a reservation of `slots` may end
+// before its group waits. A group that is not its whole warp (lanes of an application branch) should
+// not wait at all: its loop would let the warp's other lanes past the branch's reconvergence point
+// (device/runtime.cu, reserve()). So whole warps leave it the last quarter of the ring, never so much
+// that their own record could not fit.
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr uint64_t back_pressure_limit(uint64_t capacity, uint32_t slots, bool whole_warp) {
+  const uint64_t spare = slots < capacity ? capacity - slots : 0;  // what the record leaves of the ring
+  const uint64_t headroom = whole_warp ? capacity / 4 : 0;
+  return capacity - (headroom < spare ? headroom : spare);
+}
 
 constexpr uint64_t arena_control_offset(uint32_t queue) {
   return sizeof(QueueArenaHeader) + uint64_t{queue} * sizeof(QueueControl);

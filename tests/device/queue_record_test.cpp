@@ -2,8 +2,11 @@
 // describing a header the drain refuses. The decoding itself is record_view_test's.
 #include "runtime/queue_record.h"
 
+#include "barracuda/queue.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -26,6 +29,22 @@ std::vector<QueueSlot> record_with_payload(const RecordHeader& header, const std
   std::memcpy(&slots[0], &header, sizeof(header));
   if (!words.empty()) std::memcpy(&slots[1], words.data(), words.size() * sizeof(Word));
   return slots;
+}
+
+TEST(BackPressure, BranchLanesUseTheWholeRingAndWholeWarpsStopAQuarterShort) {
+  EXPECT_EQ(back_pressure_limit(1u << 20, 3, false), 1u << 20);
+  EXPECT_EQ(back_pressure_limit(1u << 20, 3, true), 3u << 18);
+  EXPECT_LT(back_pressure_limit(1u << 20, kMaxRecordSlots, true), back_pressure_limit(1u << 20, kMaxRecordSlots, false));
+}
+
+// The smallest ring holds one longest record: a whole warp's still fits, or it would wait for ever.
+TEST(BackPressure, AWholeWarpsRecordAlwaysFitsItsLimit) {
+  for (uint64_t capacity = 32; capacity <= 1024; capacity *= 2) {
+    for (uint32_t slots = 1; slots <= 2 * kMaxRecordSlots; ++slots) {
+      EXPECT_GE(back_pressure_limit(capacity, slots, true), std::min<uint64_t>(slots, capacity)) << capacity << " " << slots;
+      EXPECT_LE(back_pressure_limit(capacity, slots, true), capacity);
+    }
+  }
 }
 
 TEST(QueueRecord, DefectsAreDescribedWithTheHeaderBytes) {
