@@ -10,6 +10,7 @@ struct CommandResult {
 };
 
 void add_report_command(CLI::App& app, CommandResult& result);
+void add_harden_command(CLI::App& app, CommandResult& result);
 void add_run_command(CLI::App& app, CommandResult& result);
 void add_replay_command(CLI::App& app, CommandResult& result);
 void add_dump_command(CLI::App& app, CommandResult& result);

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   barracuda::cli::CommandResult result;
   barracuda::cli::add_report_command(app, result);
+  barracuda::cli::add_harden_command(app, result);
   barracuda::cli::add_run_command(app, result);
   barracuda::cli::add_replay_command(app, result);
   barracuda::cli::add_dump_command(app, result);

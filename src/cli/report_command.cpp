@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/report_io.h"
 #include "report/baseline.h"
 #include "report/exit_code.h"
 #include "report/json_report.h"
@@ -26,22 +27,6 @@ struct ReportArguments {
   std::string baseline_path;
   int error_exitcode = report::ExitCodePolicy{}.races_found;
 };
-
-void write_output(const std::string& path, const std::string& contents) {
-  if (path == "-") {
-    std::cout << contents;
-    return;
-  }
-  report::write_report_file(path, contents);
-}
-
-report::Report load_report(const std::string& path) {
-  try {
-    return report::parse_json_report(report::read_report_file(path));
-  } catch (const report::ReportFormatError& error) {
-    throw std::runtime_error(path + ": " + error.what());
-  }
-}
 
 int run_report(const ReportArguments& arguments) {
   report::Report loaded = load_report(arguments.input);

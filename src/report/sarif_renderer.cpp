@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "report/fence_fix.h"
 #include "report/fingerprint.h"
 #include "report/json_report.h"
 #include "report/names.h"
@@ -52,7 +53,35 @@ std::string access_phrase(const Access& access) {
          " of block " + coord_text(access.thread.block) + " at " + site_position_text(access.site);
 }
 
-Json race_result(const Race& race) {
+// SARIF `fix`: the fence's line inserted before the line after the spin (an empty region there).
+Json insertion_fix(const FenceFix& fix) {
+  const uint32_t line = fix.site.source.line + 1;
+  Json region{{"startLine", line}, {"startColumn", 1}, {"endLine", line}, {"endColumn", 1}};
+  Json replacement{{"deletedRegion", region}, {"insertedContent", {{"text", *fix.inserted_line + "\n"}}}};
+  return Json{{"description", {{"text", fix.change}}},
+              {"artifactChanges", Json::array({Json{{"artifactLocation", artifact_location(fix.site.source.file)},
+                                                    {"replacements", Json::array({replacement})}}})}};
+}
+
+void add_hardening(const Race& race, Json& result) {
+  const RaceHardening hardening = harden_race(race);
+  Json property = Json::object();
+  if (hardening.fixes.empty()) {
+    property["noFix"] = hardening.no_fix_reason;
+  } else {
+    Json changes = Json::array();
+    Json fixes = Json::array();
+    for (const FenceFix& fix : hardening.fixes) {
+      changes.push_back(Json{{"location", site_position_text(fix.site)}, {"change", fix.change}});
+      if (fix.inserted_line && fix.site.source.known()) fixes.push_back(insertion_fix(fix));
+    }
+    property["changes"] = std::move(changes);
+    if (!fixes.empty()) result["fixes"] = std::move(fixes);
+  }
+  result["properties"]["hardening"] = std::move(property);
+}
+
+Json race_result(const Race& race, const SarifOptions& options) {
   const std::string message = std::string(race.unfenced_acquire ? "Unfenced acquire (" : "Data race (") +
                               std::string{name_of(kRaceClassNames, race.race_class)} + ", " +
                               std::string{name_of(kMemorySpaceNames, race.space)} + ", " +
@@ -84,7 +113,7 @@ Json race_result(const Race& race) {
   Json properties{{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}};
   if (race.pid != 0) properties["pid"] = race.pid;
   if (race.allocation) properties["allocation"] = allocation_json(*race.allocation);
-  return Json{{"ruleId", sarif_rules()[rule].id},
+  Json result{{"ruleId", sarif_rules()[rule].id},
               {"ruleIndex", rule},
               {"level", sarif_rules()[rule].level},
               {"message", {{"text", message}}},
@@ -93,6 +122,8 @@ Json race_result(const Race& race) {
               {"partialFingerprints", {{kSarifFingerprintKey, race_fingerprint(race)}}},
               {"baselineState", race.known ? "unchanged" : "new"},
               {"properties", properties}};
+  if (options.fence_fixes) add_hardening(race, result);
+  return result;
 }
 
 Json diagnostic_result(const Diagnostic& diagnostic) {
@@ -154,9 +185,9 @@ Json invocation_json(const Report& report) {
 
 }  // namespace
 
-Json report_to_sarif(const Report& report) {
+Json report_to_sarif(const Report& report, const SarifOptions& options) {
   Json results = Json::array();
-  for (const Race& race : report.races) results.push_back(race_result(race));
+  for (const Race& race : report.races) results.push_back(race_result(race, options));
   for (const Diagnostic& diagnostic : report.diagnostics) results.push_back(diagnostic_result(diagnostic));
   Json run{{"tool",
             {{"driver",
@@ -171,6 +202,8 @@ Json report_to_sarif(const Report& report) {
   return Json{{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};
 }
 
-std::string render_sarif(const Report& report) { return report_to_sarif(report).dump(2) + '\n'; }
+std::string render_sarif(const Report& report, const SarifOptions& options) {
+  return report_to_sarif(report, options).dump(2) + '\n';
+}
 
 }  // namespace barracuda::report

@@ -13,7 +13,15 @@ namespace barracuda::report {
 
 inline constexpr std::string_view kSarifFingerprintKey = "barracudaRace/v1";
 
-nlohmann::ordered_json report_to_sarif(const Report& report);
-std::string render_sarif(const Report& report);  // pretty-printed, newline-terminated
+struct SarifOptions {
+  // Each race result carries `barracuda harden`'s proposal (report/fence_fix.h): the property
+  // `hardening` ({changes: [{location, change}]} or {noFix: reason}) and, for an inserted fence, a
+  // SARIF `fixes` entry that inserts its line.
+  bool fence_fixes = false;
+};
+
+nlohmann::ordered_json report_to_sarif(const Report& report, const SarifOptions& options = {});
+// Pretty-printed, newline-terminated.
+std::string render_sarif(const Report& report, const SarifOptions& options = {});
 
 }  // namespace barracuda::report

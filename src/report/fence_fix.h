@@ -1,0 +1,34 @@
+#pragma once
+// What `barracuda harden` proposes for a race (after Sorensen & Donaldson, PLDI'16): the fence or the
+// scope the PTX memory model needs, as a change at a source line. Only the causes a fence or a scope
+// can remove get a fix:
+//  - an unfenced acquire (a spin on an atomic with no acquire fence after it): the fence the engine
+//    found missing, inserted after the spin;
+//  - a scoped race (strong accesses whose scope does not cover both threads, e.g. atomicAdd_block from
+//    two blocks): each access whose scope is too narrow, widened to the one that covers both threads.
+// Other races get the reason no fence fixes them: plain accesses of unsynchronised threads are not
+// ordered by any fence one of them executes.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/model.h"
+
+namespace barracuda::report {
+
+struct FenceFix {
+  Site site;           // the access to change, or the spin a fence goes after
+  std::string change;  // one sentence: what to do at `site`
+  // Source text to insert on a new line after the site's line (a fence), when the fix is an insertion.
+  std::optional<std::string> inserted_line;
+  friend bool operator==(const FenceFix&, const FenceFix&) = default;
+};
+
+struct RaceHardening {
+  std::vector<FenceFix> fixes;
+  std::string no_fix_reason;  // why no fence or scope fixes the race (set when `fixes` is empty)
+};
+
+RaceHardening harden_race(const Race& race);
+
+}  // namespace barracuda::report
