@@ -10,6 +10,7 @@
 #include "report/exit_code.h"
 #include "report/fence_fix.h"
 #include "report/names.h"
+#include "report/report_file.h"
 #include "report/sarif_renderer.h"
 #include "report/value_text.h"
 
@@ -50,7 +51,7 @@ void print_hardening(const report::Report& loaded, const std::string& path, std:
 }
 
 int run_harden(const HardenArguments& arguments) {
-  const report::Report loaded = load_report(arguments.input);
+  const report::Report loaded = report::load_json_report_file(arguments.input);
   if (!arguments.sarif_path.empty()) {
     write_output(arguments.sarif_path, report::render_sarif(loaded, report::SarifOptions{.fence_fixes = true}));
   }

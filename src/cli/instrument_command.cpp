@@ -1,5 +1,5 @@
 // `barracuda instrument FILE.ptx -o OUT.ptx [--sites SITES.json] [--first-site N] [--no-branches]
-// [--log-read-only] [--with-runtime] [--stats]`: instruments a PTX module for the device logging
+// [--log-read-only] [--with-runtime] [--stats] [--harden REPORT.json]`: instruments a PTX module for the device logging
 // runtime (link OUT.ptx with it, or include it with --with-runtime).
 #include <fstream>
 #include <iostream>
@@ -15,6 +15,7 @@
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/runtime_merge.h"
 #include "ptx/printer.h"
+#include "runtime/hardening_edits.h"
 
 namespace barracuda::cli {
 namespace {
@@ -28,6 +29,7 @@ struct InstrumentCommandOptions {
   bool log_read_only = false;
   bool with_runtime = false;
   bool stats = false;
+  std::string harden;
 };
 
 void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
@@ -43,6 +45,7 @@ void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
             << "\nread-only loads not logged (ld.global.nc, ldu): " << statistics.read_only_loads
             << "\nloads through read-only parameters (not logged where the launch allows): "
             << statistics.read_only_parameter_loads
+            << "\ninstructions hardened (a fence after them or a wider scope): " << statistics.hardened_instructions
             << "\ninstrumented fraction: " << statistics.instrumented_fraction() << '\n';
 }
 
@@ -59,12 +62,18 @@ int run_instrument(const InstrumentCommandOptions& options) {
   if (!module) return 1;
   std::optional<ptx::passes::InstrumentResult> instrumented;
   try {
+    std::vector<ptx::passes::HardeningEdit> hardening;
+    if (!options.harden.empty()) hardening = runtime::hardening_edits_from_file(options.harden);
     instrumented.emplace(ptx::passes::instrument_module(*module, {.first_site_id = options.first_site,
                                                                   .log_branches = !options.no_branches,
-                                                                  .log_read_only = options.log_read_only}));
+                                                                  .log_read_only = options.log_read_only,
+                                                                  .hardening = std::move(hardening)}));
   } catch (const ptx::passes::UnsupportedPtx& error) {
     std::cerr << options.input << ": cannot instrument: " << error.what() << '\n';
     return 1;
+  } catch (const std::runtime_error& error) {
+    std::cerr << "--harden: " << error.what() << '\n';
+    return 2;
   }
   const ptx::passes::InstrumentResult& result = *instrumented;
   if (options.stats) print_statistics(result.statistics);
@@ -102,6 +111,8 @@ void add_instrument_command(CLI::App& app, CommandResult& result) {
                     "Include the device runtime's definitions: a self-contained module ptxas or the driver compiles "
                     "as one program");
   command->add_flag("--stats", options->stats, "Print instrumentation statistics");
+  command->add_option("--harden", options->harden,
+                      "An earlier JSON report: first apply the fences and scopes `barracuda harden` proposes for it");
   command->callback([options, &result] { result.exit_code = run_instrument(*options); });
 }
 

@@ -29,14 +29,14 @@ struct ReportArguments {
 };
 
 int run_report(const ReportArguments& arguments) {
-  report::Report loaded = load_report(arguments.input);
+  report::Report loaded = report::load_json_report_file(arguments.input);
   if (!arguments.suppressions_path.empty()) {
     auto suppressions =
         report::parse_suppressions(report::read_report_file(arguments.suppressions_path), arguments.suppressions_path);
     report::apply_suppressions(loaded, suppressions);
   }
   if (!arguments.baseline_path.empty()) {
-    report::mark_known_races(loaded, report::baseline_fingerprints(load_report(arguments.baseline_path)));
+    report::mark_known_races(loaded, report::baseline_fingerprints(report::load_json_report_file(arguments.baseline_path)));
   }
   if (!arguments.sarif_path.empty()) write_output(arguments.sarif_path, report::render_sarif(loaded));
   if (!arguments.json_path.empty()) write_output(arguments.json_path, report::render_json(loaded));

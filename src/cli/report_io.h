@@ -1,13 +1,9 @@
 #pragma once
-// Reading and writing report files for the commands that take a JSON report (report, harden).
+// Output of the commands that take a JSON report (report, harden); they read it with
+// report::load_json_report_file.
 #include <string>
 
-#include "report/model.h"
-
 namespace barracuda::cli {
-
-// Parses a JSON report; errors name the file (throws std::runtime_error).
-report::Report load_report(const std::string& path);
 
 // Writes `contents` to `path`, or to stdout for "-".
 void write_output(const std::string& path, const std::string& contents);

@@ -33,6 +33,7 @@ namespace barracuda::options {
   X(device_shared_check, BoolValue, true, "check the shared memory of kernels synchronised only by __syncthreads on the GPU, sending only its races (0: every shared access to the host; off anyway with warn_redundant_barriers or the lockstep warp model, which need every access)") \
   X(block_order, BlockOrderValue, BlockOrder::kNatural, "natural, reverse or shuffle: the order in which checked kernels' logical blocks start (%ctaid read through a bijection; for races that only some block orders show)") \
   X(block_order_seed, CountValue, 1, "block_order=shuffle: the seed of the permutation (each seed another order)") \
+  X(harden, TextValue, "", "an earlier JSON report: apply the fences and scopes `barracuda harden` proposes for its races to the PTX before checking (empty: none)") \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
   X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 64 MiB for all at first, grown 4x after a launch that half-fills one, up to 1/16 of free host memory, 1M-64M each)") \
   X(drain_threads, CountValue, 0, "host threads draining the queues into the engine (0: hardware threads - 1)") \

@@ -12,6 +12,14 @@ namespace {
 constexpr std::string_view kAfterTheSpin = " after the spin";
 constexpr std::string_view kTooNarrow = " is too narrow)";
 
+// The scope of a fence the engine names (report_builder.cpp spells them).
+MemoryScope fence_scope(const std::string& fence) {
+  if (fence == "__threadfence_block()") return MemoryScope::kCta;
+  if (fence == "__threadfence_system()") return MemoryScope::kSystem;
+  if (fence.ends_with(".cluster")) return MemoryScope::kCluster;
+  return MemoryScope::kGpu;
+}
+
 // A fence as a line of CUDA C++: the __threadfence family, or inline PTX for the scopes it lacks.
 std::string fence_statement(const std::string& fence) {
   if (fence.starts_with("__threadfence")) return fence + ";";
@@ -22,7 +30,7 @@ std::optional<FenceFix> unfenced_acquire_fix(const UnfencedAcquire& unfenced) {
   const size_t end = unfenced.missing_fence.find(kAfterTheSpin);
   if (end == std::string::npos || end == 0) return std::nullopt;  // the engine knew no flag
   const std::string fence = unfenced.missing_fence.substr(0, end);
-  FenceFix fix{unfenced.flag, {}, std::nullopt};
+  FenceFix fix{FenceFix::Kind::kFenceAfter, fence_scope(fence), unfenced.flag, {}, std::nullopt};
   if (unfenced.missing_fence.ends_with(kTooNarrow)) {
     const size_t open = unfenced.missing_fence.find(" (", end) + 2;  // the aside after "the flag"
     const std::string narrow = unfenced.missing_fence.substr(open, unfenced.missing_fence.size() - kTooNarrow.size() - open);
@@ -64,7 +72,7 @@ std::vector<FenceFix> scoped_race_fixes(const Race& race) {
   for (const Access* access : {&race.current, &race.previous}) {
     if (access->semantics == MemorySemantics::kWeak || access->scope >= needed) continue;
     if (!fixes.empty() && fixes.front().site == access->site) continue;  // one instruction, both sides
-    fixes.push_back({access->site, widened_access(*access, needed), std::nullopt});
+    fixes.push_back({FenceFix::Kind::kWidenScope, needed, access->site, widened_access(*access, needed), std::nullopt});
   }
   return fixes;
 }

@@ -17,6 +17,12 @@
 namespace barracuda::report {
 
 struct FenceFix {
+  enum class Kind : uint8_t {
+    kFenceAfter,  // a fence of `scope` after the instruction at `site` (what option harden inserts)
+    kWidenScope,  // the access at `site` given `scope`
+  };
+  Kind kind = Kind::kFenceAfter;
+  MemoryScope scope = MemoryScope::kGpu;
   Site site;           // the access to change, or the spin a fence goes after
   std::string change;  // one sentence: what to do at `site`
   // Source text to insert on a new line after the site's line (a fence), when the fix is an insertion.

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/json_report.h"
+
 namespace barracuda::report {
 
 void write_report_file(const std::string& path, std::string_view contents) {
@@ -37,6 +39,14 @@ std::string read_report_file(const std::string& path) {
   contents << in.rdbuf();
   if (in.bad()) throw ReportFileError("cannot read " + path);
   return contents.str();
+}
+
+Report load_json_report_file(const std::string& path) {
+  try {
+    return parse_json_report(read_report_file(path));
+  } catch (const ReportFormatError& error) {
+    throw std::runtime_error(path + ": " + error.what());
+  }
 }
 
 }  // namespace barracuda::report

@@ -20,4 +20,9 @@ void write_report_file(const std::string& path, std::string_view contents);
 // ("cannot read PATH: REASON").
 std::string read_report_file(const std::string& path);
 
+struct Report;
+// A JSON report read and parsed. Throws std::runtime_error naming the file: ReportFileError, or the
+// format error after "PATH: ".
+Report load_json_report_file(const std::string& path);
+
 }  // namespace barracuda::report

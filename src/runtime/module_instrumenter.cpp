@@ -186,6 +186,10 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     pass_options.first_site_id = next_site;
     ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, pass_options);
     next_site += static_cast<uint32_t>(result.sites.sites().size());
+    if (result.statistics.hardened_instructions != 0 && config_.message) {
+      config_.message(module_name(image.id) + ": harden: " + std::to_string(result.statistics.hardened_instructions) +
+                      " instructions given a fence after them or a wider scope");
+    }
     if (result.block_order_declined && config_.message) {
       config_.message(module_name(image.id) + " keeps the natural block order: " + *result.block_order_declined);
     }

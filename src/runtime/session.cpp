@@ -27,6 +27,7 @@
 #include "report/text_renderer.h"
 #include "runtime/allocation_map.h"
 #include "runtime/allocation_tracker.h"
+#include "runtime/hardening_edits.h"
 #include "runtime/driver_api.h"
 #include "runtime/launch_monitor.h"
 #include "runtime/module_instrumenter.h"
@@ -279,6 +280,23 @@ class Session final : public shim::SyncObserver {
   }
 
  private:
+  // Option harden: the earlier report's edits, or none (saying why) when it cannot be read: the run
+  // then checks the program as it is.
+  std::vector<ptx::passes::HardeningEdit> hardening_edits() {
+    if (options_.harden.empty()) return {};
+    try {
+      std::vector<ptx::passes::HardeningEdit> edits = hardening_edits_from_file(options_.harden);
+      if (!options_.quiet) {
+        log_stream() << "barracuda: harden: " << edits.size() << " fence and scope changes proposed by "
+                     << options_.harden << std::endl;
+      }
+      return edits;
+    } catch (const std::exception& error) {
+      log_stream() << "barracuda: harden: " << error.what() << "; checking the program unhardened" << std::endl;
+      return {};
+    }
+  }
+
   InstrumenterConfig make_instrumenter_config() {
     InstrumenterConfig config;
     config.device_arch = [this] { return device_arch(); };
@@ -288,6 +306,7 @@ class Session final : public shim::SyncObserver {
     config.passes.log_read_only = options_.log_read_only;
     config.passes.block_order = options_.block_order;
     config.passes.block_order_seed = options_.block_order_seed;
+    config.passes.hardening = hardening_edits();
     config.module_seen = [this] { note_gpu_use(); };
     config.variable_located = [this](const void* owner, const std::string& name, CUdeviceptr base, size_t size) {
       allocations_.insert({base, size, report::AllocationKind::kGlobalVariable, name, owner, {}});

@@ -59,6 +59,8 @@ TEST(FenceFix, AnUnfencedAcquireGetsTheMissingFenceInsertedAfterItsSpin) {
   const FenceFix& fix = hardening.fixes[0];
   EXPECT_EQ(fix.site.source.line, 19u);  // the spin, not the racing read
   EXPECT_EQ(fix.inserted_line, "__threadfence();");
+  EXPECT_EQ(fix.kind, FenceFix::Kind::kFenceAfter);
+  EXPECT_EQ(fix.scope, MemoryScope::kGpu);
   EXPECT_NE(fix.change.find("insert `__threadfence();` after this spin"), std::string::npos) << fix.change;
   EXPECT_TRUE(hardening.no_fix_reason.empty());
 }
@@ -77,6 +79,7 @@ TEST(FenceFix, AClusterFenceIsInlinePtx) {
       harden_race(unfenced_race("fence.acq_rel.cluster after the spin on the flag (there is none)"));
   ASSERT_EQ(hardening.fixes.size(), 1u);
   EXPECT_EQ(hardening.fixes[0].inserted_line, "asm volatile(\"fence.acq_rel.cluster;\" ::: \"memory\");");
+  EXPECT_EQ(hardening.fixes[0].scope, MemoryScope::kCluster);
 }
 
 TEST(FenceFix, AnUnfencedAcquireWithoutItsSpinSaysSo) {
@@ -91,6 +94,8 @@ TEST(FenceFix, BlockScopedAtomicsOfTwoBlocksBothGetDeviceScope) {
   ASSERT_EQ(hardening.fixes.size(), 2u);
   EXPECT_EQ(hardening.fixes[0].site.source.line, 8u);
   EXPECT_EQ(hardening.fixes[1].site.source.line, 12u);
+  EXPECT_EQ(hardening.fixes[0].kind, FenceFix::Kind::kWidenScope);
+  EXPECT_EQ(hardening.fixes[0].scope, MemoryScope::kGpu);
   EXPECT_NE(hardening.fixes[0].change.find("gpu scope instead of cta"), std::string::npos) << hardening.fixes[0].change;
   EXPECT_NE(hardening.fixes[0].change.find("atomicAdd instead of atomicAdd_block"), std::string::npos);
 }

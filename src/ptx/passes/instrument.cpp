@@ -29,7 +29,10 @@ StatementIterator unguard(PassContext& context, StatementIterator position) {
 InstrumentResult instrument_module(Module& module, const InstrumentOptions& options) {
   // First: the runtime calls the passes insert need at least the ISA and target it sets.
   upgrade_legacy_isa(module);
+  // Before the site table: an inserted fence is an instruction of the program like any other.
+  const uint64_t hardened = harden_module(module, options.hardening);
   InstrumentResult result{SiteTable(module, options.first_site_id), {}, unlogged_memory_by_kernel(module)};
+  result.statistics.hardened_instructions = hardened;
   // Before the other passes: they see the logical block index as the program would.
   const BlockOrderResult reordered = permute_block_order(module, options.block_order, options.block_order_seed);
   result.statistics.block_index_reads = reordered.remapped_reads;

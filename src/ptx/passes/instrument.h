@@ -12,6 +12,7 @@
 
 #include "barracuda/block_order.h"
 #include "ptx/module.h"
+#include "ptx/passes/hardening.h"
 #include "ptx/passes/site_table.h"
 #include "ptx/passes/unlogged_memory.h"
 
@@ -27,6 +28,8 @@ struct InstrumentOptions {
   // The order logical blocks start in (barracuda/block_order.h; block_order.h in this folder).
   BlockOrder block_order = BlockOrder::kNatural;
   uint64_t block_order_seed = 1;
+  // Fences and scopes applied before anything else (hardening.h; option harden).
+  std::vector<HardeningEdit> hardening;
 };
 
 struct InstrumentStatistics {
@@ -45,6 +48,7 @@ struct InstrumentStatistics {
   // the host allows it for do not log.
   uint64_t read_only_parameter_loads = 0;
   uint64_t block_index_reads = 0;  // %ctaid reads remapped by a block order other than natural
+  uint64_t hardened_instructions = 0;  // instructions given a fence after them or a wider scope (option harden)
   // Fraction of the original instructions that now log an event.
   double instrumented_fraction() const;
 };

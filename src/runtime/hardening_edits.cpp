@@ -1,0 +1,42 @@
+#include "runtime/hardening_edits.h"
+
+#include <algorithm>
+
+#include "report/fence_fix.h"
+#include "report/report_file.h"
+
+namespace barracuda::runtime {
+namespace {
+
+ptx::Scope ptx_scope(MemoryScope scope) {
+  switch (scope) {
+    case MemoryScope::kCta: return ptx::Scope::Cta;
+    case MemoryScope::kCluster: return ptx::Scope::Cluster;
+    case MemoryScope::kGpu: return ptx::Scope::Gpu;
+    case MemoryScope::kSystem: return ptx::Scope::Sys;
+  }
+  return ptx::Scope::Gpu;
+}
+
+}  // namespace
+
+std::vector<ptx::passes::HardeningEdit> hardening_edits(const report::Report& report) {
+  using Edit = ptx::passes::HardeningEdit;
+  std::vector<Edit> edits;
+  for (const report::Race& race : report.races) {
+    for (const report::FenceFix& fix : report::harden_race(race).fixes) {
+      if (fix.site.ptx_line == 0) continue;
+      const Edit edit{race.kernel, fix.site.ptx_line,
+                      fix.kind == report::FenceFix::Kind::kFenceAfter ? Edit::Kind::kFenceAfter : Edit::Kind::kWidenScope,
+                      ptx_scope(fix.scope)};
+      if (std::find(edits.begin(), edits.end(), edit) == edits.end()) edits.push_back(edit);
+    }
+  }
+  return edits;
+}
+
+std::vector<ptx::passes::HardeningEdit> hardening_edits_from_file(const std::string& path) {
+  return hardening_edits(report::load_json_report_file(path));
+}
+
+}  // namespace barracuda::runtime
