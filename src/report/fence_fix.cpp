@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "barracuda/record_view.h"
+#include "report/value_text.h"
 
 namespace barracuda::report {
 namespace {
@@ -12,11 +13,11 @@ namespace {
 constexpr std::string_view kAfterTheSpin = " after the spin";
 constexpr std::string_view kTooNarrow = " is too narrow)";
 
-// The scope of a fence the engine names (report_builder.cpp spells them).
+// The scope of a fence the engine names (report_builder.cpp spells them with fence_text).
 MemoryScope fence_scope(const std::string& fence) {
-  if (fence == "__threadfence_block()") return MemoryScope::kCta;
-  if (fence == "__threadfence_system()") return MemoryScope::kSystem;
-  if (fence.ends_with(".cluster")) return MemoryScope::kCluster;
+  for (MemoryScope scope : {MemoryScope::kCta, MemoryScope::kCluster, MemoryScope::kSystem}) {
+    if (fence == fence_text(scope)) return scope;
+  }
   return MemoryScope::kGpu;
 }
 
@@ -74,6 +75,23 @@ std::vector<FenceFix> scoped_race_fixes(const Race& race) {
     if (!fixes.empty() && fixes.front().site == access->site) continue;  // one instruction, both sides
     fixes.push_back({FenceFix::Kind::kWidenScope, needed, access->site, widened_access(*access, needed), std::nullopt});
   }
+  if (!fixes.empty() || race.current.semantics != MemorySemantics::kWeak ||
+      race.previous.semantics != MemorySemantics::kWeak) {
+    return fixes;
+  }
+  // Plain accesses ordered only by synchronisation of too narrow a scope: its fences are not in the
+  // report, so a fence that covers both threads goes right after the earlier access (before its
+  // release) and right before the later one (after its acquire).
+  const std::string statement = fence_statement(fence_text(needed));
+  fixes.push_back({FenceFix::Kind::kFenceAfter, needed, race.previous.site,
+                   "insert `" + statement + "` after this access: what orders it before the other thread's access " +
+                       "has too narrow a scope (e.g. __threadfence_block() between blocks); widening that fence is " +
+                       "the same fix",
+                   statement});
+  fixes.push_back({FenceFix::Kind::kFenceBefore, needed, race.current.site,
+                   "insert `" + statement + "` before this access: the acquire that orders it after the other " +
+                       "thread's access has too narrow a scope; widening that fence is the same fix",
+                   statement});
   return fixes;
 }
 

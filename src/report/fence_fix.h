@@ -5,7 +5,10 @@
 //  - an unfenced acquire (a spin on an atomic with no acquire fence after it): the fence the engine
 //    found missing, inserted after the spin;
 //  - a scoped race (strong accesses whose scope does not cover both threads, e.g. atomicAdd_block from
-//    two blocks): each access whose scope is too narrow, widened to the one that covers both threads.
+//    two blocks): each access whose scope is too narrow, widened to the one that covers both threads;
+//  - a scoped race between plain accesses (message passing through __threadfence_block() across
+//    blocks: what orders them has too narrow a scope, and the report does not name those fences): a
+//    fence of the covering scope after the earlier access and before the later one.
 // Other races get the reason no fence fixes them: plain accesses of unsynchronised threads are not
 // ordered by any fence one of them executes.
 #include <optional>
@@ -18,14 +21,15 @@ namespace barracuda::report {
 
 struct FenceFix {
   enum class Kind : uint8_t {
-    kFenceAfter,  // a fence of `scope` after the instruction at `site` (what option harden inserts)
-    kWidenScope,  // the access at `site` given `scope`
+    kFenceAfter,   // a fence of `scope` after the instruction at `site` (what option harden inserts)
+    kFenceBefore,  // a fence of `scope` before the instruction at `site`
+    kWidenScope,   // the access at `site` given `scope`
   };
   Kind kind = Kind::kFenceAfter;
   MemoryScope scope = MemoryScope::kGpu;
   Site site;           // the access to change, or the spin a fence goes after
   std::string change;  // one sentence: what to do at `site`
-  // Source text to insert on a new line after the site's line (a fence), when the fix is an insertion.
+  // Source text to insert on a new line after (kFenceAfter) or before (kFenceBefore) the site's line.
   std::optional<std::string> inserted_line;
   friend bool operator==(const FenceFix&, const FenceFix&) = default;
 };

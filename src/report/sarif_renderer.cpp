@@ -53,9 +53,10 @@ std::string access_phrase(const Access& access) {
          " of block " + coord_text(access.thread.block) + " at " + site_position_text(access.site);
 }
 
-// SARIF `fix`: the fence's line inserted before the line after the spin (an empty region there).
+// SARIF `fix`: the fence's line inserted at the start of the site's line (kFenceBefore) or of the
+// line after it (an empty region there).
 Json insertion_fix(const FenceFix& fix) {
-  const uint32_t line = fix.site.source.line + 1;
+  const uint32_t line = fix.site.source.line + (fix.kind == FenceFix::Kind::kFenceBefore ? 0 : 1);
   Json region{{"startLine", line}, {"startColumn", 1}, {"endLine", line}, {"endColumn", 1}};
   Json replacement{{"deletedRegion", region}, {"insertedContent", {{"text", *fix.inserted_line + "\n"}}}};
   return Json{{"description", {{"text", fix.change}}},

@@ -141,4 +141,14 @@ std::string allocation_text(const Allocation& allocation, uint32_t access_bytes,
   return text + ')';
 }
 
+std::string fence_text(MemoryScope scope) {
+  switch (scope) {
+    case MemoryScope::kCta: return "__threadfence_block()";
+    case MemoryScope::kCluster: return "fence.acq_rel.cluster";
+    case MemoryScope::kGpu: return "__threadfence()";
+    case MemoryScope::kSystem: return "__threadfence_system()";
+  }
+  return "a fence";
+}
+
 }  // namespace barracuda::report

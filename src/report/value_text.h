@@ -25,6 +25,10 @@ std::string source_location_text(const SourceLocation& location);
 // "kernel.cu:12" with line info, "PTX line 57" without.
 std::string site_position_text(const Site& site);
 
+// The fence of `scope` as CUDA C++ spells it ("__threadfence()" for kGpu), or as PTX where CUDA has
+// no function for it ("fence.acq_rel.cluster").
+std::string fence_text(MemoryScope scope);
+
 // A C++ symbol as source spells it ("ns::counter" for "_ZN2ns7counterE"); other names unchanged.
 std::string demangled(const std::string& symbol);
 

@@ -18,6 +18,15 @@ ptx::Scope ptx_scope(MemoryScope scope) {
   return ptx::Scope::Gpu;
 }
 
+ptx::passes::HardeningEdit::Kind edit_kind(report::FenceFix::Kind kind) {
+  switch (kind) {
+    case report::FenceFix::Kind::kFenceAfter: return ptx::passes::HardeningEdit::Kind::kFenceAfter;
+    case report::FenceFix::Kind::kFenceBefore: return ptx::passes::HardeningEdit::Kind::kFenceBefore;
+    case report::FenceFix::Kind::kWidenScope: return ptx::passes::HardeningEdit::Kind::kWidenScope;
+  }
+  return ptx::passes::HardeningEdit::Kind::kFenceAfter;
+}
+
 }  // namespace
 
 std::vector<ptx::passes::HardeningEdit> hardening_edits(const report::Report& report) {
@@ -26,9 +35,7 @@ std::vector<ptx::passes::HardeningEdit> hardening_edits(const report::Report& re
   for (const report::Race& race : report.races) {
     for (const report::FenceFix& fix : report::harden_race(race).fixes) {
       if (fix.site.ptx_line == 0) continue;
-      const Edit edit{race.kernel, fix.site.ptx_line,
-                      fix.kind == report::FenceFix::Kind::kFenceAfter ? Edit::Kind::kFenceAfter : Edit::Kind::kWidenScope,
-                      ptx_scope(fix.scope)};
+      const Edit edit{race.kernel, fix.site.ptx_line, edit_kind(fix.kind), ptx_scope(fix.scope)};
       if (std::find(edits.begin(), edits.end(), edit) == edits.end()) edits.push_back(edit);
     }
   }

@@ -1,6 +1,7 @@
 #include "runtime/report_builder.h"
 
 #include "report/toolkit_headers.h"
+#include "report/value_text.h"
 
 namespace barracuda::runtime {
 namespace {
@@ -82,23 +83,14 @@ std::pair<report::AccessKind, report::AccessKind> access_kinds(engine::Hazard h)
 }  // namespace
 
 report::UnfencedAcquire unfenced_acquire(const engine::UnfencedOrigin& origin, const SiteRegistry& sites) {
-  auto fence_name = [](MemoryScope scope) -> std::string {
-    switch (scope) {
-      case MemoryScope::kCta: return "__threadfence_block()";
-      case MemoryScope::kCluster: return "fence.acq_rel.cluster";
-      case MemoryScope::kGpu: return "__threadfence()";
-      case MemoryScope::kSystem: return "__threadfence_system()";
-    }
-    return "a fence";
-  };
   report::UnfencedAcquire out;
   if (!origin.valid) {
     out.missing_fence = "an acquire fence after a spin on an atomic";
     return out;
   }
   out.flag = to_report_site(origin.flag_site, sites);
-  out.missing_fence = fence_name(origin.needed) + " after the spin on the flag" +
-                      (origin.narrow_fence ? " (" + fence_name(origin.fence) + " is too narrow)" : " (there is none)");
+  out.missing_fence = report::fence_text(origin.needed) + " after the spin on the flag" +
+                      (origin.narrow_fence ? " (" + report::fence_text(origin.fence) + " is too narrow)" : " (there is none)");
   return out;
 }
 

@@ -52,6 +52,7 @@ ret;
 )";
 
 constexpr uint32_t kSpinLine = 12;
+constexpr uint32_t kReadLine = 16;
 constexpr uint32_t kCounterLine = 27;
 constexpr uint32_t kStoreLine = 28;
 
@@ -113,6 +114,23 @@ TEST(Hardening, AskingTwiceInsertsOneFence) {
   const size_t first = hardened.text.find("fence.acq_rel.sys;");
   ASSERT_NE(first, std::string::npos);
   EXPECT_EQ(hardened.text.find("fence.acq_rel.sys;", first + 1), std::string::npos);
+}
+
+TEST(Hardening, AFenceBeforeTheReadGoesRightBeforeItOnce) {
+  const HardeningEdit edit{"consumer", kReadLine, HardeningEdit::Kind::kFenceBefore, Scope::Gpu};
+  const Hardened hardened = harden({edit, edit});
+  EXPECT_EQ(hardened.changed, 1u);
+  const std::vector<std::string> lines = lines_of(hardened.text);
+  const auto read = std::find_if(lines.begin(), lines.end(),
+                                 [](const std::string& line) { return line.find("ld.global.u32") != std::string::npos; });
+  ASSERT_NE(read, lines.end());
+  ASSERT_NE(read, lines.begin());
+  EXPECT_NE(std::prev(read)->find("fence.acq_rel.gpu;"), std::string::npos) << hardened.text;
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const std::string& line) { return line.find("fence.") != std::string::npos; }),
+            1);
+  const testing::PtxasResult compiled = testing::run_ptxas(hardened.text, "sm_90");
+  EXPECT_TRUE(compiled.ok) << compiled.log;
 }
 
 TEST(Hardening, ABlockScopedAtomicGetsDeviceScope) {

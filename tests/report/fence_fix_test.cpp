@@ -116,6 +116,24 @@ TEST(FenceFix, AStrongStoreOfBlockScopeBecomesADeviceScopeStore) {
   EXPECT_NE(hardening.fixes[0].change.find("cuda::thread_scope_device"), std::string::npos);
 }
 
+// Message passing through __threadfence_block() across blocks: the plain data accesses race only
+// because the fences' scope is too narrow, and the report does not name the fences.
+TEST(FenceFix, PlainAccessesOfAScopedRaceGetDeviceFencesBetweenThem) {
+  Race race = unfenced_race("");
+  race.unfenced_acquire.reset();
+  race.race_class = RaceClass::kScoped;
+  const RaceHardening hardening = harden_race(race);
+  ASSERT_EQ(hardening.fixes.size(), 2u);
+  EXPECT_EQ(hardening.fixes[0].kind, FenceFix::Kind::kFenceAfter);
+  EXPECT_EQ(hardening.fixes[0].site.source.line, 10u);  // the producer's data write
+  EXPECT_EQ(hardening.fixes[1].kind, FenceFix::Kind::kFenceBefore);
+  EXPECT_EQ(hardening.fixes[1].site.source.line, 21u);  // the consumer's data read
+  for (const FenceFix& fix : hardening.fixes) {
+    EXPECT_EQ(fix.scope, MemoryScope::kGpu);
+    EXPECT_EQ(fix.inserted_line, "__threadfence();");
+  }
+}
+
 TEST(FenceFix, PlainRacesGetTheReasonNoFenceFixesThem) {
   Race race = unfenced_race("");
   race.unfenced_acquire.reset();
@@ -140,6 +158,17 @@ TEST(FenceFixSarif, AnInsertedFenceIsASarifFixOnTheLineAfterTheSpin) {
   EXPECT_EQ(replacement["insertedContent"]["text"], "__threadfence();\n");
   EXPECT_EQ(result["fixes"][0]["artifactChanges"][0]["artifactLocation"]["uri"], "mp.cu");
   EXPECT_EQ(result["properties"]["hardening"]["changes"][0]["location"], "mp.cu:19");
+}
+
+TEST(FenceFixSarif, AFenceBeforeAnAccessIsInsertedAtItsLine) {
+  Report report = testing::sample_report();
+  report.races = {unfenced_race("")};
+  report.races[0].unfenced_acquire.reset();
+  report.races[0].race_class = RaceClass::kScoped;
+  const nlohmann::ordered_json result = report_to_sarif(report, SarifOptions{.fence_fixes = true})["runs"][0]["results"][0];
+  ASSERT_EQ(result["fixes"].size(), 2u) << result.dump(2);
+  EXPECT_EQ(result["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"]["startLine"], 11);
+  EXPECT_EQ(result["fixes"][1]["artifactChanges"][0]["replacements"][0]["deletedRegion"]["startLine"], 21);
 }
 
 TEST(FenceFixSarif, ScopeChangesAndReasonsAreProperties) {

@@ -64,6 +64,20 @@ TEST(HardeningEdits, ATooNarrowFenceBecomesTheWiderOneAfterTheSpin) {
   EXPECT_EQ(edits[0].scope, ptx::Scope::Gpu);
 }
 
+TEST(HardeningEdits, PlainAccessesOfAScopedRaceGetAFenceAfterTheFirstAndBeforeTheSecond) {
+  report::Report report;
+  report::Race race = scoped_atomics();
+  race.current.semantics = race.previous.semantics = MemorySemantics::kWeak;
+  race.current.kind = report::AccessKind::kRead;
+  race.previous.kind = report::AccessKind::kWrite;
+  report.races = {race};
+  const std::vector<Edit> expected{
+      {"_Z7counterPi", 31, Edit::Kind::kFenceAfter, ptx::Scope::Gpu},
+      {"_Z7counterPi", 27, Edit::Kind::kFenceBefore, ptx::Scope::Gpu},
+  };
+  EXPECT_EQ(hardening_edits(report), expected);
+}
+
 TEST(HardeningEdits, AnUnreadableReportNamesItsFile) {
   try {
     hardening_edits_from_file("/nonexistent/earlier.json");

@@ -46,15 +46,25 @@ std::string with_scope(const Instruction& instruction, Scope scope) {
 bool apply(Module& module, Function& function, StatementIterator position, const HardeningEdit& edit) {
   FunctionEditor editor(module, function);
   const Instruction& instruction = std::get<Instruction>(*position);
-  if (edit.kind == HardeningEdit::Kind::kFenceAfter) {
+  if (edit.kind != HardeningEdit::Kind::kWidenScope) {
+    const bool after = edit.kind == HardeningEdit::Kind::kFenceAfter;
     const std::string mnemonic = fence_mnemonic(edit.scope);
-    const auto next = std::next(position);
-    if (next != function.body.end() && is_fence(*next, mnemonic)) return false;  // applied already
+    // Applied already (a repeated edit): the fence is there.
+    const auto beside = after ? std::next(position) : position;
+    if (after ? beside != function.body.end() && is_fence(*beside, mnemonic)
+              : beside != function.body.begin() && is_fence(*std::prev(beside), mnemonic)) {
+      return false;
+    }
     Instruction fence = editor.make_instruction(mnemonic, {});
     fence.debug_location = instruction.debug_location;
     fence.outermost_location = instruction.outermost_location;
     fence.position = instruction.position;
-    editor.insert_after(position, std::move(fence));
+    // Before a guarded instruction it runs unguarded: a fence more than the program needs, never less.
+    if (after) {
+      editor.insert_after(position, std::move(fence));
+    } else {
+      editor.insert_before(position, std::move(fence));
+    }
     return true;
   }
   // Only an explicit narrower scope is widened: a weak access has none to widen.
@@ -81,7 +91,11 @@ uint64_t harden_module(Module& module, std::span<const HardeningEdit> edits) {
     for (Function* function : module.definitions()) {
       for (auto it = function->body.begin(); it != function->body.end(); ++it) {
         const auto* instruction = std::get_if<Instruction>(&*it);
-        if (instruction == nullptr || instruction->position.line != edit.ptx_line) continue;
+        // A fence is never an edit's target; one on the line is one an earlier edit inserted there.
+        if (instruction == nullptr || instruction->position.line != edit.ptx_line ||
+            instruction->opcode == Opcode::Fence) {
+          continue;
+        }
         changed += apply(module, *function, it, edit);
         break;  // one instruction starts on a line
       }
