@@ -3,7 +3,7 @@
 and exit status are unchanged, the exit code says whether races were found, and the JSON report holds
 the expected races with both source lines.
 
-  check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] [--tool-option OPT ...]
+  check_run.py BARRACUDA --races N [--line FILE:LINE ...] [--trace-check PROGRAM] [--tool-option OPT ...] [--keep-report PATH]
                [--incomplete TEXT] [--printed-races N] [--diagnostics N] [--allocation KIND:SIZE:OFFSET[:SYMBOL]] [--allocated-by FUNCTION]
                -- APP [ARGS...]
 
@@ -80,6 +80,7 @@ def main():
                         help="exit code the app must give natively (the check is not vacuous: the app itself works)")
     parser.add_argument("--global-on-device", choices=["yes", "no"],
                         help="whether some launch must have had its global memory checked on the GPU")
+    parser.add_argument("--keep-report", help="copy the run's JSON report here (for a later run's --harden)")
     parser.add_argument("--tool-option", action="append", default=[],
                         help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
     argv = sys.argv[1:]
@@ -122,6 +123,8 @@ def main():
             failures.append(f"exit code {checked.returncode}, expected {expected_code}")
         with open(report_path) as f:
             report = json.load(f)
+        if args.keep_report:
+            shutil.copy(report_path, args.keep_report)
     summary = report["summary"]
     if args.incomplete:
         if not any(args.incomplete in str(skipped) for skipped in summary["kernels_skipped"]):
