@@ -134,12 +134,12 @@ std::vector<BarrierUse> offenders(const BarrierScan& scan, bool (*exempt)(const 
 
 TEST(RuntimeConvergenceBarriers, LoggingEntryPointsKeepToCallerSavedBarriers) {
   const BarrierScan scan = scan_runtime_object();
-  size_t entry_points = 0;
+  size_t calls_from_entry_points = 0;
   for (const BarrierUse& use : offenders(scan, [](const std::string&) { return false; })) {
     EXPECT_FALSE(is_logging_entry_point(use.function)) << "callee-saved barrier:\n" << describe({use});
   }
-  for (const BarrierUse& call : scan.calls) entry_points += is_logging_entry_point(call.function);
-  EXPECT_GE(entry_points, 2u) << "log_access calls the device checks: the scan must see its calls";
+  for (const BarrierUse& call : scan.calls) calls_from_entry_points += is_logging_entry_point(call.function);
+  EXPECT_GE(calls_from_entry_points, 2u) << "log_access calls the device checks: the scan must see its calls";
 }
 
 TEST(RuntimeConvergenceBarriers, OnlyTheDeviceChecksAndKernelEntryUseCalleeSavedBarriers) {
