@@ -32,7 +32,12 @@ struct ThreadState {
   bool has_last_read = false;
   MemoryScope last_read_scope = MemoryScope::kSystem;
   MemorySpace last_read_space = MemorySpace::kGlobal;
-  // ...and a fence waiting for the next write, which releases at the fence's scope.
+  // A fence after that read that was narrower than the read's scope leaves it open: a wider fence
+  // later still completes the acquire pattern (PTX does not need the fence right after the read:
+  // `atomicAdd(flag, 0); __threadfence_block(); __threadfence();` acquires at gpu scope).
+  bool last_read_fenced = false;
+  MemoryScope last_read_fence_scope = MemoryScope::kCta;
+  // ...and a fence waiting for the next write, which releases at the widest pending fence's scope.
   bool release_pending = false;
   MemoryScope release_scope = MemoryScope::kSystem;
   // The last read was a spin on a legacy atomic that acquired in the unfenced view only (its site is

@@ -286,6 +286,7 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
       thread.last_read_address = address;
       thread.last_read_scope = record.kind.strong ? scope : MemoryScope::kSystem;
       thread.last_read_space = record.space;
+      thread.last_read_fenced = false;
       thread.last_read_spin = false;
       // A legacy RMW after a fence also acquires: the "last block" idiom of the CUDA programming
       // guide (__threadfence(); atomicInc(); __syncthreads(); read every block's result) needs it.
@@ -390,7 +391,8 @@ void Worker::apply_fence(const RecordView& fence, BlockState& block) {
     const uint32_t local = h.warp_id * kWarpSize + std::countr_zero(m);
     ThreadState& thread = block.thread(local);
     // Acquire pattern: a read, then this fence.
-    if (sem != MemorySemantics::kRelease && thread.has_last_read) {
+    if (sem != MemorySemantics::kRelease && thread.has_last_read &&
+        (!thread.last_read_fenced || scope > thread.last_read_fence_scope)) {
       // After a spin on a legacy atomic, this is its acquire fence: enough when its scope reaches the
       // atomic's (the spin is no longer to blame), else too narrow (the spin stays the origin).
       const bool spin = thread.last_read_spin;
@@ -409,13 +411,19 @@ void Worker::apply_fence(const RecordView& fence, BlockState& block) {
         thread.knowledge.origin.narrow_fence = true;
         thread.knowledge.origin.fence = scope;
       }
-      thread.has_last_read = false;
-      thread.last_read_spin = false;
+      // Only a fence wider than this one can still add to what the read acquired.
+      thread.last_read_fenced = true;
+      thread.last_read_fence_scope = scope;
+      if (enough) {
+        thread.has_last_read = false;
+        thread.last_read_spin = false;
+      }
     }
-    // Release pattern: this fence, then a write.
+    // Release pattern: this fence, then a write. A narrower fence between a wide one and the write
+    // leaves the wide one's release in force (data write; __threadfence(); __threadfence_block(); flag).
     if (sem != MemorySemantics::kAcquire) {
+      thread.release_scope = thread.release_pending ? std::max(thread.release_scope, scope) : scope;
       thread.release_pending = true;
-      thread.release_scope = scope;
     }
   }
 }

@@ -258,6 +258,7 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   }
   if (cur.read) {
     thread.last_read = std::pair{address, cur.strong ? cur.scope : MemoryScope::kSystem};
+    thread.last_read_fenced.reset();
     if (acquiring || (completes_fence && legacy_rmw)) {
       acquire(t, address, cur.scope);
     } else if (legacy_rmw) {
@@ -286,11 +287,17 @@ void ReferenceDetector::apply(const RecordHeader& h) {
       for (uint32_t t : lanes_of(h.active_mask)) {
         Thread& thread = threads_[t];
         const MemorySemantics sem = RecordView(h).semantics();
-        if (sem != MemorySemantics::kRelease && thread.last_read) {
+        // Acquire pattern: the read, then a fence after it; a narrower fence leaves it to a wider one.
+        const bool wider = !thread.last_read_fenced || RecordView(h).scope() > *thread.last_read_fenced;
+        if (sem != MemorySemantics::kRelease && thread.last_read && wider) {
           acquire(t, thread.last_read->first, std::min(RecordView(h).scope(), thread.last_read->second));
-          thread.last_read.reset();
+          thread.last_read_fenced = RecordView(h).scope();
+          if (RecordView(h).scope() >= thread.last_read->second) thread.last_read.reset();
         }
-        if (sem != MemorySemantics::kAcquire) thread.pending_release = RecordView(h).scope();
+        // Release pattern: any fence before the write; the widest pending one counts.
+        if (sem != MemorySemantics::kAcquire) {
+          thread.pending_release = std::max(thread.pending_release.value_or(MemoryScope::kCta), RecordView(h).scope());
+        }
       }
       break;
     case RecordOp::kBarrier:

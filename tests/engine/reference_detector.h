@@ -48,6 +48,7 @@ class ReferenceDetector {
     Clocks strict, wide, assumed;  // assumed: strict + what spins on legacy atomics acquire
     std::optional<std::pair<uint64_t, MemoryScope>> last_read;
     std::optional<MemoryScope> pending_release;
+    std::optional<MemoryScope> last_read_fenced;  // the scope of the fence that last acquired from last_read
   };
   struct Warp {
     uint32_t live = 0, path = 0, arrived = 0;

@@ -194,6 +194,48 @@ TEST(SyncRaces, BlockScopedFencesOrderOnlyTheirBlock) {
   }
 }
 
+// Fences need not sit right next to the flag access (PTX: a release fence anywhere before the strong
+// write, an acquire fence anywhere after the strong read). A block fence between a device fence and
+// the flag neither narrows the release nor uses up the acquire: what `barracuda harden` adds to a
+// program that already has __threadfence_block() at both ends (e2e_harden_fences_block_message_passing).
+TEST(SyncRaces, ADeviceFenceOrdersAcrossBlocksWithABlockFenceBetweenItAndTheFlag) {
+  for (bool device_fences : {true, false}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId w = s.warp(0, 0).store(lane(0), kData);
+    if (device_fences) s.warp(0, 0).fence(MemorySemantics::kAcqRel, MemoryScope::kGpu, lane(0));
+    s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+    s.warp(0, 0).atomic(lane(0), kFlag, 4, {.sem = MemorySemantics::kLegacy, .scope = MemoryScope::kGpu});
+    s.warp(1, 0).atomic(lane(0), kFlag, 4, {.sem = MemorySemantics::kLegacy, .scope = MemoryScope::kGpu});
+    s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+    if (device_fences) s.warp(1, 0).fence(MemorySemantics::kAcqRel, MemoryScope::kGpu, lane(0));
+    const SiteId r = s.warp(1, 0).load(lane(0), kData);
+    s.run();
+    if (device_fences) {
+      EXPECT_FALSE(s.race(w, r));
+      EXPECT_TRUE(s.races().empty());
+    } else {
+      ASSERT_TRUE(s.race(w, r));
+      EXPECT_EQ(s.race(w, r)->race_class, RaceClass::kScoped);
+    }
+  }
+}
+
+// Only the fence's own place matters, not its order with the other: the device fence first on the
+// reader's side and last on the writer's side orders the same.
+TEST(SyncRaces, ADeviceFenceOrdersAcrossBlocksWhicheverSideOfTheBlockFenceItIs) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId w = s.warp(0, 0).store(lane(0), kData);
+  s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+  s.warp(0, 0).fence(MemorySemantics::kAcqRel, MemoryScope::kGpu, lane(0));
+  s.warp(0, 0).atomic(lane(0), kFlag, 4, {.sem = MemorySemantics::kLegacy, .scope = MemoryScope::kGpu});
+  s.warp(1, 0).atomic(lane(0), kFlag, 4, {.sem = MemorySemantics::kLegacy, .scope = MemoryScope::kGpu});
+  s.warp(1, 0).fence(MemorySemantics::kAcqRel, MemoryScope::kGpu, lane(0));
+  s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+  const SiteId r = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  EXPECT_FALSE(s.race(w, r));
+}
+
 // The paper's lock idiom (reconstructed): atomicCAS + fence ... fence + atomicExch around a counter.
 TEST(SyncRaces, SpinLockProtectsCriticalSection) {
   for (bool fences : {true, false}) {

@@ -210,6 +210,29 @@ TEST(UnfencedAcquire, LockWithoutAcquireFence) {
   EXPECT_TRUE(race->unfenced_acquire);
 }
 
+// A block fence after the spin, then a device fence: the second completes the acquire the first was
+// too narrow for, so there is neither a race nor a warning.
+TEST(UnfencedAcquire, AWideFenceAfterANarrowOneStillAcquires) {
+  for (bool wide_fence : {true, false}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId w = s.warp(0, 0).store(lane(0), kData);
+    s.warp(0, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+    s.warp(0, 0).atomic(lane(0), kFlag, 4, legacy_atomic());
+    s.warp(1, 0).atomic(lane(0), kFlag, 4, legacy_atomic());
+    s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kCta, lane(0));
+    if (wide_fence) s.warp(1, 0).fence(MemorySemantics::kLegacy, MemoryScope::kGpu, lane(0));
+    const SiteId r = s.warp(1, 0).load(lane(0), kData);
+    s.run();
+    if (wide_fence) {
+      EXPECT_TRUE(s.races().empty());
+    } else {
+      ASSERT_TRUE(s.race(w, r));
+      EXPECT_TRUE(s.race(w, r)->unfenced_acquire);
+      EXPECT_TRUE(s.race(w, r)->unfenced.narrow_fence);
+    }
+  }
+}
+
 // An adequate fence after the spin gives the blame back: a later, unrelated spin-free race of the
 // same thread is not attributed to it, and the hand-off is clean.
 TEST(UnfencedAcquire, AdequateFenceRestoresTheOrigin) {
