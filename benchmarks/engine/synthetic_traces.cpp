@@ -101,7 +101,7 @@ class TraceBuilder {
 
   SyntheticTrace trace_;
   uint64_t next_ticket_ = 0;
-  std::array<uint64_t, kSyncBuckets> bucket_tickets_{};
+  std::vector<uint64_t> bucket_tickets_ = std::vector<uint64_t>(kSyncBuckets);
 };
 
 uint64_t thread_index(uint32_t blocks, uint32_t round, uint32_t block, uint32_t warp) {

@@ -18,7 +18,7 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
   const uint64_t warp_key = key(h.block_id, h.warp_id);
   if (ticket) {
     ticket_warps_[ticket->bucket].insert(ticket->number, warp_key);
-    held_buckets_[ticket->bucket / 64] |= uint64_t{1} << (ticket->bucket % 64);
+    mark_held(ticket->bucket);
   }
   Map::iterator found = warps_.find(warp_key);
   const bool added = found == warps_.end();
@@ -142,7 +142,7 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
   if (record.ticket) {
     auto& bucket = ticket_warps_[record.ticket->bucket];
     bucket.erase(record.ticket->number, warp_key);
-    if (bucket.empty()) held_buckets_[record.ticket->bucket / 64] &= ~(uint64_t{1} << (record.ticket->bucket % 64));
+    if (bucket.empty()) unmark_held(record.ticket->bucket);
   }
   if (fifo.lanes == 0) {  // nothing left but gaps
     std::vector<uint16_t>& of_block = block_warps_[block_of(warp_key)];

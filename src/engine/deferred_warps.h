@@ -142,8 +142,9 @@ class DeferredWarps {
     records_ = 0;
     block_warps_.clear();
     unticketed_fronts_.clear();
-    for (auto& bucket : ticket_warps_) bucket.clear();
-    held_buckets_.fill(0);
+    for_each_held_bucket([&](uint32_t bucket) { ticket_warps_[bucket].clear(); });
+    held_buckets_.assign(held_buckets_.size(), 0);
+    held_words_.fill(0);
   }
  private:
   void index_front(uint64_t warp_key, const DeferredRecord& record);
@@ -176,15 +177,29 @@ class DeferredWarps {
     std::vector<std::pair<uint64_t, uint64_t>> entries_;
     size_t head_ = 0;  // entries_ before it were erased
   };
-  std::array<TicketRow, kSyncBuckets> ticket_warps_;
-  // The buckets whose row is not empty, 64 to a word: looked at whenever every held turn is retried,
-  // where a bit-by-bit walk over the 2,048 buckets cost 6 % of a lock-heavy replay.
-  std::array<uint64_t, kSyncBuckets / 64> held_buckets_{};
+  std::vector<TicketRow> ticket_warps_ = std::vector<TicketRow>(kSyncBuckets);  // 2 MiB: not on a stack
+  // The buckets whose row is not empty, 64 to a word, and the words that are not zero: looked at
+  // whenever every held turn is retried, where a bit-by-bit walk over 2,048 buckets cost 6 % of a
+  // lock-heavy replay (and there are 65,536 now).
+  std::vector<uint64_t> held_buckets_ = std::vector<uint64_t>(kSyncBuckets / 64);
+  std::array<uint64_t, kSyncBuckets / 64 / 64> held_words_{};
+  void mark_held(uint32_t bucket) {
+    held_buckets_[bucket / 64] |= uint64_t{1} << (bucket % 64);
+    held_words_[bucket / 4096] |= uint64_t{1} << (bucket / 64 % 64);
+  }
+  void unmark_held(uint32_t bucket) {
+    uint64_t& word = held_buckets_[bucket / 64];
+    word &= ~(uint64_t{1} << (bucket % 64));
+    if (word == 0) held_words_[bucket / 4096] &= ~(uint64_t{1} << (bucket / 64 % 64));
+  }
   template <typename Visit>
   void for_each_held_bucket(Visit&& visit) const {
-    for (uint32_t word = 0; word < held_buckets_.size(); ++word) {
-      for (uint64_t bits = held_buckets_[word]; bits != 0; bits &= bits - 1) {
-        visit(word * 64 + static_cast<uint32_t>(std::countr_zero(bits)));
+    for (uint32_t top = 0; top < held_words_.size(); ++top) {
+      for (uint64_t words = held_words_[top]; words != 0; words &= words - 1) {
+        const uint32_t word = top * 64 + static_cast<uint32_t>(std::countr_zero(words));
+        for (uint64_t bits = held_buckets_[word]; bits != 0; bits &= bits - 1) {
+          visit(word * 64 + static_cast<uint32_t>(std::countr_zero(bits)));
+        }
       }
     }
   }

@@ -37,7 +37,10 @@ class SyncTickets {
   // notes it for every worker waiting there.
   void applied(SyncTicket ticket);
   // End of launch only (no worker running): tickets [next(bucket), ticket) never arrived.
-  void skip_to(SyncTicket ticket) { next_[ticket.bucket].store(ticket.number, std::memory_order_release); }
+  void skip_to(SyncTicket ticket) {
+    note_used();
+    next_[ticket.bucket].store(ticket.number, std::memory_order_release);
+  }
   // Before a launch (no worker running).
   void reset();
 
@@ -55,17 +58,26 @@ class SyncTickets {
 
  private:
   static constexpr uint32_t kWords = kSyncBuckets / 64;
+  // Noted buckets, 64 to a word, and the words noted, 64 to a summary word: a look costs the summary
+  // words and the words with a note, not all 1,024 words of the 65,536 buckets.
   struct Mailbox {
     std::atomic<bool> any{false};
+    std::array<std::atomic<uint64_t>, kWords / 64> summary{};
     std::array<std::atomic<uint64_t>, kWords> buckets{};
   };
   Mailbox& mailbox(WorkerIndex worker) const { return *mailboxes_[static_cast<uint32_t>(worker)]; }
   // A bucket's waiters, bit (worker % 64): with more than 64 workers two share a bit and both are noted.
   static uint64_t waiter_bit(WorkerIndex worker) { return uint64_t{1} << (static_cast<uint32_t>(worker) % 64); }
 
-  std::array<std::atomic<uint64_t>, kSyncBuckets> next_{};
-  std::array<std::atomic<uint64_t>, kSyncBuckets> waiting_{};
+  std::unique_ptr<std::atomic<uint64_t>[]> next_ = std::make_unique<std::atomic<uint64_t>[]>(kSyncBuckets);
+  std::unique_ptr<std::atomic<uint64_t>[]> waiting_ = std::make_unique<std::atomic<uint64_t>[]>(kSyncBuckets);
   std::vector<std::unique_ptr<Mailbox>> mailboxes_;
+  // A ticket was applied or waited for since the last reset: most launches take none, and clearing
+  // 65,536 buckets for each of a program's thousands of small launches would cost more than they do.
+  std::atomic<bool> used_{false};
+  void note_used() {
+    if (!used_.load(std::memory_order_relaxed)) used_.store(true, std::memory_order_relaxed);
+  }
 };
 
 }  // namespace barracuda::engine

@@ -51,7 +51,7 @@ std::vector<std::byte> make_arena_image(const QueueArenaShape& shape) {
 
 std::vector<std::byte> make_producer_block(const QueueArenaShape& shape, uint64_t host_arena,
                                            std::span<const uint64_t> positions) {
-  std::vector<std::byte> block(producer_block_bytes(shape.queue_count));
+  std::vector<std::byte> block(sync_buckets_offset(shape.queue_count, 0));
   auto header = shaped_header<QueueProducerHeader>(shape);
   header.host_arena = host_arena;
   std::memcpy(block.data(), &header, sizeof(header));

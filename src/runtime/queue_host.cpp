@@ -45,7 +45,7 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(
     check(api.stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate for the event queues");
     global_shadow_ = GlobalShadow(stream_);
     std::vector<std::byte> producers = make_producer_block(shape, host_arena_);
-    producers_ = std::make_unique<ToolDeviceMemory>(producers.size());
+    producers_ = std::make_unique<ToolDeviceMemory>(producer_block_bytes(shape.queue_count));
     copy_to_device(producers_->address(), producers.data(), producers.size(), "upload of the queue producer block");
     load_release_kernel();
   } catch (...) {

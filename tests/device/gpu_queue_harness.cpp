@@ -26,7 +26,9 @@ DeviceArena::DeviceArena(cudaLibrary_t library, const runtime::QueueArenaShape& 
   check_cuda(cudaMemcpy(device_, image.data(), bytes_, cudaMemcpyHostToDevice), "upload arena");
   auto block = runtime::make_producer_block(shape, reinterpret_cast<uint64_t>(device_));
   // Launch slot 0, the probes' slot: every record, branches included (as under the lockstep model).
-  check_cuda(cudaMalloc(&producers_, block.size()), "cudaMalloc producer block");
+  // The whole block: the sync ticket counters follow the part make_producer_block fills, zeroed.
+  check_cuda(cudaMalloc(&producers_, producer_block_bytes(shape.queue_count)), "cudaMalloc producer block");
+  check_cuda(cudaMemset(producers_, 0, producer_block_bytes(shape.queue_count)), "zero producer block");
   LaunchSlot slot0{};
   std::memcpy(&slot0, block.data() + launch_slot_offset(shape.queue_count, 0), sizeof slot0);
   slot0.flags |= kLaunchLogsEveryRecord;
