@@ -65,7 +65,7 @@ inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
 // 5: launch slots and the grid table replace the header's launch fields (launches run concurrently)
 // 6: LaunchSlot::flags (loads through read-only parameters)
 // 8: sync tickets per location bucket (LaunchSlot::sync_buckets) instead of one counter per launch
-// 9: 2^16 sync-ticket buckets per launch slot (2^11 before)
+// 9: 2^14 sync-ticket buckets per launch slot (2^11 before)
 inline constexpr uint32_t kQueueFormatVersion = 9;
 inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different sides never share a line
 

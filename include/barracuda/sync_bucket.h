@@ -10,11 +10,12 @@
 
 namespace barracuda {
 
-// 2^16, as many as a lane ticket word can name: with 2,048 a lock-per-bucket hash table (2^18 locks)
-// put 128 unrelated locks in each bucket, so nearly every lock operation waited for a record of another
-// lock still in another queue (H200, gpubench hash_table at --scale 0.01: all 23 M records held back
-// at once). Costs 512 KiB of device memory per launch slot, cleared at each launch.
-inline constexpr uint32_t kSyncBucketBits = 16;
+// 2^14: with 2^11, unrelated locations shared buckets so often that a record waited for records of
+// other locations still in other queues (H200, gpubench cub_scan at --scale 0.01: at most 7.1 M
+// records held back at once and over 100 s; 1.6 M and 58 s with 2^16). 128 KiB of device memory per
+// launch slot, 8 MiB in all, cleared per launch: 2^16 (32 MiB) left an app that fills the GPU to its
+// last 64 MiB without room for the rest of the tool's memory (e2e_gpu_filled_by_the_app).
+inline constexpr uint32_t kSyncBucketBits = 14;
 inline constexpr uint32_t kSyncBuckets = 1u << kSyncBucketBits;
 
 #if defined(__CUDACC__)

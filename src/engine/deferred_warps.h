@@ -177,11 +177,12 @@ class DeferredWarps {
     std::vector<std::pair<uint64_t, uint64_t>> entries_;
     size_t head_ = 0;  // entries_ before it were erased
   };
-  std::vector<TicketRow> ticket_warps_ = std::vector<TicketRow>(kSyncBuckets);  // 2 MiB: not on a stack
+  std::vector<TicketRow> ticket_warps_ = std::vector<TicketRow>(kSyncBuckets);  // 512 KiB: not on a stack
   // The buckets whose row is not empty, 64 to a word, and the words that are not zero: looked at
   // whenever every held turn is retried, where a bit-by-bit walk over 2,048 buckets cost 6 % of a
-  // lock-heavy replay (and there are 65,536 now).
+  // lock-heavy replay (and there are 16,384 now).
   std::vector<uint64_t> held_buckets_ = std::vector<uint64_t>(kSyncBuckets / 64);
+  static_assert(kSyncBuckets % 4096 == 0, "whole summary words");
   std::array<uint64_t, kSyncBuckets / 64 / 64> held_words_{};
   void mark_held(uint32_t bucket) {
     held_buckets_[bucket / 64] |= uint64_t{1} << (bucket % 64);

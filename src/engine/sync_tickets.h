@@ -59,7 +59,8 @@ class SyncTickets {
  private:
   static constexpr uint32_t kWords = kSyncBuckets / 64;
   // Noted buckets, 64 to a word, and the words noted, 64 to a summary word: a look costs the summary
-  // words and the words with a note, not all 1,024 words of the 65,536 buckets.
+  // words and the words with a note, not all 256 words of the 16,384 buckets.
+  static_assert(kWords % 64 == 0, "whole summary words");
   struct Mailbox {
     std::atomic<bool> any{false};
     std::array<std::atomic<uint64_t>, kWords / 64> summary{};
@@ -73,7 +74,7 @@ class SyncTickets {
   std::unique_ptr<std::atomic<uint64_t>[]> waiting_ = std::make_unique<std::atomic<uint64_t>[]>(kSyncBuckets);
   std::vector<std::unique_ptr<Mailbox>> mailboxes_;
   // A ticket was applied or waited for since the last reset: most launches take none, and clearing
-  // 65,536 buckets for each of a program's thousands of small launches would cost more than they do.
+  // 16,384 buckets for each of a program's thousands of small launches would cost more than they do.
   std::atomic<bool> used_{false};
   void note_used() {
     if (!used_.load(std::memory_order_relaxed)) used_.store(true, std::memory_order_relaxed);

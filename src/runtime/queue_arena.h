@@ -33,7 +33,7 @@ std::vector<std::byte> make_arena_image(const QueueArenaShape& shape);
 // The producer block (device memory, barracuda/queue.h) of an arena of `shape` whose host part the
 // device reaches at `host_arena`, at launch 0: nothing reserved, or (`positions`, one per queue) every
 // slot up to positions[q] reserved and consumed. `shape` must be valid. Only the part before the sync
-// ticket counters (sync_buckets_offset(n, 0); 32 MiB more in all, which each launch clears for its own
+// ticket counters (sync_buckets_offset(n, 0); 8 MiB more in all, which each launch clears for its own
 // slot before it runs): the device memory holds producer_block_bytes(n).
 std::vector<std::byte> make_producer_block(const QueueArenaShape& shape, uint64_t host_arena,
                                            std::span<const uint64_t> positions = {});
