@@ -7,8 +7,9 @@
 
 namespace barracuda::engine {
 
-void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload) {
-  DeferredRecord record{ticket, lanes_of(h), {}};
+void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload,
+                         bool divisible) {
+  DeferredRecord record{ticket, lanes_of(h), {}, divisible};
   if (!spare_slots_.empty()) {
     record.slots = std::move(spare_slots_.back());
     spare_slots_.pop_back();
@@ -153,6 +154,40 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
     index_front(warp_key, fifo.records.front());
   }
   return record;
+}
+
+DeferredRecord DeferredWarps::split_off(Map::iterator warp, size_t at, uint32_t lanes) {
+  Fifo& fifo = warp->second;
+  DeferredRecord& held = fifo.records[at];
+  BARRACUDA_DCHECK(held.divisible && !held.ticket && (lanes & ~held.lanes) == 0);
+  if (lanes == held.lanes) return remove(warp, at);
+  const uint64_t position = fifo.front_position + at;
+  DeferredRecord piece{std::nullopt, lanes, {}, true};
+  if (!spare_slots_.empty()) {
+    piece.slots = std::move(spare_slots_.back());
+    spare_slots_.pop_back();
+  }
+  piece.slots.assign(held.slots.begin(), held.slots.end());
+  piece.slots.front().active_mask = lanes;
+  held.lanes &= ~lanes;
+  held.slots.front().active_mask = held.lanes;
+  for (uint32_t m = lanes; m != 0; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    LaneQueue& queue = fifo.by_lane[lane];
+    queue.erase(position);
+    if (queue.empty()) {
+      fifo.lanes &= ~(1u << lane);
+    } else {
+      fifo.lane_fronts[lane] = queue.front();
+      fifo.lane_front_lanes[lane] = fifo.records[queue.front() - fifo.front_position].lanes;
+    }
+  }
+  // The lanes still held whose oldest record this is see its lanes shrink.
+  for (uint32_t m = held.lanes; m != 0; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    if (fifo.lane_fronts[lane] == position) fifo.lane_front_lanes[lane] = held.lanes;
+  }
+  return piece;
 }
 
 void DeferredWarps::LaneQueue::reset() {

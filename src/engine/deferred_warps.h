@@ -38,6 +38,10 @@ struct DeferredRecord {
   std::optional<SyncTicket> ticket;
   uint32_t lanes = 0;               // DeferredWarps::lanes_of(header()); 0: a gap left by a record taken
   std::vector<RecordHeader> slots;  // the record's header, then its address payload
+  // Its lanes may go one group at a time (an unticketed memory access under independent thread
+  // scheduling: each lane is its own thread, and the payload is indexed by lane): the lanes whose
+  // earlier records were all applied go, the others stay held (take_ready).
+  bool divisible = false;
 
   const RecordHeader& header() const { return slots.front(); }
   std::span<const RecordHeader> payload() const { return std::span(slots).subspan(1); }
@@ -90,7 +94,8 @@ class DeferredWarps {
   }
   // The lanes a record orders its warp's later records by: its own, or all when it names none.
   static uint32_t lanes_of(const RecordHeader& h) { return h.active_mask != 0 ? h.active_mask : ~0u; }
-  void push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
+  void push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload,
+            bool divisible = false);
   // The front record of warp `warp_key` (null when it holds nothing back), and its removal.
   const DeferredRecord* front(uint64_t warp_key) const {
     const auto found = warps_.find(warp_key);
@@ -107,7 +112,11 @@ class DeferredWarps {
   // Appends the buckets that hold a ticket here, in order.
   void append_held_buckets(std::vector<uint32_t>& buckets) const;
   // Removes and returns the first record of warp `warp_key` that `ready` accepts and that shares no
-  // lane with any record held before it; nullopt when there is none.
+  // lane with any record held before it; else, of the first divisible record `ready` accepts that is
+  // the oldest of some of its lanes, those lanes (the record stays held for the others); nullopt when
+  // there is neither. A warp whose lanes each wait for their own lock would otherwise tie every lane
+  // to the slowest one at each access the lanes make together (hash_table: nearly every record of the
+  // launch held back at once).
   template <typename Ready>
   std::optional<DeferredRecord> take_ready(uint64_t warp_key, Ready&& ready);
   // Held-back warps whose front record carries no ticket.
@@ -151,6 +160,9 @@ class DeferredWarps {
   void unindex_front(uint64_t warp_key, const DeferredRecord& record);
   // Removes entry `at` of the warp's FIFO (at > 0 keeps the front and its index).
   DeferredRecord remove(Map::iterator warp, size_t at);
+  // Entry `at` restricted to `lanes` (some of its lanes, each of which it is the oldest record of);
+  // the entry keeps the others.
+  DeferredRecord split_off(Map::iterator warp, size_t at, uint32_t lanes);
   // The warp holds nothing more: its node goes to spare_warps_, emptied.
   void recycle_warp(Map::iterator warp);
 
@@ -234,6 +246,23 @@ std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready
   for (auto it = fronts.begin(); it != end; ++it) {
     const size_t at = *it - fifo.front_position;
     if (ready(fifo.records[at])) return remove(warp, at);
+  }
+  // The lanes of a divisible record that it is the oldest record of.
+  std::array<std::pair<uint64_t, uint32_t>, kWarpSize> partial;
+  size_t partial_count = 0;
+  for (uint32_t m = fifo.lanes; m != 0; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    const uint64_t position = fifo.lane_fronts[lane];
+    if (!fifo.records[position - fifo.front_position].divisible) continue;
+    auto same = std::find_if(partial.begin(), partial.begin() + static_cast<std::ptrdiff_t>(partial_count),
+                             [&](const auto& entry) { return entry.first == position; });
+    if (same == partial.begin() + static_cast<std::ptrdiff_t>(partial_count)) partial[partial_count++] = {position, 0};
+    same->second |= 1u << lane;
+  }
+  std::sort(partial.begin(), partial.begin() + static_cast<std::ptrdiff_t>(partial_count));
+  for (size_t i = 0; i < partial_count; ++i) {
+    const size_t at = partial[i].first - fifo.front_position;
+    if (ready(fifo.records[at])) return split_off(warp, at, partial[i].second);
   }
   return std::nullopt;
 }

@@ -24,8 +24,21 @@ void Worker::submit(std::optional<SyncTicket> ticket, const RecordHeader& h, std
   const uint32_t held = deferred_.held_lanes(h);
   const bool behind_own_lanes =
       held != 0 && ((held & DeferredWarps::lanes_of(h)) != 0 || shared_.launch.warp_model == WarpModel::kLockstep);
-  if (behind_own_lanes || !ready(ticket, h)) {
-    deferred_.push(ticket, h, payload);
+  // An unticketed memory access under independent thread scheduling is one access per lane: the lanes
+  // that hold nothing back go now, and only the others wait behind their own records.
+  const bool divisible = !ticket && h.active_mask != 0 && shared_.launch.warp_model != WarpModel::kLockstep &&
+                         record_op_kind(static_cast<RecordOp>(h.op)) == RecordOpKind::kMemory &&
+                         (h.flags & kFlagSameValue) == 0;
+  if (behind_own_lanes && divisible && (h.active_mask & ~held) != 0 && ready(ticket, h)) {
+    RecordHeader free_lanes = h;
+    free_lanes.active_mask = h.active_mask & ~held;
+    apply_ticketed(std::nullopt, free_lanes, payload);
+    RecordHeader held_lanes = h;
+    held_lanes.active_mask = h.active_mask & held;
+    deferred_.push(std::nullopt, held_lanes, payload, true);
+    stats_.peak_held_back_records = std::max(stats_.peak_held_back_records, deferred_.size());
+  } else if (behind_own_lanes || !ready(ticket, h)) {
+    deferred_.push(ticket, h, payload, divisible);
     stats_.peak_held_back_records = std::max(stats_.peak_held_back_records, deferred_.size());
     if (ticket) {
       // Registered before looking at the turn again: a turn handed on meanwhile is noted either way.

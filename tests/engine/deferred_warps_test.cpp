@@ -56,5 +56,46 @@ TEST(DeferredWarps, AWarpHeldAgainAfterItsFifoEmptiedStartsFromNothing) {
   EXPECT_EQ(held.size(), 1u);
 }
 
+// A divisible record (an unticketed access under independent thread scheduling) behind the held
+// records of some of its lanes: its other lanes go, one group at a time, and it stays held for the
+// rest; a record that is not divisible waits whole.
+TEST(DeferredWarps, ADivisibleRecordLetsTheLanesItIsTheOldestRecordOfGo) {
+  DeferredWarps held;
+  held.push(SyncTicket{3, 5}, record(0, 0, 0x1, 1), {});  // lane 0 waits for its lock
+  held.push(SyncTicket{4, 2}, record(0, 0, 0x2, 2), {});  // lane 1 for another
+  held.push(std::nullopt, record(0, 0, 0xf, 3), {}, true);
+  held.push(std::nullopt, record(0, 0, 0xc, 4), {});  // lanes 2-3, not divisible, behind the access
+  const auto unticketed = [](const DeferredRecord& r) { return !r.ticket; };
+
+  // Lanes 2 and 3 have no earlier record: they go; lanes 0 and 1 stay behind their tickets.
+  std::optional<DeferredRecord> piece = held.take_ready(key(0, 0), unticketed);
+  ASSERT_TRUE(piece);
+  EXPECT_EQ(piece->header().site_id, 3u);
+  EXPECT_EQ(piece->header().active_mask, 0xcu);
+  EXPECT_EQ(piece->lanes, 0xcu);
+  EXPECT_EQ(held.size(), 4u);
+  // Lanes 2-3 may go on to their next record, which is whole now.
+  std::optional<DeferredRecord> next = held.take_ready(key(0, 0), unticketed);
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->header().site_id, 4u);
+  EXPECT_FALSE(held.take_ready(key(0, 0), unticketed));
+
+  // Lane 1's turn: then its part of the access goes, and lane 0's stays.
+  ASSERT_TRUE(held.take_ready(key(0, 0), [](const DeferredRecord& r) { return r.header().site_id == 2; }));
+  piece = held.take_ready(key(0, 0), unticketed);
+  ASSERT_TRUE(piece);
+  EXPECT_EQ(piece->header().active_mask, 0x2u);
+  EXPECT_EQ(held.held_lanes(record(0, 0, 1, 0)), 0x1u);
+  EXPECT_EQ(held.size(), 2u);
+  // Lane 0's turn: the front goes, then the access's last lane, and nothing is held.
+  EXPECT_EQ(held.pop_front(key(0, 0)).header().site_id, 1u);
+  const DeferredRecord last = held.pop_front(key(0, 0));
+  EXPECT_EQ(last.header().site_id, 3u);
+  EXPECT_EQ(last.header().active_mask, 0x1u);
+  EXPECT_EQ(held.size(), 0u);
+  EXPECT_EQ(held.front(key(0, 0)), nullptr);
+  EXPECT_TRUE(held.block_warps(0).empty());
+}
+
 }  // namespace
 }  // namespace barracuda::engine

@@ -428,6 +428,34 @@ TEST(SyncOrder, BucketsTakeTheirTurnsIndependently) {
   EXPECT_TRUE(has_ordering_diagnostic(s)) << "the lock's missing ticket is reported";
 }
 
+// Lanes that wait for nothing do not wait for their warp-mates' locks: of a plain access that lane 0
+// makes while it waits for its flag's turn and lane 1 makes with nothing held, lane 1's part is checked
+// at once, lane 0's once its turn came. Lane 0's read is ordered after the writer's lane 0 by the
+// acquire; lane 1's races with the writer's lane 1, which released nothing.
+TEST(SyncOrder, ALaneWithNothingHeldDoesNotWaitForItsWarpMatesTurn) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, 2);
+  auto reader = s.warp(kReader, 0);
+  auto writer = s.warp(kWriter, 0);
+  reader.ticket(1, lane(0), sync_bucket(kFlag));
+  reader.load(lane(0), kFlag, 4, kAcquireGpu);
+  const SiteId read = reader.load(lane(0) | lane(1), kData);  // lane l reads kData + 4l
+  const SiteId write = writer.store(lane(0) | lane(1), kData);
+  writer.ticket(0, lane(0), sync_bucket(kFlag));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  s.run_consuming([](Engine& engine, const std::vector<std::vector<RecordHeader>>& queues) {
+    Worker& reading = engine.worker(kReader);
+    reading.consume(queues[kReader]);
+    EXPECT_TRUE(reading.has_deferred()) << "lane 0 waits for the writer's ticket";
+    EXPECT_EQ(reading.stats().thread_accesses, 1u) << "lane 1's read went; lane 0's two accesses wait";
+    engine.worker(kWriter).consume(queues[kWriter]);
+    EXPECT_TRUE(reading.catch_up());
+    EXPECT_FALSE(reading.has_deferred());
+  });
+  ASSERT_EQ(s.races().size(), 1u);
+  EXPECT_TRUE(s.race(write, read));
+  EXPECT_FALSE(has_ordering_diagnostic(s));
+}
+
 // A turn handed on while its record waits behind an earlier record of its own lane is taken as soon as
 // that record goes, not left for the launch's end. Reader warp: lane 1 waits for D's turn; lane 0 for
 // C's turn, then B's. B's turn comes first, while lane 0 still waits for C; C's comes later, from a
