@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records the trace prefixes benchmarks/engine/traces/ holds: each gpubench workload at --scale 0.01
-# under `barracuda run --record`, cut at record_limit (4 MiB of records: about 131k warp records),
-# the run stopped soon after. Run on a GPU machine, from the repository root:
+# under `barracuda run --record`, cut at record_limit (4 MiB of records: about 131k warp records,
+# shared among the queues: each queue's first records), the run stopped soon after. Run on a GPU machine, from the repository root:
 #   benchmarks/engine/record_traces.sh BIN_DIR OUT_DIR [WORKLOAD...]
 # BIN_DIR holds barracuda and the gpubench-* programs (build/bin, or .device-pack/build/bin).
 set -euo pipefail

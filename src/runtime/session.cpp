@@ -397,6 +397,7 @@ class Session final : public shim::SyncObserver {
       error = e.what();
       return nullptr;
     }
+    if (recorder_) recorder_->share_among_queues(shape.queue_count);
     queue_memory_.host_bytes = std::max(queue_memory_.host_bytes, arena_bytes(shape.queue_count, shape.capacity));
     queue_memory_.device_bytes = std::max(queue_memory_.device_bytes, producer_block_bytes(shape.queue_count));
     if (options_.verbose) {

@@ -68,5 +68,51 @@ TEST_F(TraceRecorderTest, LimitKeepsAReadablePrefixAndCountsTheRest) {
   EXPECT_EQ(recorded.slots, 120u);
 }
 
+// A load with a kDelta32 payload (5 slots) and a sync ticket (1 slot) before the record it orders.
+std::vector<RecordHeader> gather(uint32_t site) {
+  std::vector<RecordHeader> slots(5);
+  slots[0].op = static_cast<uint8_t>(RecordOp::kLoad);
+  slots[0].size_mode = pack_size_mode(2, AddressMode::kDelta32);
+  slots[0].site_id = site;
+  return slots;
+}
+std::vector<RecordHeader> ticketed(uint32_t site) {
+  std::vector<RecordHeader> slots(1);
+  slots[0].op = static_cast<uint8_t>(RecordOp::kSyncTicket);
+  std::vector<RecordHeader> load = gather(site);
+  slots.insert(slots.end(), load.begin(), load.end());
+  return slots;
+}
+std::vector<RecordHeader> concat(std::initializer_list<std::vector<RecordHeader>> parts) {
+  std::vector<RecordHeader> all;
+  for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+// Shared among 2 queues, a limit of 24 slots gives each 12: queue 0's first drain (20 slots) keeps
+// its first two records (10 slots: the ticket and its load would make 16), queue 1 gets its own 12
+// however much queue 0 drained first, and the file is closed once neither can take more.
+TEST_F(TraceRecorderTest, ALimitSharedAmongQueuesKeepsEachQueuesFirstWholeRecords) {
+  TraceRecorder recorder(path_.string(), 24 * sizeof(RecordHeader));
+  recorder.share_among_queues(2);
+  recorder.launch({.launch_id = 1, .kernel = "k"});
+  recorder.slots(0, concat({gather(1), gather(2), ticketed(3), gather(4)}));  // 5 + 5 + 6 + 5 slots
+  recorder.slots(1, concat({ticketed(5), gather(6), gather(7)}));             // 6 + 5 + 5
+  EXPECT_EQ(read_back(path_).slots, 10u + 11u) << "closed: each queue left records out";
+  recorder.slots(0, gather(8));
+  recorder.finish();
+  EXPECT_EQ(recorder.records_left_out(), 11u + 5u + 5u);
+}
+
+// Without a share (queues not made yet), the limit still ends at a whole record.
+TEST_F(TraceRecorderTest, ALimitEndsAtAWholeRecord) {
+  TraceRecorder recorder(path_.string(), 10 * sizeof(RecordHeader));
+  recorder.launch({.launch_id = 1, .kernel = "k"});
+  recorder.slots(0, concat({gather(1), ticketed(2)}));
+  EXPECT_EQ(read_back(path_).slots, 5u);
+  recorder.finish();
+  EXPECT_EQ(recorder.records_left_out(), 6u);
+}
+
 }  // namespace
 }  // namespace barracuda::runtime
