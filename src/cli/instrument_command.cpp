@@ -1,5 +1,5 @@
 // `barracuda instrument FILE.ptx -o OUT.ptx [--sites SITES.json] [--first-site N] [--no-branches]
-// [--log-read-only] [--with-runtime] [--stats] [--harden REPORT.json]`: instruments a PTX module for the device logging
+// [--log-read-only] [--with-runtime] [--stats] [--harden REPORT.json] [--perturb SEED]`: instruments a PTX module for the device logging
 // runtime (link OUT.ptx with it, or include it with --with-runtime).
 #include <fstream>
 #include <iostream>
@@ -30,6 +30,7 @@ struct InstrumentCommandOptions {
   bool with_runtime = false;
   bool stats = false;
   std::string harden;
+  uint64_t perturb = 0;
 };
 
 void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
@@ -46,6 +47,7 @@ void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
             << "\nloads through read-only parameters (not logged where the launch allows): "
             << statistics.read_only_parameter_loads
             << "\ninstructions hardened (a fence after them or a wider scope): " << statistics.hardened_instructions
+            << "\nsynchronising instructions given a seeded delay (--perturb): " << statistics.delay_points
             << "\ninstrumented fraction: " << statistics.instrumented_fraction() << '\n';
 }
 
@@ -67,6 +69,7 @@ int run_instrument(const InstrumentCommandOptions& options) {
     instrumented.emplace(ptx::passes::instrument_module(*module, {.first_site_id = options.first_site,
                                                                   .log_branches = !options.no_branches,
                                                                   .log_read_only = options.log_read_only,
+                                                                  .perturb_seed = options.perturb,
                                                                   .hardening = std::move(hardening)}));
   } catch (const ptx::passes::UnsupportedPtx& error) {
     std::cerr << options.input << ": cannot instrument: " << error.what() << '\n';
@@ -76,6 +79,7 @@ int run_instrument(const InstrumentCommandOptions& options) {
     return 2;
   }
   const ptx::passes::InstrumentResult& result = *instrumented;
+  if (result.perturbation_declined) std::cerr << "--perturb: not applied: " << *result.perturbation_declined << '\n';
   if (options.stats) print_statistics(result.statistics);
   if (!options.sites.empty() && !write_file(options.sites, to_json(result.sites).dump(1) + "\n")) return 1;
   // Declared here: once merged, the module points into the runtime's text until it is printed.
@@ -113,6 +117,8 @@ void add_instrument_command(CLI::App& app, CommandResult& result) {
   command->add_flag("--stats", options->stats, "Print instrumentation statistics");
   command->add_option("--harden", options->harden,
                       "An earlier JSON report: first apply the fences and scopes `barracuda harden` proposes for it");
+  command->add_option("--perturb", options->perturb,
+                      "Seed: delay warps chosen by it before atomics, fences, barriers and spin reads (0: none)");
   command->callback([options, &result] { result.exit_code = run_instrument(*options); });
 }
 

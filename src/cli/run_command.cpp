@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <optional>
@@ -154,9 +155,11 @@ void print_run_summary(const report::Report& result, const report::ProcessReport
   for (const report::SkippedKernel& process : found.unchecked) {
     std::cerr << "barracuda: NOT checked: " << process.kernel << ": " << process.reason << "\n";
   }
-  if (found.reports.size() == 1 && found.unchecked.empty()) return;
+  if (found.reports.size() == 1 && found.unchecked.empty() && options.explore <= 1) return;
   if (found.reports.empty()) {
     if (!options.quiet) std::cerr << "barracuda: no process of the run loaded GPU code: nothing to check\n";
+  } else if (!options.quiet && options.explore > 1) {
+    std::cerr << "barracuda: --explore: " << options.explore << " runs; all of them together:\n";
   } else if (!options.quiet) {
     std::cerr << "barracuda: " << found.reports.size() << " processes loaded GPU code; the whole run:\n";
   }
@@ -179,25 +182,43 @@ int run_app(const RunArguments& arguments) {
               << preload_search_dirs_text() << ")\n";
     return report::kUsageErrorExitCode;
   }
-  std::optional<TemporaryDirectory> reports;
-  try {
-    reports.emplace();
-  } catch (const std::exception& e) {
-    std::cerr << "barracuda: " << e.what() << "\n";
-    return report::kUsageErrorExitCode;
-  }
-  // Every process of the app's tree writes its own report there; this command merges them and writes
-  // the JSON and SARIF the user asked for.
-  options::Options per_process = options;
-  per_process.report = report::run_report_pattern(reports->path());
-  per_process.sarif.clear();
-  per_process.timeout = 0;
-  setenv("BARRACUDA_OPTIONS", options::format_options(per_process).c_str(), 1);
   setenv("LD_PRELOAD", preload_value(*preload, std::getenv("LD_PRELOAD")).c_str(), 1);
-  unsetenv("BARRACUDA_TOP_PID");  // an outer run's: the app's first process is the top of this one
-
-  const int app_code = spawn(arguments.app, options.timeout);
-  const report::ProcessReports found = report::read_process_reports(reports->path());
+  // --explore N: N runs, each with its own perturb seed; their reports merge as those of one run's
+  // processes do.
+  const uint64_t runs = std::max<uint64_t>(1, options.explore);
+  const uint64_t first_seed = options.perturb != 0 ? options.perturb : 1;
+  report::ProcessReports found;
+  int app_code = 0;
+  for (uint64_t run = 0; run < runs; ++run) {
+    std::optional<TemporaryDirectory> reports;
+    try {
+      reports.emplace();
+    } catch (const std::exception& e) {
+      std::cerr << "barracuda: " << e.what() << "\n";
+      return report::kUsageErrorExitCode;
+    }
+    // Every process of the app's tree writes its own report there; this command merges them and
+    // writes the JSON and SARIF the user asked for.
+    options::Options per_process = options;
+    per_process.report = report::run_report_pattern(reports->path());
+    per_process.sarif.clear();
+    per_process.timeout = 0;
+    per_process.explore = 0;
+    if (options.explore != 0) {
+      per_process.perturb = first_seed + run;
+      if (!options.quiet) {
+        std::cerr << "barracuda: explore: run " << run + 1 << " of " << runs << ", --perturb " << per_process.perturb << "\n";
+      }
+    }
+    setenv("BARRACUDA_OPTIONS", options::format_options(per_process).c_str(), 1);
+    unsetenv("BARRACUDA_TOP_PID");  // an outer run's: the app's first process is the top of this one
+    const int code = spawn(arguments.app, options.timeout);
+    if (app_code == 0) app_code = code;  // the first run that failed says how
+    // Each finding names its run's seed (runtime/report_builder.h); merged, the first run's stays.
+    const report::ProcessReports of_run = report::read_process_reports(reports->path());
+    found.reports.insert(found.reports.end(), of_run.reports.begin(), of_run.reports.end());
+    found.unchecked.insert(found.unchecked.end(), of_run.unchecked.begin(), of_run.unchecked.end());
+  }
   const report::Report result = run_report(found, arguments.app);
   write_output(options.report, report::render_json(result));
   write_output(options.sarif, report::render_sarif(result));

@@ -33,6 +33,7 @@ namespace barracuda::options {
   X(device_shared_check, BoolValue, true, "check the shared memory of kernels synchronised only by __syncthreads on the GPU, sending only its races (0: every shared access to the host; off anyway with warn_redundant_barriers or the lockstep warp model, which need every access)") \
   X(block_order, BlockOrderValue, BlockOrder::kNatural, "natural, reverse or shuffle: the order in which checked kernels' logical blocks start (%ctaid read through a bijection; for races that only some block orders show)") \
   X(block_order_seed, CountValue, 1, "block_order=shuffle: the seed of the permutation (each seed another order)") \
+  X(perturb, CountValue, 0, "SEED: before atomics, fences, barriers and spin reads, warps chosen by the seed sleep a few microseconds, so runs with different seeds see other orders (barracuda run --explore N; 0: off)") \
   X(harden, TextValue, "", "an earlier JSON report: apply the fences and scopes `barracuda harden` proposes for its races to the PTX before checking (empty: none)") \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
   X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 64 MiB for all at first, grown 4x after a launch that half-fills one, up to 1/16 of free host memory, 1M-64M each)") \
@@ -41,6 +42,7 @@ namespace barracuda::options {
   X(record, TextValue, "", "write a binary event trace to this file (for barracuda replay; per process like report)") \
   X(record_limit, ByteSizeValue, 0, "record: stop adding records to the trace after this many bytes of them, keeping it readable (0: no limit)") \
   X(timeout, CountValue, 0, "barracuda run: stop the app with SIGTERM after this many seconds, keeping what was checked (0: never)") \
+  X(explore, CountValue, 0, "barracuda run: run the app N times with perturb=SEED, SEED+1, ... (perturb's value, else 1) and merge the reports, each finding naming the first seed that showed it (0: one run)") \
   X(log_path, TextValue, "", "write barracuda's messages to this file instead of stderr")                    \
   X(help, BoolValue, false, "print this table")
 

@@ -166,6 +166,7 @@ Race read_race(const Node& node) {
   race.current = read_access(node.field("current"));
   race.previous = read_access(node.field("previous"));
   if (node.has("pid")) race.pid = node.field("pid").u32();
+  if (node.has("perturb_seed")) race.perturb_seed = node.field("perturb_seed").u64();
   if (node.has("same_value")) race.same_value = node.field("same_value").boolean();
   if (node.has("unfenced_acquire")) {
     const Node unfenced = node.field("unfenced_acquire");
@@ -180,6 +181,7 @@ Diagnostic read_diagnostic(const Node& node) {
                         node.field("launch_index").u32(), read_site(node.field("site")),
                         read_thread(node.field("thread")), node.field("detail").string()};
   if (node.has("pid")) diagnostic.pid = node.field("pid").u32();
+  if (node.has("perturb_seed")) diagnostic.perturb_seed = node.field("perturb_seed").u64();
   return diagnostic;
 }
 

@@ -76,6 +76,7 @@ Json race_json(const Race& race) {
               {"current", access_json(race.current)},
               {"previous", access_json(race.previous)}};
   if (race.pid != 0) json["pid"] = race.pid;
+  if (race.perturb_seed != 0) json["perturb_seed"] = race.perturb_seed;
   if (race.same_value) json["same_value"] = true;
   if (race.unfenced_acquire) {
     json["unfenced_acquire"] = Json{{"flag", site_json(race.unfenced_acquire->flag)},
@@ -93,6 +94,7 @@ Json diagnostic_json(const Diagnostic& diagnostic) {
               {"thread", thread_json(diagnostic.thread)},
               {"detail", diagnostic.detail}};
   if (diagnostic.pid != 0) json["pid"] = diagnostic.pid;
+  if (diagnostic.perturb_seed != 0) json["perturb_seed"] = diagnostic.perturb_seed;
   return json;
 }
 

@@ -136,6 +136,9 @@ struct Race {
   uint64_t dynamic_count = 1;  // how often this pair of sites raced in the run
   bool known = false;          // its fingerprint is in the baseline: not a new finding
   uint32_t pid = 0;  // merged reports only: the process it was first seen in (Report::processes)
+  // `barracuda run --explore` only: the perturb seed of the first run that saw it (0: none), which
+  // `--perturb SEED` runs again.
+  uint64_t perturb_seed = 0;
   // Write-write between two stores that only ever wrote the same value (a flag many threads set): the
   // class "same-value write-write", a warning, not counted as a race (option same_value_races).
   bool same_value = false;
@@ -162,6 +165,7 @@ struct Diagnostic {
   ThreadCoordinates thread;  // a thread that reached the barrier (divergence) or its first user
   std::string detail;        // e.g. "14 of 32 lanes of warp 3 arrived"
   uint32_t pid = 0;          // merged reports only: the process it was first seen in
+  uint64_t perturb_seed = 0;  // `barracuda run --explore` only: the seed of the first run that saw it
   friend bool operator==(const Diagnostic&, const Diagnostic&) = default;
 };
 

@@ -113,6 +113,7 @@ Json race_result(const Race& race, const SarifOptions& options) {
   const size_t rule = sarif_rule_index(race);
   Json properties{{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}};
   if (race.pid != 0) properties["pid"] = race.pid;
+  if (race.perturb_seed != 0) properties["perturb_seed"] = race.perturb_seed;
   if (race.allocation) properties["allocation"] = allocation_json(*race.allocation);
   Json result{{"ruleId", sarif_rules()[rule].id},
               {"ruleIndex", rule},
@@ -135,6 +136,7 @@ Json diagnostic_result(const Diagnostic& diagnostic) {
   if (!diagnostic.detail.empty()) message += ": " + diagnostic.detail;
   Json properties{{"kernel", diagnostic.kernel}, {"launchIndex", diagnostic.launch_index}};
   if (diagnostic.pid != 0) properties["pid"] = diagnostic.pid;
+  if (diagnostic.perturb_seed != 0) properties["perturb_seed"] = diagnostic.perturb_seed;
   return Json{{"ruleId", sarif_rules()[rule].id},
               {"ruleIndex", rule},
               {"level", sarif_rules()[rule].level},

@@ -64,6 +64,11 @@ void print_process(const Report& report, uint32_t pid, std::ostream& out) {
   out << '\n';
 }
 
+// "  Found with --perturb 3" for findings of `barracuda run --explore`.
+void print_seed(uint64_t seed, std::ostream& out) {
+  if (seed != 0) out << "  Found with --perturb " << seed << " (that option runs the same delays again)\n";
+}
+
 void print_race(const Report& report, const Race& race, std::ostream& out) {
   if (race.same_value) {
     out << kSeparator << "WARNING: barracuda: same-value write-write (" << name_of(kRaceClassNames, race.race_class)
@@ -101,6 +106,7 @@ void print_race(const Report& report, const Race& race, std::ostream& out) {
       << (race.dynamic_count == 1 ? " time" : " times") << ", fingerprint " << race_fingerprint(race)
       << (race.known ? " (known: in the baseline)" : "") << '\n';
   print_process(report, race.pid, out);
+  print_seed(race.perturb_seed, out);
   out << "SUMMARY: barracuda: "
       << (race.same_value ? "same-value write-write " : race.unfenced_acquire ? "unfenced acquire " : "data race ")
       << site_position_text(race.current.site) << " in "
@@ -117,6 +123,7 @@ void print_diagnostic(const Report& report, const Diagnostic& diagnostic, std::o
   if (!diagnostic.detail.empty()) out << "  " << diagnostic.detail << '\n';
   out << "  Launch " << diagnostic.launch_index << '\n';
   print_process(report, diagnostic.pid, out);
+  print_seed(diagnostic.perturb_seed, out);
   out << "SUMMARY: barracuda: " << name << ' ' << site_position_text(diagnostic.site) << " in "
       << diagnostic.site.function << '\n';
 }

@@ -190,6 +190,9 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
       config_.message(module_name(image.id) + ": harden: " + std::to_string(result.statistics.hardened_instructions) +
                       " instructions given a fence after them or a wider scope");
     }
+    if (result.perturbation_declined && config_.message) {
+      config_.message(module_name(image.id) + " runs without schedule perturbation: " + *result.perturbation_declined);
+    }
     if (result.block_order_declined && config_.message) {
       config_.message(module_name(image.id) + " keeps the natural block order: " + *result.block_order_declined);
     }

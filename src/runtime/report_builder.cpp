@@ -145,6 +145,7 @@ void add_findings(report::Report& report, const engine::Engine& engine, const Si
   for (const engine::Race& race : engine.races()) {
     report.races.push_back(to_report(race, sites, launches, allocations));
     report.races.back().same_value = race.same_value && !options.same_value_races;
+    report.races.back().perturb_seed = options.perturb_seed;
     if (race.unfenced_acquire && !options.unfenced_acquire_races && !report.races.back().same_value) {
       report.races.back().unfenced_acquire = unfenced_acquire(race.unfenced, sites);
     }
@@ -154,6 +155,7 @@ void add_findings(report::Report& report, const engine::Engine& engine, const Si
     auto converted = to_report(d, sites, launches);
     if (!converted) continue;
     if (!options.toolkit_diagnostics && report::in_toolkit_headers(converted->site.source.file)) continue;
+    converted->perturb_seed = options.perturb_seed;
     report.diagnostics.push_back(*std::move(converted));
   }
 }

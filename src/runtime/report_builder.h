@@ -42,6 +42,9 @@ struct FindingOptions {
   bool unfenced_acquire_races = false;
   // Diagnostics located in the CUDA toolkit's own headers (report/toolkit_headers.h) only when asked.
   bool toolkit_diagnostics = false;
+  // The run's schedule-perturbation seed (option perturb): every finding names it, so the order that
+  // showed it can be run again (and `barracuda run --explore` knows which of its runs found what).
+  uint64_t perturb_seed = 0;
 };
 
 // Appends the engine's races and diagnostics to `report`.

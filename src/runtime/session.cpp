@@ -306,6 +306,7 @@ class Session final : public shim::SyncObserver {
     config.passes.log_read_only = options_.log_read_only;
     config.passes.block_order = options_.block_order;
     config.passes.block_order_seed = options_.block_order_seed;
+    config.passes.perturb_seed = options_.perturb;
     config.passes.hardening = hardening_edits();
     config.module_seen = [this] { note_gpu_use(); };
     config.variable_located = [this](const void* owner, const std::string& name, CUdeviceptr base, size_t size) {
@@ -494,7 +495,7 @@ class Session final : public shim::SyncObserver {
     race_allocations_.note_new_races();  // a signal's flush may come between a launch and its lookup
     add_findings(report, engine_, sites_, [this](const std::string& kernel) { return monitor_.latest_launch(kernel); },
                  FindingOptions{options_.warn_redundant_barriers, options_.same_value_races,
-                                options_.unfenced_acquire_races, options_.toolkit_diagnostics},
+                                options_.unfenced_acquire_races, options_.toolkit_diagnostics, options_.perturb},
                  [this](const engine::Race& race) { return race_allocations_.memory_of(race); });
     return report;
   }

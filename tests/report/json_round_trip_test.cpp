@@ -22,6 +22,8 @@ TEST(JsonReport, RoundTripsAMergedReportsProcesses) {
   merged.diagnostics[0].pid = 12;
   merged.races[2].same_value = true;
   merged.races[1].unfenced_acquire = UnfencedAcquire{merged.races[1].previous.site, "__threadfence() after the spin"};
+  merged.races[0].perturb_seed = 7;  // barracuda run --explore
+  merged.diagnostics[0].perturb_seed = 8;
   EXPECT_EQ(parse_json_report(render_json(merged)), merged);
 }
 

@@ -113,6 +113,21 @@ TEST(MergeProcessReports, TheTextNamesEachFindingsProcessAndCountsTheProcesses) 
   EXPECT_EQ(one_process.str().find("process"), std::string::npos) << "a single process's report names none";
 }
 
+// Runs of `barracuda run --explore` merge as processes do: a race both runs saw keeps the seed of the
+// first, and the text says how to run that order again.
+TEST(MergeProcessReports, AnExploredRaceKeepsTheSeedOfTheFirstRunThatSawIt) {
+  Race race = sample_race(source_site("k", "a.cu", 3, 1), source_site("k", "a.cu", 4, 1));
+  race.perturb_seed = 2;
+  Race again = race;
+  again.perturb_seed = 3;
+  const Report merged = merge_process_reports({process_report(61, {race}), process_report(62, {again})}, {"app"});
+  ASSERT_EQ(merged.races.size(), 1u);
+  EXPECT_EQ(merged.races[0].perturb_seed, 2u);
+  std::ostringstream text;
+  render_text(merged, TextOptions{}, text);
+  EXPECT_NE(text.str().find("  Found with --perturb 2 "), std::string::npos) << text.str();
+}
+
 TEST(SameValueWriteWrite, IsAWarningInTheTextAndTheCountsNotARace) {
   Race flag = sample_race(source_site("k", "g.cu", 5, 1), source_site("k", "g.cu", 9, 1));
   flag.same_value = true;

@@ -11,6 +11,7 @@
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/pass_context.h"
 #include "ptx/passes/read_only_parameters.h"
+#include "ptx/passes/schedule_perturbation.h"
 #include "ptx/passes/shared_checkable_kernels.h"
 
 namespace barracuda::ptx::passes {
@@ -37,6 +38,10 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   const BlockOrderResult reordered = permute_block_order(module, options.block_order, options.block_order_seed);
   result.statistics.block_index_reads = reordered.remapped_reads;
   result.block_order_declined = reordered.declined;
+  // Before the instrumentation: the runtime calls it adds are never delayed.
+  const PerturbationResult perturbed = perturb_schedule(module, options.perturb_seed);
+  result.statistics.delay_points = perturbed.delay_points;
+  result.perturbation_declined = perturbed.declined;
   const FenceFreeFunctions fence_free(module);
   const SharedCheckableKernels shared_checkable(module, options.first_site_id);
   const GlobalCheckableKernels global_checkable(module, options.first_site_id);

@@ -28,6 +28,8 @@ struct InstrumentOptions {
   // The order logical blocks start in (barracuda/block_order.h; block_order.h in this folder).
   BlockOrder block_order = BlockOrder::kNatural;
   uint64_t block_order_seed = 1;
+  // Delays before synchronising instructions (schedule_perturbation.h; option perturb); 0: none.
+  uint64_t perturb_seed = 0;
   // Fences and scopes applied before anything else (hardening.h; option harden).
   std::vector<HardeningEdit> hardening;
 };
@@ -48,6 +50,7 @@ struct InstrumentStatistics {
   // the host allows it for do not log.
   uint64_t read_only_parameter_loads = 0;
   uint64_t block_index_reads = 0;  // %ctaid reads remapped by a block order other than natural
+  uint64_t delay_points = 0;       // synchronising instructions given a seeded delay (option perturb)
   uint64_t hardened_instructions = 0;  // instructions given a fence after them or a wider scope (option harden)
   // Fraction of the original instructions that now log an event.
   double instrumented_fraction() const;
@@ -65,6 +68,8 @@ struct InstrumentResult {
   std::set<std::string> global_checkable_kernels;
   // Why InstrumentOptions::block_order was not applied to this module (block_order.h), if it was not.
   std::optional<std::string> block_order_declined;
+  // Why InstrumentOptions::perturb_seed was not applied to this module (schedule_perturbation.h).
+  std::optional<std::string> perturbation_declined;
 };
 
 // Rewrites `module` in place. Functions of the runtime itself (__barracuda_*) are left alone. PTX of an

@@ -1,0 +1,160 @@
+#include "ptx/passes/schedule_perturbation.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptx/function_editor.h"
+#include "ptx/passes/spin_reads.h"
+
+namespace barracuda::ptx::passes {
+namespace {
+
+// One delay point in kDelayOdds (the hash's top bits below the threshold); each sleeps
+// kMinimumDelayNs plus the hash's low bits (up to kDelaySpreadNs - 1) nanoseconds.
+constexpr uint32_t kDelayOdds = 8;
+constexpr uint32_t kMinimumDelayNs = 512;
+constexpr uint32_t kDelaySpreadNs = 8192;  // a power of two
+constexpr uint32_t kGolden = 0x9E3779B1u;
+
+uint64_t split_mix(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+bool synchronises(const Instruction& instruction, const Statement& statement, const SpinReads& spins) {
+  switch (instruction.opcode) {
+    case Opcode::Atom:
+    case Opcode::Red:
+    case Opcode::Fence:
+    case Opcode::Membar:
+    case Opcode::Bar:
+    case Opcode::Barrier:
+      return true;
+    case Opcode::Ld:
+      return spins.contains(statement);
+    default:
+      return false;
+  }
+}
+
+class Perturber {
+ public:
+  Perturber(Module& module, Function& function) : editor_(module, function) {}
+
+  // At `position`: computes, once per function, the warp's hash of (block, warp) into a register.
+  void compute_warp_hash(StatementIterator position) {
+    const std::string_view lane_major = editor_.fresh_register(ScalarType::U32);
+    const std::string_view size = editor_.fresh_register(ScalarType::U32);
+    const std::string_view index = editor_.fresh_register(ScalarType::U32);
+    const std::string_view block = editor_.fresh_register(ScalarType::U32);
+    warp_hash_ = editor_.fresh_register(ScalarType::U32);
+    // Linear thread index within the block, then its warp.
+    emit(position, "mov.u32", {reg(lane_major), reg("%tid.z")});
+    emit(position, "mov.u32", {reg(size), reg("%ntid.y")});
+    emit(position, "mov.u32", {reg(index), reg("%tid.y")});
+    emit(position, "mad.lo.u32", {reg(lane_major), reg(lane_major), reg(size), reg(index)});
+    emit(position, "mov.u32", {reg(size), reg("%ntid.x")});
+    emit(position, "mov.u32", {reg(index), reg("%tid.x")});
+    emit(position, "mad.lo.u32", {reg(lane_major), reg(lane_major), reg(size), reg(index)});
+    emit(position, "shr.u32", {reg(lane_major), reg(lane_major), Operand::integer(5)});
+    // Linear block index.
+    emit(position, "mov.u32", {reg(block), reg("%ctaid.z")});
+    emit(position, "mov.u32", {reg(size), reg("%nctaid.y")});
+    emit(position, "mov.u32", {reg(index), reg("%ctaid.y")});
+    emit(position, "mad.lo.u32", {reg(block), reg(block), reg(size), reg(index)});
+    emit(position, "mov.u32", {reg(size), reg("%nctaid.x")});
+    emit(position, "mov.u32", {reg(index), reg("%ctaid.x")});
+    emit(position, "mad.lo.u32", {reg(block), reg(block), reg(size), reg(index)});
+    emit(position, "mad.lo.u32", {reg(warp_hash_), reg(block), Operand::integer(kGolden), reg(lane_major)});
+  }
+
+  // Before `position`: the warps whose hash with `salt` falls below the odds sleep.
+  void delay(StatementIterator position, uint32_t salt) {
+    const std::string_view hash = editor_.fresh_register(ScalarType::U32);
+    const std::string_view mixed = editor_.fresh_register(ScalarType::U32);
+    const std::string_view nanoseconds = editor_.fresh_register(ScalarType::U32);
+    const std::string_view chosen = editor_.fresh_register(ScalarType::Pred);
+    emit(position, "xor.b32", {reg(hash), reg(warp_hash_), Operand::integer(salt)});
+    emit(position, "mul.lo.u32", {reg(hash), reg(hash), Operand::integer(kGolden)});
+    emit(position, "shr.u32", {reg(mixed), reg(hash), Operand::integer(15)});
+    emit(position, "xor.b32", {reg(hash), reg(hash), reg(mixed)});
+    emit(position, "mul.lo.u32", {reg(hash), reg(hash), Operand::integer(0x2C1B3C6D)});
+    emit(position, "shr.u32", {reg(mixed), reg(hash), Operand::integer(12)});
+    emit(position, "xor.b32", {reg(hash), reg(hash), reg(mixed)});
+    emit(position, "setp.lt.u32", {reg(chosen), reg(hash), Operand::integer(static_cast<int64_t>(0xFFFFFFFFu / kDelayOdds))});
+    emit(position, "and.b32", {reg(nanoseconds), reg(hash), Operand::integer(kDelaySpreadNs - 1)});
+    emit(position, "add.u32", {reg(nanoseconds), reg(nanoseconds), Operand::integer(kMinimumDelayNs)});
+    Instruction sleep = editor_.make_instruction("nanosleep.u32", {reg(nanoseconds)});
+    sleep.guard = Guard{chosen, false};
+    editor_.insert_before(position, std::move(sleep));
+  }
+
+ private:
+  static Operand reg(std::string_view name) { return Operand::reg(name); }
+  void emit(StatementIterator position, std::string_view mnemonic, std::vector<Operand> operands) {
+    editor_.insert_before(position, editor_.make_instruction(mnemonic, std::move(operands)));
+  }
+
+  FunctionEditor editor_;
+  std::string_view warp_hash_;
+};
+
+// Why the module cannot sleep (nanosleep: ISA 6.3, sm_70), or nullopt when it can.
+std::optional<std::string> cannot_sleep(const Module& module) {
+  for (const ModuleItem& item : module.items) {
+    if (const auto* version = std::get_if<VersionDirective>(&item)) {
+      if (version->major < 6 || (version->major == 6 && version->minor < 3)) {
+        return "its PTX ISA " + std::to_string(version->major) + "." + std::to_string(version->minor) +
+               " has no nanosleep (6.3)";
+      }
+    }
+    if (const auto* target = std::get_if<TargetDirective>(&item)) {
+      for (const std::string_view word : target->targets) {
+        if (!word.starts_with("sm_")) continue;
+        uint32_t number = 0;
+        for (const char c : word.substr(3)) {
+          if (c < '0' || c > '9') break;
+          number = number * 10 + static_cast<uint32_t>(c - '0');
+        }
+        if (number < 70) return "its target " + std::string(word) + " has no nanosleep (sm_70)";
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+PerturbationResult perturb_schedule(Module& module, uint64_t seed) {
+  PerturbationResult result;
+  if (seed == 0) return result;
+  result.declined = cannot_sleep(module);
+  if (result.declined) return result;
+  uint64_t state = seed;
+  uint64_t& points = result.delay_points;
+  for (Function* function : module.definitions()) {
+    if (function->name.starts_with("__barracuda_")) continue;
+    const SpinReads spins(*function);
+    std::vector<StatementIterator> targets;
+    StatementIterator first = function->body.end();
+    for (auto it = function->body.begin(); it != function->body.end(); ++it) {
+      const auto* instruction = std::get_if<Instruction>(&*it);
+      if (instruction == nullptr) continue;
+      if (first == function->body.end()) first = it;
+      if (synchronises(*instruction, *it, spins)) targets.push_back(it);
+    }
+    if (targets.empty()) continue;
+    Perturber perturber(module, *function);
+    perturber.compute_warp_hash(first);
+    for (const StatementIterator target : targets) {
+      perturber.delay(target, static_cast<uint32_t>(split_mix(state)));
+      ++points;
+    }
+  }
+  return result;
+}
+
+}  // namespace barracuda::ptx::passes
