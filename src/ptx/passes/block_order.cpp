@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ptx/function_editor.h"
+#include "ptx/passes/seed_sequence.h"
 
 namespace barracuda::ptx::passes {
 namespace {
@@ -19,13 +20,6 @@ struct Bijection {
   uint64_t multiplier = 0;
   uint64_t offset = 0;
 };
-
-uint64_t split_mix(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 std::optional<size_t> block_index_dimension(const Operand& operand) {
   if (!operand.is_register()) return std::nullopt;

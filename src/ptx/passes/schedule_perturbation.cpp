@@ -1,10 +1,12 @@
 #include "ptx/passes/schedule_perturbation.h"
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ptx/function_editor.h"
+#include "ptx/passes/seed_sequence.h"
 #include "ptx/passes/spin_reads.h"
 
 namespace barracuda::ptx::passes {
@@ -16,13 +18,6 @@ constexpr uint32_t kDelayOdds = 8;
 constexpr uint32_t kMinimumDelayNs = 512;
 constexpr uint32_t kDelaySpreadNs = 8192;  // a power of two
 constexpr uint32_t kGolden = 0x9E3779B1u;
-
-uint64_t split_mix(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 bool synchronises(const Instruction& instruction, const Statement& statement, const SpinReads& spins) {
   switch (instruction.opcode) {
@@ -46,29 +41,12 @@ class Perturber {
 
   // At `position`: computes, once per function, the warp's hash of (block, warp) into a register.
   void compute_warp_hash(StatementIterator position) {
-    const std::string_view lane_major = editor_.fresh_register(ScalarType::U32);
-    const std::string_view size = editor_.fresh_register(ScalarType::U32);
-    const std::string_view index = editor_.fresh_register(ScalarType::U32);
-    const std::string_view block = editor_.fresh_register(ScalarType::U32);
+    const std::string_view warp = linear_index(position, {"%tid.z", "%tid.y", "%tid.x"}, {"%ntid.y", "%ntid.x"});
+    emit(position, "shr.u32", {reg(warp), reg(warp), Operand::integer(5)});
+    const std::string_view block =
+        linear_index(position, {"%ctaid.z", "%ctaid.y", "%ctaid.x"}, {"%nctaid.y", "%nctaid.x"});
     warp_hash_ = editor_.fresh_register(ScalarType::U32);
-    // Linear thread index within the block, then its warp.
-    emit(position, "mov.u32", {reg(lane_major), reg("%tid.z")});
-    emit(position, "mov.u32", {reg(size), reg("%ntid.y")});
-    emit(position, "mov.u32", {reg(index), reg("%tid.y")});
-    emit(position, "mad.lo.u32", {reg(lane_major), reg(lane_major), reg(size), reg(index)});
-    emit(position, "mov.u32", {reg(size), reg("%ntid.x")});
-    emit(position, "mov.u32", {reg(index), reg("%tid.x")});
-    emit(position, "mad.lo.u32", {reg(lane_major), reg(lane_major), reg(size), reg(index)});
-    emit(position, "shr.u32", {reg(lane_major), reg(lane_major), Operand::integer(5)});
-    // Linear block index.
-    emit(position, "mov.u32", {reg(block), reg("%ctaid.z")});
-    emit(position, "mov.u32", {reg(size), reg("%nctaid.y")});
-    emit(position, "mov.u32", {reg(index), reg("%ctaid.y")});
-    emit(position, "mad.lo.u32", {reg(block), reg(block), reg(size), reg(index)});
-    emit(position, "mov.u32", {reg(size), reg("%nctaid.x")});
-    emit(position, "mov.u32", {reg(index), reg("%ctaid.x")});
-    emit(position, "mad.lo.u32", {reg(block), reg(block), reg(size), reg(index)});
-    emit(position, "mad.lo.u32", {reg(warp_hash_), reg(block), Operand::integer(kGolden), reg(lane_major)});
+    emit(position, "mad.lo.u32", {reg(warp_hash_), reg(block), Operand::integer(kGolden), reg(warp)});
   }
 
   // Before `position`: the warps whose hash with `salt` falls below the odds sleep.
@@ -94,6 +72,21 @@ class Perturber {
 
  private:
   static Operand reg(std::string_view name) { return Operand::reg(name); }
+  // (z * size.y + y) * size.x + x of a 3-D index ({z, y, x} special registers: %tid, %ctaid) and its
+  // sizes ({y, x}), into a fresh register.
+  std::string_view linear_index(StatementIterator position, std::array<std::string_view, 3> index,
+                                std::array<std::string_view, 2> sizes) {
+    const std::string_view linear = editor_.fresh_register(ScalarType::U32);
+    const std::string_view size = editor_.fresh_register(ScalarType::U32);
+    const std::string_view part = editor_.fresh_register(ScalarType::U32);
+    emit(position, "mov.u32", {reg(linear), reg(index[0])});
+    for (size_t axis = 0; axis < sizes.size(); ++axis) {
+      emit(position, "mov.u32", {reg(size), reg(sizes[axis])});
+      emit(position, "mov.u32", {reg(part), reg(index[axis + 1])});
+      emit(position, "mad.lo.u32", {reg(linear), reg(linear), reg(size), reg(part)});
+    }
+    return linear;
+  }
   void emit(StatementIterator position, std::string_view mnemonic, std::vector<Operand> operands) {
     editor_.insert_before(position, editor_.make_instruction(mnemonic, std::move(operands)));
   }
