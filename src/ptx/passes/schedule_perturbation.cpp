@@ -14,7 +14,7 @@ namespace {
 
 // One delay point in kDelayOdds (the hash's top bits below the threshold); each sleeps
 // kMinimumDelayNs plus the hash's low bits (up to kDelaySpreadNs - 1) nanoseconds.
-constexpr uint32_t kDelayOdds = 8;
+constexpr uint32_t kDelayOdds = 4;
 constexpr uint32_t kMinimumDelayNs = 512;
 constexpr uint32_t kDelaySpreadNs = 8192;  // a power of two
 constexpr uint32_t kGolden = 0x9E3779B1u;

@@ -5,7 +5,7 @@
 // of the seed. One run sees one interleaving; runs with other seeds see others (a block that reached
 // its atomic first natively now reaches it last), so races and divergences that need a particular
 // order show up in some of them (`barracuda run --explore N`). The delay is bounded (under 9 us per
-// point, at one point in eight) and what the program computes is unchanged unless it depends on
+// point, at one point in four) and what the program computes is unchanged unless it depends on
 // timing. Runs before the instrumentation passes: the runtime's own calls are never delayed.
 #include <cstdint>
 #include <optional>

@@ -1,0 +1,31 @@
+// Schedule perturbation (option perturb, barracuda run --explore), end to end. Two blocks take a ticket;
+// the block that gets ticket 0 writes the value, and block 0, when it was not first, reads it: there
+// is no release/acquire between them (a relaxed ticket), so that read races with the write, but only
+// in the runs where block 1 takes its ticket first. Block 1 sleeps 3 us before its ticket, so in a
+// plain run block 0 is first and nothing is read; under --explore some seeds delay block 0's ticket
+// (0.5-8.7 us) past block 1's, and the race shows with the seed that found it.
+#include <cstdio>
+
+__global__ void first_arriver(int* value, int* ticket, int* seen) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 1) __nanosleep(3000);
+  const int arrival = atomicAdd(ticket, 1);
+  if (arrival == 0) {
+    *value = 42 + static_cast<int>(blockIdx.x);  // WRITE
+  } else if (blockIdx.x == 0) {
+    seen[0] = *value;  // READ
+  }
+}
+
+int main() {
+  int* buffers = nullptr;
+  if (cudaMalloc(&buffers, 3 * sizeof(int)) != cudaSuccess) return 1;
+  cudaMemset(buffers, 0, 3 * sizeof(int));
+  first_arriver<<<2, 32>>>(buffers, buffers + 1, buffers + 2);
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    std::printf("first arriver: CUDA error\n");
+    return 1;
+  }
+  std::printf("first arriver: done\n");  // which block was first is timing: not printed
+  return 0;
+}
