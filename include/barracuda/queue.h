@@ -71,6 +71,9 @@ inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
 #define BARRACUDA_QUEUES_SYMBOL "__barracuda_queues"
+// The seed of the schedule perturbation (option perturb; ptx/passes/schedule_perturbation.h): a weak
+// .global .u32 the pass defines in modules it perturbs and the host sets after loading them.
+#define BARRACUDA_PERTURB_SEED_SYMBOL "__barracuda_perturb_seed"
 // Prefix of each instrumented kernel's launch-slot global (.u32): the prefix and the kernel's name.
 #define BARRACUDA_LAUNCH_SLOT_PREFIX "__barracuda_launch_of_"
 

@@ -1,5 +1,5 @@
 // `barracuda instrument FILE.ptx -o OUT.ptx [--sites SITES.json] [--first-site N] [--no-branches]
-// [--log-read-only] [--with-runtime] [--stats] [--harden REPORT.json] [--perturb SEED]`: instruments a PTX module for the device logging
+// [--log-read-only] [--with-runtime] [--stats] [--harden REPORT.json] [--perturb]`: instruments a PTX module for the device logging
 // runtime (link OUT.ptx with it, or include it with --with-runtime).
 #include <fstream>
 #include <iostream>
@@ -30,7 +30,7 @@ struct InstrumentCommandOptions {
   bool with_runtime = false;
   bool stats = false;
   std::string harden;
-  uint64_t perturb = 0;
+  bool perturb = false;
 };
 
 void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
@@ -69,7 +69,7 @@ int run_instrument(const InstrumentCommandOptions& options) {
     instrumented.emplace(ptx::passes::instrument_module(*module, {.first_site_id = options.first_site,
                                                                   .log_branches = !options.no_branches,
                                                                   .log_read_only = options.log_read_only,
-                                                                  .perturb_seed = options.perturb,
+                                                                  .perturb_seed = options.perturb ? 1u : 0u,
                                                                   .hardening = std::move(hardening)}));
   } catch (const ptx::passes::UnsupportedPtx& error) {
     std::cerr << options.input << ": cannot instrument: " << error.what() << '\n';
@@ -117,8 +117,9 @@ void add_instrument_command(CLI::App& app, CommandResult& result) {
   command->add_flag("--stats", options->stats, "Print instrumentation statistics");
   command->add_option("--harden", options->harden,
                       "An earlier JSON report: first apply the fences and scopes `barracuda harden` proposes for it");
-  command->add_option("--perturb", options->perturb,
-                      "Seed: delay warps chosen by it before atomics, fences, barriers and spin reads (0: none)");
+  command->add_flag("--perturb", options->perturb,
+                    "Delay warps before atomics, fences, barriers and spin reads, chosen with the seed the host "
+                    "sets in __barracuda_perturb_seed after loading the module");
   command->callback([options, &result] { result.exit_code = run_instrument(*options); });
 }
 

@@ -285,6 +285,22 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
   } catch (const std::exception& e) {
     return std::string("event queues unavailable (") + e.what() + ")";
   }
+  if (const uint64_t seed = config_.passes.perturb_seed; seed != 0) {
+    // Only modules the perturbation pass rewrote define it (schedule_perturbation.h).
+    CUdeviceptr seed_global = 0;
+    size_t seed_bytes = 0;
+    const CUresult has_seed =
+        handle.library != nullptr
+            ? api.library_get_global(&seed_global, &seed_bytes, handle.library, BARRACUDA_PERTURB_SEED_SYMBOL)
+            : api.module_get_global(&seed_global, &seed_bytes, handle.module, BARRACUDA_PERTURB_SEED_SYMBOL);
+    if (has_seed == CUDA_SUCCESS && seed_bytes == sizeof(uint32_t)) {
+      try {
+        queues->set_perturbation_seed(seed_global, static_cast<uint32_t>(seed ^ (seed >> 32)));
+      } catch (const std::exception& e) {
+        return std::string("cannot set the perturbation seed (") + e.what() + ")";
+      }
+    }
+  }
   bool first_in_context = false;
   {
     std::lock_guard lock(mutex_);

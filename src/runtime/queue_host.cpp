@@ -195,6 +195,10 @@ void QueueHost::point_module_at_queues(CUdeviceptr module_global) {
   copy_to_device(module_global, &producers, sizeof(producers), "setting a module's queue pointer");
 }
 
+void QueueHost::set_perturbation_seed(CUdeviceptr module_global, uint32_t seed) {
+  copy_to_device(module_global, &seed, sizeof(seed), "setting a module's perturbation seed");
+}
+
 void QueueHost::zero_on_device(CUdeviceptr destination, size_t bytes, const char* what) {
   const DriverApi& api = driver_api();
   RelaxedCaptureMode relaxed;

@@ -84,6 +84,8 @@ class QueueHost {
   // Writes device_address() into a module's `__barracuda_queues` global (its device address). Throws
   // std::runtime_error when the copy fails.
   void point_module_at_queues(CUdeviceptr module_global);
+  // Sets a loaded module's perturbation seed (BARRACUDA_PERTURB_SEED_SYMBOL, a .u32 at `module_global`).
+  void set_perturbation_seed(CUdeviceptr module_global, uint32_t seed);
 
  private:
   static std::byte* allocate_host_arena(const QueueArenaShape& shape);

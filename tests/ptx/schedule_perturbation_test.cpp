@@ -1,6 +1,6 @@
-// Schedule perturbation (schedule_perturbation.h): a seeded, guarded nanosleep before each atomic,
-// fence, barrier and spin read; the result compiles; the same seed gives the same code and another seed
-// other delays; seed 0 and modules too old for nanosleep are left alone.
+// Schedule perturbation (schedule_perturbation.h): a guarded nanosleep before each atomic, fence,
+// barrier and spin read, chosen with a seed the module reads from its weak seed global; the result
+// compiles, is the same for every seed, and modules too old for nanosleep are left alone.
 #include "ptx/passes/schedule_perturbation.h"
 
 #include <gtest/gtest.h>
@@ -57,10 +57,10 @@ struct Perturbed {
   std::string text;
 };
 
-Perturbed perturb(std::string_view source, uint64_t seed) {
+Perturbed perturb(std::string_view source) {
   ParseResult parsed = parse(std::string(source));
   EXPECT_TRUE(parsed) << parsed.error.to_string();
-  Perturbed perturbed{perturb_schedule(*parsed.module, seed), {}};
+  Perturbed perturbed{perturb_schedule(*parsed.module), {}};
   perturbed.text = to_string(*parsed.module);
   return perturbed;
 }
@@ -71,7 +71,7 @@ size_t count(const std::string& text, const std::string& pattern) {
 }
 
 TEST(SchedulePerturbation, EverySynchronisingInstructionGetsAGuardedSleepAndTheModuleCompiles) {
-  const Perturbed perturbed = perturb(kModule, 7);
+  const Perturbed perturbed = perturb(kModule);
   EXPECT_FALSE(perturbed.result.declined);
   // The spin read, the fence, the exchange, the barrier and the helper's add: not the store, not ld.param.
   EXPECT_EQ(perturbed.result.delay_points, 5u);
@@ -82,24 +82,26 @@ TEST(SchedulePerturbation, EverySynchronisingInstructionGetsAGuardedSleepAndTheM
   EXPECT_TRUE(compiled.ok) << compiled.log << "\n" << perturbed.text;
 }
 
-TEST(SchedulePerturbation, TheSeedDecidesTheDelaysAndNothingElse) {
-  EXPECT_EQ(perturb(kModule, 7).text, perturb(kModule, 7).text);
-  EXPECT_NE(perturb(kModule, 7).text, perturb(kModule, 8).text);
-  const Perturbed off = perturb(kModule, 0);
-  EXPECT_EQ(off.result.delay_points, 0u);
-  EXPECT_EQ(count(off.text, "nanosleep"), 0u);
+// The seed is data, not code: each function's hash loads it from one weak global (every instrumented
+// module of a link defines it), which the host sets after the load; the code is the same every time.
+TEST(SchedulePerturbation, EachFunctionReadsTheSeedFromOneWeakGlobal) {
+  const Perturbed perturbed = perturb(kModule);
+  EXPECT_EQ(count(perturbed.text, R"(\.weak \.global \.align 4 \.u32 __barracuda_perturb_seed = 0;)"), 1u) << perturbed.text;
+  EXPECT_EQ(count(perturbed.text, R"(ld\.global\.u32 [^,]+, \[__barracuda_perturb_seed\];)"), 2u);
+  EXPECT_EQ(perturbed.text, perturb(kModule).text);
 }
 
 TEST(SchedulePerturbation, AModuleTooOldForNanosleepIsLeftAlone) {
   std::string old(kModule);
   old.replace(old.find("sm_90"), 5, "sm_60");
-  const Perturbed perturbed = perturb(old, 7);
+  const Perturbed perturbed = perturb(old);
   ASSERT_TRUE(perturbed.result.declined);
   EXPECT_NE(perturbed.result.declined->find("sm_60"), std::string::npos);
   EXPECT_EQ(count(perturbed.text, "nanosleep"), 0u);
   std::string old_isa(kModule);
   old_isa.replace(old_isa.find("8.0"), 3, "6.0");
-  EXPECT_TRUE(perturb(old_isa, 7).result.declined);
+  EXPECT_TRUE(perturb(old_isa).result.declined);
+  EXPECT_EQ(count(perturbed.text, "__barracuda_perturb_seed"), 0u);
 }
 
 }  // namespace

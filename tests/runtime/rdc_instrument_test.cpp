@@ -3,6 +3,8 @@
 // instrument every object's PTX and link them together (nvJitLink; no GPU needed).
 #include <gtest/gtest.h>
 
+#include <elf.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "fatbin/format.h"
+#include "barracuda/queue.h"
 #include "runtime/module_instrumenter.h"
 
 namespace barracuda::runtime {
@@ -77,6 +80,26 @@ TEST(RdcInstrument, EveryObjectOfADeviceLinkedModuleIsInstrumentedAndLinked) {
     store_site |= site->file.ends_with("rdc/store.cu") && site->line == 3;
   }
   EXPECT_TRUE(store_site) << "the store in the second object has no site";
+  std::filesystem::remove_all(cache);
+}
+
+// Perturbed (option perturb), every object defines the weak seed global the host sets after the load:
+// the link keeps one, and the linked cubin has it.
+TEST(RdcInstrument, PerturbedObjectsLinkWithOneSeedGlobal) {
+  const DeviceLinkedModule module;
+  ASSERT_TRUE(module.read());
+  const std::filesystem::path cache = empty_cache("barracuda-rdc-perturb-cache");
+  InstrumenterConfig config = config_with_cache(cache);
+  config.passes.perturb_seed = 5;
+  SiteRegistry sites;
+  ModuleInstrumenter instrumenter(std::move(config), sites, [] { return SharedQueues(); });
+  const auto* cubin = static_cast<const char*>(instrumenter.transform(module.image()));
+  ASSERT_NE(cubin, nullptr) << (instrumenter.skipped().empty() ? "" : instrumenter.skipped()[0].reason);
+  Elf64_Ehdr header;
+  std::memcpy(&header, cubin, sizeof header);
+  // The section headers come last in the cubins nvJitLink writes: the image ends with them.
+  const std::string_view elf(cubin, header.e_shoff + size_t{header.e_shnum} * header.e_shentsize);
+  EXPECT_NE(elf.find(BARRACUDA_PERTURB_SEED_SYMBOL), std::string_view::npos);
   std::filesystem::remove_all(cache);
 }
 

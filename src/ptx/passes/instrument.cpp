@@ -39,7 +39,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   result.statistics.block_index_reads = reordered.remapped_reads;
   result.block_order_declined = reordered.declined;
   // Before the instrumentation: the runtime calls it adds are never delayed.
-  const PerturbationResult perturbed = perturb_schedule(module, options.perturb_seed);
+  const PerturbationResult perturbed = options.perturb_seed != 0 ? perturb_schedule(module) : PerturbationResult{};
   result.statistics.delay_points = perturbed.delay_points;
   result.perturbation_declined = perturbed.declined;
   const FenceFreeFunctions fence_free(module);

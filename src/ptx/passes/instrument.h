@@ -28,7 +28,8 @@ struct InstrumentOptions {
   // The order logical blocks start in (barracuda/block_order.h; block_order.h in this folder).
   BlockOrder block_order = BlockOrder::kNatural;
   uint64_t block_order_seed = 1;
-  // Delays before synchronising instructions (schedule_perturbation.h; option perturb); 0: none.
+  // Delays before synchronising instructions (schedule_perturbation.h; option perturb); 0: none. The
+  // PTX is the same for every other value: the host gives the loaded module the seed.
   uint64_t perturb_seed = 0;
   // Fences and scopes applied before anything else (hardening.h; option harden).
   std::vector<HardeningEdit> hardening;

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "barracuda/queue.h"
 #include "ptx/function_editor.h"
 #include "ptx/passes/seed_sequence.h"
 #include "ptx/passes/spin_reads.h"
@@ -39,14 +40,17 @@ class Perturber {
  public:
   Perturber(Module& module, Function& function) : editor_(module, function) {}
 
-  // At `position`: computes, once per function, the warp's hash of (block, warp) into a register.
+  // At `position`: computes, once per function, the warp's hash of (block, warp, seed) into a register.
   void compute_warp_hash(StatementIterator position) {
+    const std::string_view seed = editor_.fresh_register(ScalarType::U32);
+    emit(position, "ld.global.u32", {reg(seed), Operand::address(BARRACUDA_PERTURB_SEED_SYMBOL)});
     const std::string_view warp = linear_index(position, {"%tid.z", "%tid.y", "%tid.x"}, {"%ntid.y", "%ntid.x"});
     emit(position, "shr.u32", {reg(warp), reg(warp), Operand::integer(5)});
     const std::string_view block =
         linear_index(position, {"%ctaid.z", "%ctaid.y", "%ctaid.x"}, {"%nctaid.y", "%nctaid.x"});
     warp_hash_ = editor_.fresh_register(ScalarType::U32);
     emit(position, "mad.lo.u32", {reg(warp_hash_), reg(block), Operand::integer(kGolden), reg(warp)});
+    emit(position, "mad.lo.u32", {reg(warp_hash_), reg(seed), Operand::integer(0x85EBCA77), reg(warp_hash_)});
   }
 
   // Before `position`: the warps whose hash with `salt` falls below the odds sleep.
@@ -119,15 +123,30 @@ std::optional<std::string> cannot_sleep(const Module& module) {
   return std::nullopt;
 }
 
+// The seed the host sets after loading the module (BARRACUDA_PERTURB_SEED_SYMBOL): weak, since every
+// instrumented module of one link defines it.
+void declare_seed(Module& module) {
+  VariableDeclaration seed;
+  seed.linkage = Linkage::Weak;
+  seed.space = StateSpace::Global;
+  seed.alignment = 4;
+  seed.type = ScalarType::U32;
+  seed.type_name = to_string(ScalarType::U32);
+  seed.name = module.intern(BARRACUDA_PERTURB_SEED_SYMBOL);
+  seed.initializer = module.intern("0");
+  module.add_variable(std::move(seed));
+}
+
 }  // namespace
 
-PerturbationResult perturb_schedule(Module& module, uint64_t seed) {
+PerturbationResult perturb_schedule(Module& module) {
   PerturbationResult result;
-  if (seed == 0) return result;
   result.declined = cannot_sleep(module);
   if (result.declined) return result;
-  uint64_t state = seed;
+  // Each point's salt: the same for every seed, so that one compiled module serves them all.
+  uint64_t state = 0x5eed;
   uint64_t& points = result.delay_points;
+  bool seed_declared = false;
   for (Function* function : module.definitions()) {
     if (function->name.starts_with("__barracuda_")) continue;
     const SpinReads spins(*function);
@@ -140,6 +159,8 @@ PerturbationResult perturb_schedule(Module& module, uint64_t seed) {
       if (synchronises(*instruction, *it, spins)) targets.push_back(it);
     }
     if (targets.empty()) continue;
+    if (!seed_declared) declare_seed(module);
+    seed_declared = true;
     Perturber perturber(module, *function);
     perturber.compute_warp_hash(first);
     for (const StatementIterator target : targets) {
