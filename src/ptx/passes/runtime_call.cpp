@@ -54,16 +54,21 @@ void define_launch_slot_globals(Module& module) {
     if (function->is_entry && !function->name.starts_with("__barracuda_")) kernels.push_back(function->name);
   }
   for (std::string_view kernel : kernels) {
-    VariableDeclaration slot;
-    slot.linkage = Linkage::Visible;
-    slot.space = StateSpace::Global;
-    slot.alignment = 4;
-    slot.type = ScalarType::U32;
-    slot.type_name = to_string(ScalarType::U32);
-    slot.name = module.intern(launch_slot_global(kernel));
-    slot.initializer = module.intern(std::to_string(kNoLaunchSlot));
-    module.items.insert(first_function, std::move(slot));
+    module.items.insert(first_function, u32_global(module, launch_slot_global(kernel), Linkage::Visible,
+                                                   std::to_string(kNoLaunchSlot)));
   }
+}
+
+VariableDeclaration u32_global(Module& module, std::string_view name, Linkage linkage, std::string_view initializer) {
+  VariableDeclaration global;
+  global.linkage = linkage;
+  global.space = StateSpace::Global;
+  global.alignment = 4;
+  global.type = ScalarType::U32;
+  global.type_name = to_string(ScalarType::U32);
+  global.name = module.intern(name);
+  global.initializer = module.intern(initializer);
+  return global;
 }
 
 void declare_runtime_functions(Module& module) {

@@ -28,6 +28,10 @@ std::string launch_slot_global(std::string_view kernel);
 // defines, so the host can name a launch per kernel and a kernel it did not name logs nothing.
 void define_launch_slot_globals(Module& module);
 
+// A `.global .align 4 .u32 NAME = INITIALIZER;` of `linkage`, for a value the host sets in a loaded
+// module (names and initializer interned in `module`).
+VariableDeclaration u32_global(Module& module, std::string_view name, Linkage linkage, std::string_view initializer);
+
 // One call argument: `value` is a register of a matching width or an integer immediate.
 struct CallArgument {
   ScalarType type;  // B32 or B64: the entry point's parameter type

@@ -7,6 +7,7 @@
 
 #include "barracuda/queue.h"
 #include "ptx/function_editor.h"
+#include "ptx/passes/runtime_call.h"
 #include "ptx/passes/seed_sequence.h"
 #include "ptx/passes/spin_reads.h"
 
@@ -126,15 +127,7 @@ std::optional<std::string> cannot_sleep(const Module& module) {
 // The seed the host sets after loading the module (BARRACUDA_PERTURB_SEED_SYMBOL): weak, since every
 // instrumented module of one link defines it.
 void declare_seed(Module& module) {
-  VariableDeclaration seed;
-  seed.linkage = Linkage::Weak;
-  seed.space = StateSpace::Global;
-  seed.alignment = 4;
-  seed.type = ScalarType::U32;
-  seed.type_name = to_string(ScalarType::U32);
-  seed.name = module.intern(BARRACUDA_PERTURB_SEED_SYMBOL);
-  seed.initializer = module.intern("0");
-  module.add_variable(std::move(seed));
+  module.add_variable(u32_global(module, BARRACUDA_PERTURB_SEED_SYMBOL, Linkage::Weak, "0"));
 }
 
 }  // namespace
