@@ -1,14 +1,24 @@
 // Schedule perturbation (option perturb, barracuda run --explore), end to end. Two blocks take a ticket;
 // the block that gets ticket 0 writes the value, and block 0, when it was not first, reads it: there
 // is no release/acquire between them (a relaxed ticket), so that read races with the write, but only
-// in the runs where block 1 takes its ticket first. Block 1 sleeps 3 us before its ticket, so in a
+// in the runs where block 1 takes its ticket first. Block 1 waits 8 us before its ticket, so in a
 // plain run block 0 is first and nothing is read; under --explore some seeds delay block 0's ticket
-// (0.5-8.7 us) past block 1's, and the race shows with the seed that found it.
+// (a nanosleep of 0.5-33 us) past block 1's, and the race shows with the seed that found it.
 #include <cstdio>
+
+// A wait of a fixed length (the global timer, not __nanosleep, which may sleep anywhere from nothing
+// to twice what it is asked), logging nothing.
+__device__ void wait_ns(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
 
 __global__ void first_arriver(int* value, int* ticket, int* seen) {
   if (threadIdx.x != 0) return;
-  if (blockIdx.x == 1) __nanosleep(3000);
+  if (blockIdx.x == 1) wait_ns(8000);
   const int arrival = atomicAdd(ticket, 1);
   if (arrival == 0) {
     *value = 42 + static_cast<int>(blockIdx.x);  // WRITE

@@ -6,7 +6,7 @@
 // (BARRACUDA_PERTURB_SEED_SYMBOL), so one compiled module serves every seed (`--explore 24` compiles
 // once, not 24 times). One run sees one interleaving; runs with other seeds see others (a block that
 // reached its atomic first natively now reaches it last), so races and divergences that need a
-// particular order show up in some of them (`barracuda run --explore N`). The delay is bounded (under 9 us per
+// particular order show up in some of them (`barracuda run --explore N`). The delay is bounded (under 34 us per
 // point, at one point in four) and what the program computes is unchanged unless it depends on
 // timing. Runs before the instrumentation passes: the runtime's own calls are never delayed.
 #include <cstdint>
