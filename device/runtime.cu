@@ -4,6 +4,7 @@
 #include "barracuda/queue.h"
 #include "barracuda/global_check_launch.h"
 #include "barracuda/shared_check_pool.h"
+#include "barracuda/warp_lanes.h"
 #include "entry_points.cuh"
 
 using namespace barracuda;
@@ -213,9 +214,7 @@ __device__ __forceinline__ uint64_t from_leader(const WarpGroup& group, uint64_t
 
 // The warp's lanes that exist (the block's last warp may have fewer than 32).
 __device__ __forceinline__ uint32_t existing_lanes() {
-  const uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
-  const uint32_t lanes = min(kWarpSize, threads - uint32_t{warp_in_block()} * kWarpSize);
-  return lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
+  return existing_lanes_of_warp(blockDim.x * blockDim.y * blockDim.z, warp_in_block());
 }
 
 // Every lane of the group: the leader reserves `slots` slots, then the group waits together until

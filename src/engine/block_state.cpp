@@ -6,6 +6,8 @@
 #include <bit>
 #include <utility>
 
+#include "barracuda/warp_lanes.h"
+
 namespace barracuda::engine {
 namespace {
 
@@ -32,12 +34,7 @@ BlockState::~BlockState() {
   for (ShadowCell& cell : shared_) reset_cell(cell);
 }
 
-uint32_t BlockState::existing_lanes(uint32_t warp) const {
-  const uint32_t first = warp * kWarpSize;
-  if (first >= block_threads_) return 0;
-  const uint32_t n = std::min(kWarpSize, block_threads_ - first);
-  return n == kWarpSize ? ~0u : (1u << n) - 1;
-}
+uint32_t BlockState::existing_lanes(uint32_t warp) const { return existing_lanes_of_warp(block_threads_, warp); }
 
 uint32_t BlockState::live_threads() const {
   uint32_t live = 0;
