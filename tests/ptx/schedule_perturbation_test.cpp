@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ptx/parser.h"
+#include "ptx/passes/instrument.h"
 #include "ptx/printer.h"
 #include "ptxas_runner.h"
 
@@ -89,6 +90,18 @@ TEST(SchedulePerturbation, EachFunctionReadsTheSeedFromOneWeakGlobal) {
   EXPECT_EQ(count(perturbed.text, R"(\.weak \.global \.align 4 \.u32 __barracuda_perturb_seed = 0;)"), 1u) << perturbed.text;
   EXPECT_EQ(count(perturbed.text, R"(ld\.global\.u32 [^,]+, \[__barracuda_perturb_seed\];)"), 2u);
   EXPECT_EQ(perturbed.text, perturb(kModule).text);
+}
+
+// Instrumented, a perturbed module logs the same accesses as before: the seed load is the tool's.
+TEST(SchedulePerturbation, TheSeedLoadIsNotLoggedAsAnAccessOfTheProgram) {
+  const auto logged = [](uint64_t seed) {
+    ParseResult parsed = parse(std::string(kModule));
+    EXPECT_TRUE(parsed) << parsed.error.to_string();
+    const InstrumentResult result = instrument_module(*parsed.module, {.perturb_seed = seed});
+    EXPECT_EQ(result.statistics.delay_points, seed == 0 ? 0u : 5u);
+    return result.statistics.memory_accesses;
+  };
+  EXPECT_EQ(logged(3), logged(0));
 }
 
 TEST(SchedulePerturbation, AModuleTooOldForNanosleepIsLeftAlone) {

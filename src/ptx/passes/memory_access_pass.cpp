@@ -111,6 +111,13 @@ class AccessLogger {
     }
     std::optional<AccessShape> shape = access_shape(instruction);
     if (!shape) return;
+    // The tool's own state a pass reads in the program's functions (the perturbation seed): not the
+    // program's memory.
+    if (instruction.operands.size() > shape->address_operand &&
+        instruction.operands[shape->address_operand].is_address() &&
+        instruction.operands[shape->address_operand].text.starts_with("__barracuda_")) {
+      return;
+    }
     if (!context_.options.log_read_only && read_only_load(instruction)) {
       ++context_.statistics.read_only_loads;
       return;
