@@ -9,7 +9,7 @@ bin_dir=$1
 out_dir=$2
 shift 2
 workloads=("$@")
-[ ${#workloads[@]} -gt 0 ] || workloads=(bfs histogram gemm_tiled cub_reduce backprop hash_table spmv_csr pathfinder)
+[ ${#workloads[@]} -gt 0 ] || workloads=(bfs histogram gemm_tiled cub_reduce backprop hash_table spmv_csr pathfinder cub_scan)
 mkdir -p "$out_dir"
 cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
