@@ -9,11 +9,7 @@ namespace barracuda::engine {
 
 void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload,
                          bool divisible) {
-  DeferredRecord record{ticket, lanes_of(h), {}, divisible};
-  if (!spare_slots_.empty()) {
-    record.slots = std::move(spare_slots_.back());
-    spare_slots_.pop_back();
-  }
+  DeferredRecord record{ticket, lanes_of(h), take_spare_slots(), divisible};
   record.slots.push_back(h);
   record.slots.insert(record.slots.end(), payload.begin(), payload.end());
   const uint64_t warp_key = key(h.block_id, h.warp_id);
@@ -129,17 +125,7 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
       ++fifo.front_position;
     }
   }
-  for (uint32_t m = record.lanes; m != 0; m &= m - 1) {
-    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
-    LaneQueue& queue = fifo.by_lane[lane];
-    queue.erase(position);
-    if (queue.empty()) {
-      fifo.lanes &= ~(1u << lane);
-    } else {
-      fifo.lane_fronts[lane] = queue.front();
-      fifo.lane_front_lanes[lane] = fifo.records[queue.front() - fifo.front_position].lanes;
-    }
-  }
+  drop_lanes(fifo, position, record.lanes);
   if (record.ticket) {
     auto& bucket = ticket_warps_[record.ticket->bucket];
     bucket.erase(record.ticket->number, warp_key);
@@ -156,21 +142,7 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
   return record;
 }
 
-DeferredRecord DeferredWarps::split_off(Map::iterator warp, size_t at, uint32_t lanes) {
-  Fifo& fifo = warp->second;
-  DeferredRecord& held = fifo.records[at];
-  BARRACUDA_DCHECK(held.divisible && !held.ticket && (lanes & ~held.lanes) == 0);
-  if (lanes == held.lanes) return remove(warp, at);
-  const uint64_t position = fifo.front_position + at;
-  DeferredRecord piece{std::nullopt, lanes, {}, true};
-  if (!spare_slots_.empty()) {
-    piece.slots = std::move(spare_slots_.back());
-    spare_slots_.pop_back();
-  }
-  piece.slots.assign(held.slots.begin(), held.slots.end());
-  piece.slots.front().active_mask = lanes;
-  held.lanes &= ~lanes;
-  held.slots.front().active_mask = held.lanes;
+void DeferredWarps::drop_lanes(Fifo& fifo, uint64_t position, uint32_t lanes) {
   for (uint32_t m = lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
     LaneQueue& queue = fifo.by_lane[lane];
@@ -182,6 +154,27 @@ DeferredRecord DeferredWarps::split_off(Map::iterator warp, size_t at, uint32_t 
       fifo.lane_front_lanes[lane] = fifo.records[queue.front() - fifo.front_position].lanes;
     }
   }
+}
+
+std::vector<RecordHeader> DeferredWarps::take_spare_slots() {
+  if (spare_slots_.empty()) return {};
+  std::vector<RecordHeader> slots = std::move(spare_slots_.back());
+  spare_slots_.pop_back();
+  return slots;
+}
+
+DeferredRecord DeferredWarps::split_off(Map::iterator warp, size_t at, uint32_t lanes) {
+  Fifo& fifo = warp->second;
+  DeferredRecord& held = fifo.records[at];
+  BARRACUDA_DCHECK(held.divisible && !held.ticket && (lanes & ~held.lanes) == 0);
+  if (lanes == held.lanes) return remove(warp, at);
+  const uint64_t position = fifo.front_position + at;
+  DeferredRecord piece{std::nullopt, lanes, take_spare_slots(), true};
+  piece.slots.assign(held.slots.begin(), held.slots.end());
+  piece.slots.front().active_mask = lanes;
+  held.lanes &= ~lanes;
+  held.slots.front().active_mask = held.lanes;
+  drop_lanes(fifo, position, lanes);
   // The lanes still held whose oldest record this is see its lanes shrink.
   for (uint32_t m = held.lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));

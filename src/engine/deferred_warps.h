@@ -163,6 +163,11 @@ class DeferredWarps {
   // Entry `at` restricted to `lanes` (some of its lanes, each of which it is the oldest record of);
   // the entry keeps the others.
   DeferredRecord split_off(Map::iterator warp, size_t at, uint32_t lanes);
+  // Takes `lanes` out of their queues at `position` (the record there no longer holds them): each
+  // lane's front moves to its next record, a lane with none leaves the warp's lanes.
+  void drop_lanes(Fifo& fifo, uint64_t position, uint32_t lanes);
+  // An emptied payload buffer of an applied record, or a new one.
+  std::vector<RecordHeader> take_spare_slots();
   // The warp holds nothing more: its node goes to spare_warps_, emptied.
   void recycle_warp(Map::iterator warp);
 
