@@ -34,8 +34,9 @@ for program in .device-pack/build/bin/*; do
   if [[ -n $bench_kept && $name == gpubench-* && $bench_kept != *",${name#gpubench-},"* ]]; then rm -f "$program"; fi
 done
 # Symbol tables are most of each program's size and nothing on the GPU machine reads them (the
-# dynamic symbols the preload library resolves stay).
-strip --strip-unneeded .device-pack/build/bin/* .device-pack/build/lib/*.so
+# dynamic symbols the preload library resolves stay). The libraries keep theirs: a backtrace taken
+# there (cuda-gdb attached to a stalled run) names barracuda's functions.
+strip --strip-unneeded .device-pack/build/bin/*
 # Libraries the GPU machine does not have: TBB (and whatever else ldd resolves outside the system set).
 for bin in .device-pack/build/bin/* .device-pack/build/lib/*.so; do
   [[ -f $bin && -x $bin ]] || continue

@@ -64,7 +64,9 @@ bool Worker::ready(std::optional<SyncTicket> ticket, const RecordHeader& h) {
 // A warp that waits at a pending barrier of its block (the block barrier or a named one) was
 // released on the GPU only once the others arrived. If a block-mate that is not waiting yet is held
 // back, its arrival may still be to come: applying the waiting warp's next record now would
-// complete the barrier early (as divergent) and order nothing.
+// complete the barrier early (as divergent) and order nothing. The same holds for held-back lanes of
+// the record's own warp (a grid sync: lane 0 spins on the grid's counter while its warp-mates wait
+// at the barrier after it); its lanes that hold nothing back arrive through records still to come.
 bool Worker::waits_at_barrier_for_deferred_warp(const RecordHeader& h) {
   if (!has_deferred()) return false;
   const auto found = blocks_.find(h.block_id);
@@ -72,8 +74,10 @@ bool Worker::waits_at_barrier_for_deferred_warp(const RecordHeader& h) {
   BlockState& block = *found->second;
   if (h.warp_id >= block.warp_count() || (block.waiting_lanes(h.warp_id) & h.active_mask) == 0) return false;
   for (const uint16_t other : deferred_.block_warps(h.block_id)) {
-    if (other == h.warp_id || other >= block.warp_count()) continue;
-    if (block.warp(other).live_mask & ~block.waiting_lanes(other)) return true;
+    if (other >= block.warp_count()) continue;
+    uint32_t not_arrived = block.warp(other).live_mask & ~block.waiting_lanes(other);
+    if (other == h.warp_id) not_arrived &= deferred_.held_lanes(h);
+    if (not_arrived != 0) return true;
   }
   return false;
 }

@@ -220,6 +220,38 @@ TEST(SyncOrder, HeldBackWarpStillCompletesANamedBarrier) {
   expect_held_back_warp_completes([](WarpScript& w) { return w.named_barrier(1, 64); });
 }
 
+// The same within one warp (a grid sync: lane 0 spins on the grid's counter while lanes 1-31 already
+// wait at the block barrier after it). The warp's access after the barrier must not go for lanes 1-31
+// while lane 0, held back, has not arrived: measured on the H200 at 0b22684, where lanes that held
+// nothing went at once and every grid-synchronising program got a barrier divergence and races.
+void expect_held_back_lane_completes(SiteId (*barrier)(WarpScript&, uint32_t)) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, kQueues);
+  auto warp = s.warp(kReader, 0);
+  auto mate = s.warp(kReader, 1);
+  auto writer = s.warp(kWriter, 0);
+  const uint32_t others = kAllLanes & ~lane(0);
+  const SiteId shared_write = mate.store(lane(0), kShared, 4, kSharedAccess);
+  barrier(mate, kAllLanes);
+  barrier(warp, others);
+  warp.ticket(1, lane(0));
+  warp.load(lane(0), kFlag, 4, kAcquireGpu);
+  barrier(warp, lane(0));
+  const SiteId shared_read = warp.load(lane(1) | lane(2), kShared, 0, kSharedAccess);
+  writer.ticket(0, lane(0));
+  writer.store(lane(0), kFlag, 4, kReleaseGpu);
+  s.run();
+  EXPECT_FALSE(s.race(shared_write, shared_read));
+  EXPECT_TRUE(s.diagnostics().empty()) << s.diagnostics().front().message;
+}
+
+TEST(SyncOrder, HeldBackLaneStillCompletesTheBlockBarrierForItsWarpMates) {
+  expect_held_back_lane_completes([](WarpScript& w, uint32_t mask) { return w.barrier(mask); });
+}
+
+TEST(SyncOrder, HeldBackLaneStillCompletesANamedBarrierForItsWarpMates) {
+  expect_held_back_lane_completes([](WarpScript& w, uint32_t mask) { return w.named_barrier(1, 64, mask); });
+}
+
 // A ticket that never arrives (a broken trace) must not hang the launch: the rest is applied in
 // ticket order and the gap is reported.
 TEST(SyncOrder, MissingTicketIsReportedAndTheRestApplied) {
