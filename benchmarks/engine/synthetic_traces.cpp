@@ -185,6 +185,24 @@ SyntheticTrace broadcast_read(uint32_t blocks, uint32_t queues, uint32_t rounds)
   });
 }
 
+SyntheticTrace look_back(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  // Tile t's state is the 8 bytes at kLock + 8t: its status word (read by its successors' look-back)
+  // and its value word (written by its own block). Blocks of neighbouring ids run side by side, so
+  // every worker checks words of the same few hundred bytes.
+  return every_warp(blocks, queues, rounds, [&](TraceBuilder& t, uint32_t b, uint32_t r, uint32_t w) {
+    const uint64_t tile = uint64_t{b} * rounds + r;
+    if (w == 0) {
+      std::array<uint64_t, kWarpSize> predecessors;
+      for (uint32_t lane = 0; lane < kWarpSize; ++lane) predecessors[lane] = kLock + (tile > lane ? tile - 1 - lane : 0) * 8;
+      t.gather(b, w, RecordOp::kLoad, predecessors);
+      t.memory(b, w, RecordOp::kStore, 1u, kLock + tile * 8 + 4, 0);
+    }
+    const uint64_t i = thread_index(blocks, r, b, w);
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * 4, 4);
+    t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * 4, 4);
+  });
+}
+
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {
   TraceBuilder t(blocks, queues);
   for (uint32_t b = 0; b < blocks; ++b) {

@@ -29,6 +29,9 @@ SyntheticTrace scattered(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Shared-memory stencil: write own element, barrier, read the neighbour's, barrier.
 SyntheticTrace broadcast_read(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Decoupled look-back (cub_scan): warp 0 of each block reads the state words of the 32 tiles before
+// its own, then writes its tile's value; every warp also streams its own elements. Race-free.
+SyntheticTrace look_back(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Lane 0 of each warp takes a global spin lock (atomicCAS + fence), updates a counter, releases
 // it (fence + atomicExch).

@@ -1,10 +1,12 @@
 #pragma once
 // Shadow memory for a large, sparse address space (global memory, distributed shared memory):
-// one ShadowCell per 4-byte word, in pages allocated on first touch. Workers share it; each page
-// has its own reader-writer lock, held while one record's accesses to that page are checked:
-// exclusively, except by a read that only appends to the checking worker's own list of a
-// location's reads (try_shared_read), which many workers do at once on a word every block reads.
+// one ShadowCell per 4-byte word, in pages allocated on first touch. Workers share it; each stripe
+// of a page (kWordsPerStripe words) has its own reader-writer lock, held while one record's accesses
+// to that stripe are checked: exclusively, except by a read that only appends to the checking
+// worker's own list of a location's reads (try_shared_read), which many workers do at once on a word
+// every block reads.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -16,6 +18,14 @@
 #include "engine/shadow_page_pool.h"
 
 namespace barracuda::engine {
+
+// 256 bytes of application memory: a warp's coalesced 4- or 8-byte access takes one or two stripe
+// locks. A lock per page (16 KiB) serialised the workers on neighbouring blocks' data: 15 drain
+// threads checking cub_scan's decoupled look-back (every block reads the tile states of the 32
+// blocks before it, all on one page) spent their time yielding in that page's lock (H200, 0b22684).
+inline constexpr uint32_t kWordsPerStripe = 64;
+inline constexpr uint32_t kStripesPerPage = kWordsPerPage / kWordsPerStripe;
+static_assert(kWordsPerPage % kWordsPerStripe == 0);
 
 class ShadowPage {
  public:
@@ -31,8 +41,8 @@ class ShadowPage {
     if (cell.epoch != epoch_) [[unlikely]] {
       cell = ShadowCell{};
       cell.epoch = epoch_;
-      if (!used_) {
-        used_ = true;
+      // Workers holding other stripes of the page may get here at once: one of them lists it.
+      if (!used_.load(std::memory_order_relaxed) && !used_.exchange(true, std::memory_order_relaxed)) {
         used_pages.push_back(this);
       }
     }
@@ -44,7 +54,10 @@ class ShadowPage {
   bool current(uint64_t index) const { return cells_[index].epoch == epoch_; }
   // Called when a cell may own heap objects (History, Split): only such pages are walked when freed.
   void note_owner(const ShadowCell& cell) {
-    if (cell.state == CellState::kHistory || cell.state == CellState::kSplit) owns_objects_ = true;
+    if ((cell.state == CellState::kHistory || cell.state == CellState::kSplit) &&
+        !owns_objects_.load(std::memory_order_relaxed)) {
+      owns_objects_.store(true, std::memory_order_relaxed);
+    }
   }
   uint64_t index() const { return index_; }
   // Starts loading the cell into the cache (no lock needed: nothing is read or written).
@@ -52,7 +65,8 @@ class ShadowPage {
   // Forgets this epoch's use: frees what the cells own, and every cell reads as empty again.
   void start_epoch();
 
-  tbb::spin_rw_mutex lock;
+  // The lock of the stripe holding cell `index`.
+  tbb::spin_rw_mutex& lock(uint64_t index) { return locks_[index / kWordsPerStripe]; }
 
  private:
   // Epochs run from 1 to 255: the zero bytes of a fresh page, and kEmptyCell, are never current.
@@ -65,8 +79,9 @@ class ShadowPage {
   ShadowCell* cells_;
   uint64_t index_;
   uint8_t epoch_ = 1;
-  bool used_ = false;  // some cell is current
-  bool owns_objects_ = false;
+  std::atomic<bool> used_ = false;  // some cell is current
+  std::atomic<bool> owns_objects_ = false;
+  std::array<tbb::spin_rw_mutex, kStripesPerPage> locks_;
 };
 
 class PagedShadow {
@@ -130,8 +145,8 @@ class PageCache {
   std::array<Entry, size_t{1} << kSlotBits> entries_{};
 };
 
-// Walks the cells one record touches, holding the lock of one page at a time (never two, so
-// workers cannot deadlock on each other's pages).
+// Walks the cells one record touches, holding the lock of one stripe at a time (never two, so
+// workers cannot deadlock on each other's stripes).
 class PageCursor {
  public:
   PageCursor(PagedShadow& shadow, PageCache& cache) : shadow_(shadow), cache_(cache) {}
@@ -139,23 +154,23 @@ class PageCursor {
   PageCursor(const PageCursor&) = delete;
   PageCursor& operator=(const PageCursor&) = delete;
 
-  // The cell of `word`, its page locked exclusively.
+  // The cell of `word`, its stripe locked exclusively.
   ShadowCell& cell(uint64_t word) {
-    hold(word / kWordsPerPage, Held::kExclusive);
+    hold(word, Held::kExclusive);
     return shadow_.cell(*page_, word);
   }
   // Starts loading the cell of `word` into the cache: a record's scattered lanes then wait for memory
   // once, together, instead of one after another.
   void prefetch(uint64_t word) { cache_.page(shadow_, word / kWordsPerPage).prefetch(word % kWordsPerPage); }
-  // Checks the read `access` of `word` under the page's shared lock when it only appends to
+  // Checks the read `access` of `word` under its stripe's shared lock when it only appends to
   // `worker`'s own list of the word's reads (apply_shared_read); false when it needs cell(). Tried
   // only on pages where this worker's last such read succeeded (note_own_list() marks them).
   bool try_shared_read(uint64_t word, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
     const uint64_t index = word / kWordsPerPage;
-    if (held_ == Held::kNone || index != page_index_) {
+    if (held_ == Held::kNone || word / kWordsPerStripe != stripe_) {
       PageCache::Entry& entry = cache_.entry(shadow_, index);
       if (!entry.shared_reads) return false;
-      hold(index, Held::kShared);
+      hold(word, Held::kShared);
     }
     // A cell of an earlier epoch must be emptied, under the exclusive lock.
     const uint64_t cell_index = word % kWordsPerPage;
@@ -174,28 +189,35 @@ class PageCursor {
  private:
   enum class Held { kNone, kShared, kExclusive };
 
-  void hold(uint64_t index, Held mode) {
-    if (held_ != Held::kNone && index == page_index_ && (held_ == mode || held_ == Held::kExclusive)) return;
+  // Locks the stripe of `word` (its page looked up when it changed).
+  void hold(uint64_t word, Held mode) {
+    const uint64_t stripe = word / kWordsPerStripe;
+    if (held_ != Held::kNone && stripe == stripe_ && (held_ == mode || held_ == Held::kExclusive)) return;
     release();
+    const uint64_t index = word / kWordsPerPage;
     if (index != page_index_ || !page_) page_ = cache_.entry(shadow_, index).page;
     page_index_ = index;
+    stripe_ = stripe;
+    lock_ = &page_->lock(word % kWordsPerPage);
     if (mode == Held::kExclusive) {
-      page_->lock.lock();
+      lock_->lock();
     } else {
-      page_->lock.lock_shared();
+      lock_->lock_shared();
     }
     held_ = mode;
   }
   void release() {
-    if (held_ == Held::kExclusive) page_->lock.unlock();
-    if (held_ == Held::kShared) page_->lock.unlock_shared();
+    if (held_ == Held::kExclusive) lock_->unlock();
+    if (held_ == Held::kShared) lock_->unlock_shared();
     held_ = Held::kNone;
   }
 
   PagedShadow& shadow_;
   PageCache& cache_;
   uint64_t page_index_ = 0;
+  uint64_t stripe_ = 0;  // word / kWordsPerStripe of the stripe held
   ShadowPage* page_ = nullptr;
+  tbb::spin_rw_mutex* lock_ = nullptr;
   Held held_ = Held::kNone;
 };
 
