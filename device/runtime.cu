@@ -698,7 +698,13 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_end() {
   if (slot.row == nullptr || slot.index >= kSharedSlotsPerRow) return;  // the block held no slot
   WarpGroup group = form_group(0);
   const uint32_t passed = slot.has_shadow() ? slot.barriers[thread_in_block()] : 0;
+#ifdef BARRACUDA_TOOLS_PATCH
+  // ptxas refuses redux in a tools patch (sass_patch.cu), whose callbacks run one lane at a time.
+  uint32_t most = passed;
+  for (uint32_t m = group.mask; m != 0; m &= m - 1) most = max(most, __shfl_sync(group.mask, passed, __ffs(m) - 1));
+#else
   const uint32_t most = __reduce_max_sync(group.mask, passed);
+#endif
   if (group.is_leader()) {
     atomicMax(&slot.row->last_interval[slot.index], most);
     __threadfence();

@@ -39,11 +39,14 @@ DriverApi resolve_all() {
   resolve(api.module_unload, "cuModuleUnload", api.missing);
   resolve(api.module_get_function, "cuModuleGetFunction", api.missing);
   resolve(api.func_get_attribute, "cuFuncGetAttribute", api.missing);
+  resolve(api.func_get_module, "cuFuncGetModule", api.missing);
+  resolve(api.kernel_get_function, "cuKernelGetFunction", api.missing);
   resolve(api.launch_kernel, "cuLaunchKernel", api.missing);
   resolve(api.event_create, "cuEventCreate", api.missing);
   resolve(api.event_record, "cuEventRecord", api.missing);
   resolve(api.event_query, "cuEventQuery", api.missing);
   resolve(api.event_destroy, "cuEventDestroy_v2", api.missing);
+  resolve(api.memcpy_htod, "cuMemcpyHtoD_v2", api.missing);
   resolve(api.memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2", api.missing);
   resolve(api.stream_create, "cuStreamCreate", api.missing);
   resolve(api.stream_destroy, "cuStreamDestroy_v2", api.missing);

@@ -28,6 +28,7 @@ struct DriverApi {
   PFN_cuMemUnmap_v10020 mem_unmap = nullptr;
   PFN_cuMemSetAccess_v10020 mem_set_access = nullptr;
   PFN_cuMemcpyHtoDAsync_v3020 memcpy_htod_async = nullptr;
+  PFN_cuMemcpyHtoD_v3020 memcpy_htod = nullptr;  // the SASS back end's kernel entries, once each
   PFN_cuMemcpyDtoHAsync_v3020 memcpy_dtoh_async = nullptr;
   PFN_cuMemsetD8Async_v3020 memset_d8_async = nullptr;
   PFN_cuMemsetD32Async_v3020 memset_d32_async = nullptr;
@@ -38,6 +39,9 @@ struct DriverApi {
   PFN_cuModuleUnload_v2000 module_unload = nullptr;
   PFN_cuModuleGetFunction_v2000 module_get_function = nullptr;
   PFN_cuFuncGetAttribute_v2020 func_get_attribute = nullptr;
+  // The module of a launched function (SASS back end: was it patched?); a CUkernel first gives its function.
+  PFN_cuFuncGetModule_v11000 func_get_module = nullptr;
+  PFN_cuKernelGetFunction_v12000 kernel_get_function = nullptr;
   PFN_cuLaunchKernel_v4000 launch_kernel = nullptr;
   // Completion of checked launches, recorded after each in its own stream.
   PFN_cuEventCreate_v2000 event_create = nullptr;

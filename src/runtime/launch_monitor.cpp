@@ -8,6 +8,7 @@
 
 #include "runtime/driver_api.h"
 #include "runtime/race_allocations.h"
+#include "runtime/sass_backend.h"
 #include "shim/termination_signals.h"
 
 namespace barracuda::runtime {
@@ -167,8 +168,14 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
     if (!launch.graph_not_replayed.empty()) totals_.graph_not_replayed = std::string(launch.graph_not_replayed);
     return;
   }
-  if (!modules_.ready_to_log(launch.module, *queues)) return count_unchecked();
-  const std::optional<CUdeviceptr> slot_global = modules_.launch_slot_global(launch.module, launch.kernel_name);
+  // The kernel's launch-slot word, once its code logs into `queues`: a PTX-instrumented module's global,
+  // or the SASS back end's entry for a kernel of a module it patched.
+  const auto connect = [&](const QueueHost& to) -> std::optional<CUdeviceptr> {
+    if (modules_.ready_to_log(launch.module, to)) return modules_.launch_slot_global(launch.module, launch.kernel_name);
+    if (sass_ != nullptr) return sass_->launch_slot_word(launch.function, launch.kernel_name, to);
+    return std::nullopt;
+  };
+  const std::optional<CUdeviceptr> slot_global = connect(*queues);
   if (!slot_global) return count_unchecked();
 
   auto flight = std::make_shared<Flight>();
@@ -210,7 +217,7 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   }
   if (in_flight_.empty()) {
     queues = between_launches(std::move(queues));
-    if (queues == nullptr || !modules_.ready_to_log(launch.module, *queues)) return count_unchecked();
+    if (queues == nullptr || connect(*queues) != slot_global) return count_unchecked();
   }
   if (queues != pool_queues_) return count_unchecked();  // replaced while launches were in flight
   // Its place among the launches is taken now, as the application issued it: a wait for a slot or for

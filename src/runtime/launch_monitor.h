@@ -37,6 +37,7 @@
 namespace barracuda::runtime {
 
 class RaceAllocations;
+class SassBackend;
 struct LaunchArguments;
 
 struct LaunchRecord {  // what the report needs to turn engine coordinates into 3-D ones
@@ -103,6 +104,9 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // handle, so they are forgotten now, not when a launch names another context.
   void forget_events();
 
+  // Kernels of modules without PTX are checked through `sass` once it is active (runtime/sass_backend.h).
+  void set_sass_backend(SassBackend* sass) { sass_ = sass; }
+
   LaunchTotals totals() const;
   // Held while the engine merges a launch's findings into its results: whoever reads them (the report,
   // also from a signal's flush while kernels still run) holds it, and sees every launch closed before.
@@ -148,6 +152,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   std::function<void()> queues_ran_full_;
   TraceRecorder* recorder_;
   RaceAllocations* allocations_;
+  SassBackend* sass_ = nullptr;
 
   mutable std::mutex state_mutex_;  // guards everything down to stopping_
   std::condition_variable state_changed_;  // a launch issued, launched, ended or checked

@@ -145,6 +145,10 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     }
   }
   if (sources.empty()) {
+    if (config_.machine_code_checked && config_.machine_code_checked()) {
+      if (config_.message) config_.message(module_name(image.id) + " has no PTX: the SASS back end checks it");
+      return nullptr;
+    }
     const std::optional<std::string> library = shipped_in(image.data);
     skip(image, "no PTX for sm_" + std::to_string(arch) + " in the module (cubin only" +
                     (library ? ", shipped in " + *library + ")" : ")") +

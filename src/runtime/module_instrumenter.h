@@ -49,6 +49,9 @@ struct InstrumenterConfig {
   std::function<void(const std::string&)> message;  // progress and warnings
   std::function<void(const trace::ModuleTable&)> instrumented;  // each module's sites, once compiled
   std::function<void()> module_seen;  // before each module is instrumented (or found not instrumentable)
+  // Whether the SASS back end checks modules without PTX (runtime/sass_backend.h): such a module is then
+  // not listed as skipped here (the back end lists those it could not patch).
+  std::function<bool()> machine_code_checked;
   // What is known of a cubin without PTX that the application compiled at run time (NVRTC, JIT links:
   // runtime_compiled_ptx.h).
   std::function<std::optional<RuntimeCompiledModule>(const void* cubin, size_t size)> runtime_compiled;

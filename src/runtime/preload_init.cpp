@@ -13,3 +13,11 @@ __attribute__((constructor)) void start_barracuda() {
 }
 
 }  // namespace
+
+// The CUDA driver calls this when it loads libbarracuda.so as its injection library
+// (CUDA_INJECTION64_PATH, set by start_session_from_environment): the one way a process gets the
+// Compute Sanitizer API that the SASS back end uses. Non-zero: loaded successfully.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
+  barracuda::runtime::start_machine_code_checking();
+  return 1;
+}

@@ -1,5 +1,6 @@
 #include "runtime/session.h"
 
+#include <dlfcn.h>
 #include <string.h>
 
 #include <unistd.h>
@@ -34,6 +35,7 @@
 #include "runtime/race_allocations.h"
 #include "runtime/report_builder.h"
 #include "runtime/runtime_compiled_ptx.h"
+#include "runtime/sass_backend.h"
 #include "runtime/termination_flush.h"
 #include "runtime/trace_recorder.h"
 #include "shim/shim_runtime.h"
@@ -172,6 +174,7 @@ class Session final : public shim::SyncObserver {
                      options_.launch_skip, options_.launch_count, options_.launch_sample},
                  &race_allocations_) {
     shim::install_module_transformer(instrumenter_);
+    monitor_.set_sass_backend(&sass_);
     shim::add_runtime_compilation_observer(runtime_compiled_);
     shim::add_module_observer(runtime_compiled_);
     shim::add_memory_observer(allocation_tracker_);
@@ -210,6 +213,12 @@ class Session final : public shim::SyncObserver {
     if (!ours) return;
     queues_.reset();
     instrumenter_.queues_released();
+  }
+
+  // The driver loaded libbarracuda.so as its injection library (InitializeInjection): modules without
+  // PTX can now be checked through their machine code.
+  void start_machine_code_checking() {
+    if (options_.sass) sass_.start();
   }
 
   // A process that never loaded GPU code (a shell, make, a test runner) has nothing to report: it
@@ -309,6 +318,7 @@ class Session final : public shim::SyncObserver {
     config.passes.perturb_seed = options_.perturb;
     config.passes.hardening = hardening_edits();
     config.module_seen = [this] { note_gpu_use(); };
+    config.machine_code_checked = [this] { return sass_.active(); };
     config.variable_located = [this](const void* owner, const std::string& name, CUdeviceptr base, size_t size) {
       allocations_.insert({base, size, report::AllocationKind::kGlobalVariable, name, owner, {}});
     };
@@ -452,8 +462,9 @@ class Session final : public shim::SyncObserver {
     const std::unique_lock results = monitor_.lock_results();
     LaunchTotals totals = monitor_.totals();
     report.summary.kernels_instrumented = instrumenter_.instrumented_kernels().size();
-    for (const SkippedModule& skipped : instrumenter_.skipped()) {
-      report.summary.kernels_skipped.push_back({skipped.module, skipped.reason});
+    report.summary.kernels_instrumented += sass_.kernels().size();
+    for (const std::vector<SkippedModule>& list : {instrumenter_.skipped(), sass_.skipped()}) {
+      for (const SkippedModule& skipped : list) report.summary.kernels_skipped.push_back({skipped.module, skipped.reason});
     }
     if (totals.failed_launches > 0) {
       std::string launches = std::to_string(totals.failed_launches);
@@ -526,6 +537,9 @@ class Session final : public shim::SyncObserver {
   std::ofstream log_file_;
   std::unique_ptr<TraceRecorder> recorder_;
   SiteRegistry sites_;
+  SassBackend sass_{sites_, [this](const std::string& text) {
+    if (!options_.quiet) log_stream() << text << std::endl;
+  }};  // before instrumenter_, which asks whether it is active
   AllocationMap allocations_;  // before instrumenter_, which adds modules' variables
   AllocationTracker allocation_tracker_{allocations_};
   engine::Engine engine_;
@@ -556,6 +570,10 @@ void finish_session() {
 
 }  // namespace
 
+void start_machine_code_checking() {
+  if (g_session != nullptr) g_session->start_machine_code_checking();
+}
+
 void start_session_from_environment() {
   options::Options options;
   try {
@@ -567,6 +585,13 @@ void start_session_from_environment() {
   if (options.help) {
     std::cerr << options::options_help();
     _exit(0);
+  }
+  // The SASS back end needs the driver to load this library as its injection library too (it is the
+  // same file, so the driver finds it loaded): unless the user named one of their own.
+  Dl_info self{};
+  if (options.sass && std::getenv("CUDA_INJECTION64_PATH") == nullptr &&
+      dladdr(reinterpret_cast<void*>(&start_session_from_environment), &self) != 0 && self.dli_fname != nullptr) {
+    setenv("CUDA_INJECTION64_PATH", self.dli_fname, /*overwrite=*/0);
   }
   try {
     // Lives until the process ends: the driver may call into it from any thread until then.

@@ -7,4 +7,8 @@ namespace barracuda::runtime {
 // with the usage-error exit code after saying what is wrong.
 void start_session_from_environment();
 
+// Called from InitializeInjection, when the CUDA driver loads libbarracuda.so as its injection library
+// (CUDA_INJECTION64_PATH): starts the SASS back end (runtime/sass_backend.h) if option sass is on.
+void start_machine_code_checking();
+
 }  // namespace barracuda::runtime

@@ -21,7 +21,11 @@ uint32_t SiteRegistry::next_id() const {
 
 void SiteRegistry::add(trace::ModuleTable table) {
   std::lock_guard lock(mutex_);
-  next_id_ = std::max<uint32_t>(next_id_, table.site_base + static_cast<uint32_t>(table.sites.size()));
+  // The SASS back end numbers its sites from kFirstSassSite on (sass_backend.h): they never move the
+  // instrumenter's next id, which a module being instrumented has already taken.
+  if (table.site_base < kFirstSassSite) {
+    next_id_ = std::max<uint32_t>(next_id_, table.site_base + static_cast<uint32_t>(table.sites.size()));
+  }
   for (const trace::SiteInfo& site : table.sites) {
     if (site.parameter < 0) continue;
     std::vector<uint32_t>& parameters = pointer_parameters_[site.function];

@@ -19,6 +19,9 @@ namespace barracuda::runtime {
 trace::ModuleTable module_table(uint32_t module_index, const ptx::passes::SiteTable& sites,
                                 std::vector<std::string> kernels);
 
+// Site ids from here on are the SASS back end's (one per machine instruction of the kernels it checks).
+inline constexpr uint32_t kFirstSassSite = 1u << 31;
+
 class SiteRegistry {
  public:
   // Where the next module's ids start; add() registers the module's finished table.

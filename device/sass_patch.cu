@@ -1,0 +1,77 @@
+// The SASS back end's patch module: device callbacks that the Compute Sanitizer patching API calls at
+// block entry and exit, memory accesses and barriers of a module that has no PTX (runtime/
+// sass_backend.h). Compiled with `nvcc --compile-as-tools-patch` into a fatbin the host loads into
+// each context; the callbacks log through the device runtime's own entry points (runtime.cu, compiled
+// into this module), so both back ends write the same records into the same queues.
+//
+// The patcher calls a callback lane by lane: measured on the H200, __activemask() inside one names
+// the calling lane only. Each call therefore logs a one-lane record (32 times the records of the PTX
+// back end's warp-aggregated logging for a converged warp).
+#include "runtime.cu"
+
+#include "barracuda/sass_kernel.h"
+
+namespace {
+
+// The API's patch result: 0 lets the thread go on (SANITIZER_PATCH_SUCCESS).
+constexpr uint32_t kPatchSuccess = 0;
+// Sanitizer_DeviceMemoryFlags
+constexpr uint32_t kMemoryRead = 0x1, kMemoryWrite = 0x2, kMemoryAtomicSystem = 0x4;
+
+// The module's runtime finds its queues in __barracuda_queues; every kernel's entry names the same
+// producer block, so the store is idempotent.
+__device__ __forceinline__ const SassKernelData& kernel_data(void* userdata) {
+  const auto* kernel = static_cast<const SassKernelData*>(userdata);
+  if (__barracuda_queues != kernel->producers) __barracuda_queues = kernel->producers;
+  return *kernel;
+}
+
+__device__ void log_memory(void* userdata, uint64_t pc, uint64_t address, uint32_t bytes, uint32_t flags,
+                           MemorySpace space) {
+  const SassKernelData& kernel = kernel_data(userdata);
+  // A read-modify-write is an atomic (the API reports atomics as reads and writes); its scope is the
+  // GPU unless the flags say system. Plain accesses are weak. Fences are not visible at this level.
+  const bool atomic = (flags & kMemoryRead) && (flags & kMemoryWrite);
+  const RecordOp op = atomic ? RecordOp::kAtomic : (flags & kMemoryWrite) ? RecordOp::kStore : RecordOp::kLoad;
+  const MemorySemantics sem = atomic ? MemorySemantics::kLegacy : MemorySemantics::kWeak;
+  const MemoryScope scope = (flags & kMemoryAtomicSystem) ? MemoryScope::kSystem : MemoryScope::kGpu;
+  const uint32_t size_log2 = bytes >= 16 ? 4 : bytes >= 8 ? 3 : bytes >= 4 ? 2 : bytes >= 2 ? 1 : 0;
+  __barracuda_log_access(address, sass_site(kernel, pc), pack_access_info(op, pack_space_sem(space, sem, scope), size_log2, 0),
+                         0);
+}
+
+}  // namespace
+
+extern "C" __device__ __noinline__ uint32_t barracuda_sass_block_enter(void* userdata, uint64_t pc) {
+  const SassKernelData& kernel = kernel_data(userdata);
+  __barracuda_log_entry(sass_site(kernel, pc), kernel.launch_slot);
+  return kPatchSuccess;
+}
+
+extern "C" __device__ __noinline__ uint32_t barracuda_sass_block_exit(void* userdata, uint64_t pc) {
+  __barracuda_log_exit(sass_site(kernel_data(userdata), pc));
+  return kPatchSuccess;
+}
+
+extern "C" __device__ __noinline__ uint32_t barracuda_sass_global_access(void* userdata, uint64_t pc, void* ptr,
+                                                                        uint32_t bytes, uint32_t flags,
+                                                                        const void* /*new_value*/) {
+  log_memory(userdata, pc, reinterpret_cast<uint64_t>(ptr), bytes, flags, MemorySpace::kGlobal);
+  return kPatchSuccess;
+}
+
+// `ptr` is the offset in the block's shared window, as the PTX back end logs shared addresses.
+extern "C" __device__ __noinline__ uint32_t barracuda_sass_shared_access(void* userdata, uint64_t pc, void* ptr,
+                                                                        uint32_t bytes, uint32_t flags,
+                                                                        const void* /*new_value*/) {
+  log_memory(userdata, pc, reinterpret_cast<uint64_t>(ptr), bytes, flags, MemorySpace::kShared);
+  return kPatchSuccess;
+}
+
+// `thread_count` 0: every thread of the block (record_ops.inc's kBarrier payload).
+extern "C" __device__ __noinline__ uint32_t barracuda_sass_barrier(void* userdata, uint64_t pc, uint32_t barrier,
+                                                                  uint32_t thread_count, uint32_t /*flags*/) {
+  const SassKernelData& kernel = kernel_data(userdata);
+  __barracuda_log_sync(sass_site(kernel, pc), static_cast<uint32_t>(RecordOp::kBarrier), 0, barrier, thread_count);
+  return kPatchSuccess;
+}

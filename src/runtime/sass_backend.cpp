@@ -1,0 +1,240 @@
+#include "runtime/sass_backend.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include "barracuda/sass_kernel.h"
+#include "device/sass_patch_fatbin.h"
+#include "runtime/driver_api.h"
+#include "runtime/queue_host.h"
+
+namespace barracuda::runtime {
+namespace sanitizer {
+namespace {
+
+template <typename Function>
+bool resolve(void* library, Function& slot, const char* name, std::string& error) {
+  slot = reinterpret_cast<Function>(dlsym(library, name));
+  if (slot == nullptr && error.empty()) error = std::string("it has no ") + name;
+  return slot != nullptr;
+}
+
+}  // namespace
+
+Library Library::open(std::string& error) {
+  std::vector<std::string> candidates;
+  if (const char* path = std::getenv("BARRACUDA_SANITIZER_LIBRARY")) candidates.emplace_back(path);
+  if (const char* home = std::getenv("CUDA_HOME")) candidates.push_back(std::string(home) + "/compute-sanitizer/libsanitizer-public.so");
+  candidates.emplace_back("/usr/local/cuda/compute-sanitizer/libsanitizer-public.so");
+  candidates.emplace_back("libsanitizer-public.so");
+  void* library = nullptr;
+  for (const std::string& path : candidates) {
+    if ((library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+  }
+  Library api;
+  if (library == nullptr) {
+    error = "libsanitizer-public.so (the Compute Sanitizer API, in the CUDA toolkit's compute-sanitizer folder) "
+            "was not found; set BARRACUDA_SANITIZER_LIBRARY or CUDA_HOME";
+    return api;
+  }
+  resolve(library, api.subscribe, "sanitizerSubscribe", error);
+  resolve(library, api.enable_domain, "sanitizerEnableDomain", error);
+  resolve(library, api.add_patches, "sanitizerAddPatches", error);
+  resolve(library, api.patch_instructions, "sanitizerPatchInstructions", error);
+  resolve(library, api.patch_module, "sanitizerPatchModule", error);
+  resolve(library, api.set_callback_data, "sanitizerSetCallbackData", error);
+  resolve(library, api.function_pc_and_size, "sanitizerGetFunctionPcAndSize", error);
+  resolve(library, api.result_string, "sanitizerGetResultString", error);
+  if (!error.empty()) return Library{};
+  return api;
+}
+
+std::string Library::describe(Result result) const {
+  const char* text = nullptr;
+  if (result_string == nullptr || result_string(result, &text) != kSuccess || text == nullptr) text = "error";
+  return std::string(text) + " (" + std::to_string(result) + ")";
+}
+
+}  // namespace sanitizer
+
+namespace {
+
+// Kernels of patched modules with an entry (SassKernelData) each: 128 KiB of device memory.
+constexpr uint32_t kMaxKernels = 4096;
+
+// Images of the tool's own (instrumented modules, its helper kernels) name its symbols.
+bool is_tools_own(const char* image, size_t bytes) {
+  constexpr std::string_view kMarker = "__barracuda_";
+  return image != nullptr && memmem(image, bytes, kMarker.data(), kMarker.size()) != nullptr;
+}
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+}  // namespace
+
+SassBackend::SassBackend(SiteRegistry& sites, Message message) : sites_(sites), message_(std::move(message)) {}
+
+SassBackend::~SassBackend() {
+  // Its context is gone at exit (the driver freed the memory with it).
+  if (entries_) entries_->forget();
+}
+
+bool SassBackend::start() {
+  std::string error;
+  api_ = sanitizer::Library::open(error);
+  if (!error.empty()) {
+    message_("barracuda: the SASS back end is off: " + error + "; modules without PTX stay unchecked");
+    return false;
+  }
+  sanitizer::Result result = api_.subscribe(&subscriber_, &SassBackend::on_callback, this);
+  if (result == sanitizer::kSuccess) {
+    result = api_.enable_domain(1, subscriber_, static_cast<int>(sanitizer::Domain::kResource));
+  }
+  if (result != sanitizer::kSuccess) {
+    message_("barracuda: the SASS back end is off: " + failure("subscribing to the Compute Sanitizer API", result));
+    return false;
+  }
+  active_ = true;
+  return true;
+}
+
+void SassBackend::on_callback(void* self, int domain, uint32_t cbid, const void* data) {
+  if (domain == static_cast<int>(sanitizer::Domain::kResource) && cbid == sanitizer::kModuleLoaded) {
+    static_cast<SassBackend*>(self)->on_module_loaded(*static_cast<const sanitizer::ModuleData*>(data));
+  }
+}
+
+void SassBackend::on_module_loaded(const sanitizer::ModuleData& loaded) {
+  if (is_tools_own(loaded.cubin, loaded.cubin_bytes)) return;
+  std::lock_guard lock(mutex_);
+  const std::string name = "a module of " + std::to_string(loaded.cubin_bytes) + " bytes of machine code";
+  if (!patches_loaded_.contains(loaded.context)) {
+    const sanitizer::Result added = api_.add_patches(device_sass_patch_fatbin().data(), loaded.context);
+    if (added != sanitizer::kSuccess) {
+      skipped_.push_back({name, failure("loading the SASS back end's patches", added)});
+      return;
+    }
+    patches_loaded_.insert(loaded.context);
+  }
+  constexpr std::pair<sanitizer::Instruction, const char*> kPatches[] = {
+      {sanitizer::Instruction::kBlockEnter, "barracuda_sass_block_enter"},
+      {sanitizer::Instruction::kBlockExit, "barracuda_sass_block_exit"},
+      {sanitizer::Instruction::kGlobalMemoryAccess, "barracuda_sass_global_access"},
+      {sanitizer::Instruction::kSharedMemoryAccess, "barracuda_sass_shared_access"},
+      {sanitizer::Instruction::kBarrier, "barracuda_sass_barrier"},
+  };
+  for (const auto& [instruction, callback] : kPatches) {
+    const sanitizer::Result result = api_.patch_instructions(static_cast<int>(instruction), loaded.module, callback);
+    if (result != sanitizer::kSuccess) {
+      skipped_.push_back({name, failure("patching its instructions", result)});
+      return;
+    }
+  }
+  const sanitizer::Result result = api_.patch_module(loaded.module);
+  if (result != sanitizer::kSuccess) {
+    skipped_.push_back({name, failure("patching it", result)});
+    return;
+  }
+  patched_.insert(loaded.module);
+}
+
+std::optional<CUdeviceptr> SassBackend::launch_slot_word(CUfunction function, std::string_view kernel,
+                                                         const QueueHost& queues) {
+  if (!active_) return std::nullopt;
+  const DriverApi& driver = driver_api();
+  CUmodule module = nullptr;
+  if (driver.func_get_module(&module, function) != CUDA_SUCCESS) {
+    // A CUkernel (cudaLaunchKernel passes those): its function in the current context.
+    CUfunction in_context = nullptr;
+    if (driver.kernel_get_function(&in_context, reinterpret_cast<CUkernel>(function)) != CUDA_SUCCESS ||
+        driver.func_get_module(&module, in_context) != CUDA_SUCCESS) {
+      return std::nullopt;
+    }
+    function = in_context;
+  }
+  std::lock_guard lock(mutex_);
+  if (!patched_.contains(module)) return std::nullopt;
+  const std::optional<uint32_t> entry = kernel_entry(module, function, kernel);
+  if (!entry) return std::nullopt;
+  const CUdeviceptr address = entries_->address() + uint64_t{*entry} * sizeof(SassKernelData);
+  if (producers_of_[*entry] != queues.device_address()) {
+    // Between launches of the kernel (the monitor issues none while another runs on old queues).
+    const CUdeviceptr producers = queues.device_address();
+    if (driver.memcpy_htod(address + offsetof(SassKernelData, producers), &producers, sizeof producers) != CUDA_SUCCESS) {
+      return std::nullopt;
+    }
+    producers_of_[*entry] = producers;
+  }
+  return address + offsetof(SassKernelData, launch_slot);
+}
+
+std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction function, std::string_view kernel) {
+  if (const auto found = entry_of_.find(function); found != entry_of_.end()) return found->second;
+  CUcontext context = nullptr;
+  driver_api().ctx_get_current(&context);
+  const std::string name(kernel);
+  try {
+    if (!entries_) {
+      entries_ = std::make_unique<ToolDeviceMemory>(size_t{kMaxKernels} * sizeof(SassKernelData));
+      entries_context_ = context;
+    }
+  } catch (const std::exception& e) {
+    skipped_.push_back({name, std::string("no device memory for the SASS back end: ") + e.what()});
+    return std::nullopt;
+  }
+  if (context != entries_context_ || entry_of_.size() >= kMaxKernels) {
+    skipped_.push_back({name, "the SASS back end checks up to 4096 kernels, in the first context that launches one"});
+    return std::nullopt;
+  }
+  uint64_t pc = 0, bytes = 0;
+  if (const sanitizer::Result found = api_.function_pc_and_size(module, name.c_str(), &pc, &bytes);
+      found != sanitizer::kSuccess) {
+    skipped_.push_back({name, failure("finding the kernel's code", found)});
+    return std::nullopt;
+  }
+  // One site per instruction, named by its offset (the cubin's line table is not read yet).
+  trace::ModuleTable table{0, next_site_, {name}, {}};
+  const uint32_t sites = sass_site_count(bytes);
+  table.sites.reserve(sites);
+  for (uint32_t i = 0; i + 1 < sites; ++i) table.sites.push_back({name + "+" + hex(uint64_t{i} * kSassInstructionBytes) + " (SASS)"});
+  table.sites.push_back({name + " (SASS, in a function it calls)"});
+  const auto index = static_cast<uint32_t>(entry_of_.size());
+  const SassKernelData data{nullptr, pc, bytes, kNoLaunchSlot, next_site_};
+  const CUdeviceptr address = entries_->address() + uint64_t{index} * sizeof(SassKernelData);
+  if (driver_api().memcpy_htod(address, &data, sizeof data) != CUDA_SUCCESS) return std::nullopt;
+  if (const sanitizer::Result set = api_.set_callback_data(function, reinterpret_cast<const void*>(address));
+      set != sanitizer::kSuccess) {
+    skipped_.push_back({name, failure("giving the kernel its data", set)});
+    return std::nullopt;
+  }
+  next_site_ += sites;
+  sites_.add(std::move(table));
+  entry_of_.emplace(function, index);
+  producers_of_.push_back(0);
+  kernels_.push_back(name);
+  return index;
+}
+
+std::string SassBackend::failure(const char* what, sanitizer::Result result) const {
+  return std::string(what) + " failed: " + api_.describe(result);
+}
+
+std::vector<SkippedModule> SassBackend::skipped() const {
+  std::lock_guard lock(mutex_);
+  return skipped_;
+}
+
+std::vector<std::string> SassBackend::kernels() const {
+  std::lock_guard lock(mutex_);
+  return kernels_;
+}
+
+}  // namespace barracuda::runtime
