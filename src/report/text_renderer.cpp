@@ -19,13 +19,13 @@ std::string thread_text(const ThreadCoordinates& t) {
 }
 
 void print_stack(const Site& site, std::ostream& out) {
-  out << "    #0 " << site.function << " at ";
+  out << "    #0 " << site.function;
   if (site.source.known()) {
-    out << source_location_text(site.source);
+    out << " at " << source_location_text(site.source);
     if (site.ptx_line != 0) out << " (PTX line " << site.ptx_line << ')';
-  } else {
-    out << "PTX line " << site.ptx_line;
-  }
+  } else if (site.ptx_line != 0) {
+    out << " at PTX line " << site.ptx_line;
+  }  // else machine code checked by the SASS back end: the function names the instruction's offset
   out << '\n';
   int depth = 1;
   for (const InlinedFrame& frame : site.inlined_at) {

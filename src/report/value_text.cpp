@@ -70,8 +70,9 @@ std::string source_location_text(const SourceLocation& location) {
 }
 
 std::string site_position_text(const Site& site) {
-  return site.source.known() ? site.source.file + ':' + std::to_string(site.source.line)
-                             : "PTX line " + std::to_string(site.ptx_line);
+  if (site.source.known()) return site.source.file + ':' + std::to_string(site.source.line);
+  // No PTX line: machine code the SASS back end checked (the function names the offset).
+  return site.ptx_line != 0 ? "PTX line " + std::to_string(site.ptx_line) : "machine code";
 }
 
 std::string demangled(const std::string& symbol) {

@@ -60,5 +60,19 @@ TEST(Golden, Json) { expect_matches_golden("sample.json", render_json(testing::s
 
 TEST(Golden, Sarif) { expect_matches_golden("sample.sarif", render_sarif(testing::sample_report())); }
 
+// A site of machine code the SASS back end checked: no source and no PTX line, its function naming the
+// instruction's offset. Neither the stack nor the summary line invents a "PTX line 0".
+TEST(Text, AMachineCodeSiteIsNamedByItsOffset) {
+  Site sass;
+  sass.function = "_Z5storePi+0xd0 (SASS)";
+  Report report;
+  report.races.push_back(testing::sample_race(sass, sass));
+  std::ostringstream text;
+  render_text(report, TextOptions{}, text);
+  EXPECT_NE(text.str().find("    #0 _Z5storePi+0xd0 (SASS)\n"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("data race machine code in _Z5storePi+0xd0 (SASS)"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("PTX line"), std::string::npos) << text.str();
+}
+
 }  // namespace
 }  // namespace barracuda::report
