@@ -26,8 +26,16 @@ __device__ __forceinline__ const SassKernelData& kernel_data(void* userdata) {
   return *kernel;
 }
 
+// The value a store writes (the API passes it): the same-value filter's input, as the PTX back end's.
+__device__ __forceinline__ uint64_t stored_value(const void* new_value, uint32_t bytes) {
+  if (bytes == 1) return *static_cast<const uint8_t*>(new_value);
+  if (bytes == 2) return *static_cast<const uint16_t*>(new_value);
+  if (bytes == 4) return *static_cast<const uint32_t*>(new_value);
+  return *static_cast<const uint64_t*>(new_value);
+}
+
 __device__ void log_memory(void* userdata, uint64_t pc, uint64_t address, uint32_t bytes, uint32_t flags,
-                           MemorySpace space) {
+                           const void* new_value, MemorySpace space) {
   const SassKernelData& kernel = kernel_data(userdata);
   // A read-modify-write is an atomic (the API reports atomics as reads and writes); its scope is the
   // GPU unless the flags say system. Plain accesses are weak. Fences are not visible at this level.
@@ -36,8 +44,10 @@ __device__ void log_memory(void* userdata, uint64_t pc, uint64_t address, uint32
   const MemorySemantics sem = atomic ? MemorySemantics::kLegacy : MemorySemantics::kWeak;
   const MemoryScope scope = (flags & kMemoryAtomicSystem) ? MemoryScope::kSystem : MemoryScope::kGpu;
   const uint32_t size_log2 = bytes >= 16 ? 4 : bytes >= 8 ? 3 : bytes >= 4 ? 2 : bytes >= 2 ? 1 : 0;
-  __barracuda_log_access(address, sass_site(kernel, pc), pack_access_info(op, pack_space_sem(space, sem, scope), size_log2, 0),
-                         0);
+  const bool has_value = op == RecordOp::kStore && new_value != nullptr && bytes <= 8;
+  __barracuda_log_access(address, sass_site(kernel, pc),
+                         pack_access_info(op, pack_space_sem(space, sem, scope), size_log2, has_value ? kAccessHasValue : 0),
+                         has_value ? stored_value(new_value, bytes) : 0);
 }
 
 }  // namespace
@@ -55,16 +65,16 @@ extern "C" __device__ __noinline__ uint32_t barracuda_sass_block_exit(void* user
 
 extern "C" __device__ __noinline__ uint32_t barracuda_sass_global_access(void* userdata, uint64_t pc, void* ptr,
                                                                         uint32_t bytes, uint32_t flags,
-                                                                        const void* /*new_value*/) {
-  log_memory(userdata, pc, reinterpret_cast<uint64_t>(ptr), bytes, flags, MemorySpace::kGlobal);
+                                                                        const void* new_value) {
+  log_memory(userdata, pc, reinterpret_cast<uint64_t>(ptr), bytes, flags, new_value, MemorySpace::kGlobal);
   return kPatchSuccess;
 }
 
 // `ptr` is the offset in the block's shared window, as the PTX back end logs shared addresses.
 extern "C" __device__ __noinline__ uint32_t barracuda_sass_shared_access(void* userdata, uint64_t pc, void* ptr,
                                                                         uint32_t bytes, uint32_t flags,
-                                                                        const void* /*new_value*/) {
-  log_memory(userdata, pc, reinterpret_cast<uint64_t>(ptr), bytes, flags, MemorySpace::kShared);
+                                                                        const void* new_value) {
+  log_memory(userdata, pc, reinterpret_cast<uint64_t>(ptr), bytes, flags, new_value, MemorySpace::kShared);
   return kPatchSuccess;
 }
 

@@ -119,6 +119,8 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     skip(image, "unrecognised image format");
     return nullptr;
   }
+  // Option sass_only: every module goes to the SASS back end, PTX or not (the back ends' differential).
+  if (config_.machine_code_only && config_.machine_code_checked && config_.machine_code_checked()) return nullptr;
   const auto start = std::chrono::steady_clock::now();
   const fatbin::Image decoded = fatbin::read_image(image.data, image.size);
   const unsigned arch = config_.device_arch();

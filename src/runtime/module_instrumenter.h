@@ -52,6 +52,7 @@ struct InstrumenterConfig {
   // Whether the SASS back end checks modules without PTX (runtime/sass_backend.h): such a module is then
   // not listed as skipped here (the back end lists those it could not patch).
   std::function<bool()> machine_code_checked;
+  bool machine_code_only = false;  // option sass_only: leave every module to the SASS back end
   // What is known of a cubin without PTX that the application compiled at run time (NVRTC, JIT links:
   // runtime_compiled_ptx.h).
   std::function<std::optional<RuntimeCompiledModule>(const void* cubin, size_t size)> runtime_compiled;

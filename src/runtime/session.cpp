@@ -319,6 +319,7 @@ class Session final : public shim::SyncObserver {
     config.passes.hardening = hardening_edits();
     config.module_seen = [this] { note_gpu_use(); };
     config.machine_code_checked = [this] { return sass_.active(); };
+    config.machine_code_only = options_.sass_only;
     config.variable_located = [this](const void* owner, const std::string& name, CUdeviceptr base, size_t size) {
       allocations_.insert({base, size, report::AllocationKind::kGlobalVariable, name, owner, {}});
     };
