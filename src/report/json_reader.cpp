@@ -205,6 +205,11 @@ RunInfo read_run(const Node& node) {
 Summary read_summary(const Node& node) {
   Summary summary;
   summary.kernels_instrumented = node.field("kernels_instrumented").u64();
+  if (node.has("kernels_machine_code")) {  // reports written before the SASS back end lack it
+    for (const Node& kernel : node.field("kernels_machine_code").elements()) {
+      summary.kernels_machine_code.push_back(kernel.string());
+    }
+  }
   for (const Node& skipped : node.field("kernels_skipped").elements()) {
     summary.kernels_skipped.push_back(SkippedKernel{skipped.field("kernel").string(), skipped.field("reason").string()});
   }

@@ -4,7 +4,7 @@
 //   { "schema": "barracuda-report", "schema_version": 1,
 //     "run":     { tool_version, command_line[], device_name, start_time, warp_model,
 //                  pid (the writing process; 0 in a merged report) },
-//     "summary": { kernels_instrumented, kernels_skipped[{kernel, reason}],
+//     "summary": { kernels_instrumented, kernels_machine_code[kernel], kernels_skipped[{kernel, reason}],
 //                  unlogged_instructions (optional: memory instructions checked kernels held but
 //                  did not log, [{kind, kernels[]}]), launches,
 //                  launches_filtered (optional: left out by the launch filters), events,

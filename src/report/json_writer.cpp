@@ -110,6 +110,7 @@ Json summary_json(const Report& report) {
     unlogged.push_back(Json{{"kind", instructions.kind}, {"kernels", instructions.kernels}});
   }
   return Json{{"kernels_instrumented", summary.kernels_instrumented},
+              {"kernels_machine_code", summary.kernels_machine_code},
               {"kernels_skipped", std::move(skipped)},
               {"unlogged_instructions", std::move(unlogged)},
               {"launches", summary.launches},

@@ -54,6 +54,12 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
 
     const Summary& summary = report.summary;
     merged.summary.kernels_instrumented += summary.kernels_instrumented;
+    for (const std::string& kernel : summary.kernels_machine_code) {
+      if (std::find(merged.summary.kernels_machine_code.begin(), merged.summary.kernels_machine_code.end(), kernel) ==
+          merged.summary.kernels_machine_code.end()) {
+        merged.summary.kernels_machine_code.push_back(kernel);
+      }
+    }
     for (const SkippedKernel& skipped : summary.kernels_skipped) {
       merged.summary.kernels_skipped.push_back(
           {skipped.kernel + " (process " + std::to_string(report.run.pid) + ")", skipped.reason});

@@ -203,6 +203,8 @@ struct UnloggedInstructions {
 
 struct Summary {
   uint64_t kernels_instrumented = 0;
+  // Of those, the kernels checked through their machine code (the SASS back end: modules without PTX).
+  std::vector<std::string> kernels_machine_code;
   std::vector<SkippedKernel> kernels_skipped;
   std::vector<UnloggedInstructions> unlogged_instructions;
   uint64_t launches = 0;

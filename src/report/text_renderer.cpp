@@ -175,6 +175,10 @@ void render_text(const Report& report, const TextOptions& options, std::ostream&
     out << "barracuda: print limit " << limit << " reached: " << total - limit
         << " more reports not printed (all are in the JSON report)\n";
   }
+  if (!report.summary.kernels_machine_code.empty()) {
+    out << "barracuda: checked through their machine code (no PTX; SASS back end: fences and memory orders not seen): "
+        << join_kernels(report.summary.kernels_machine_code) << '\n';
+  }
   for (const SkippedKernel& skipped : report.summary.kernels_skipped) {
     out << "barracuda: NOT checked: " << skipped.kernel << ": " << skipped.reason << '\n';
   }

@@ -463,7 +463,8 @@ class Session final : public shim::SyncObserver {
     const std::unique_lock results = monitor_.lock_results();
     LaunchTotals totals = monitor_.totals();
     report.summary.kernels_instrumented = instrumenter_.instrumented_kernels().size();
-    report.summary.kernels_instrumented += sass_.kernels().size();
+    report.summary.kernels_machine_code = sass_.kernels();
+    report.summary.kernels_instrumented += report.summary.kernels_machine_code.size();
     for (const std::vector<SkippedModule>& list : {instrumenter_.skipped(), sass_.skipped()}) {
       for (const SkippedModule& skipped : list) report.summary.kernels_skipped.push_back({skipped.module, skipped.reason});
     }

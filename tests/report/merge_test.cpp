@@ -55,6 +55,16 @@ TEST(MergeProcessReports, TheSameRaceInTwoProcessesIsOneRaceSeenInBoth) {
   EXPECT_EQ(exit_code_for(merged, 0, {}), 66);
 }
 
+// A kernel both processes checked through its machine code is named once.
+TEST(MergeProcessReports, KernelsCheckedThroughMachineCodeAreNamedOnce) {
+  Report first = process_report(11, {});
+  Report second = process_report(12, {});
+  first.summary.kernels_machine_code = {"gemm_sm90"};
+  second.summary.kernels_machine_code = {"gemm_sm90", "triton_add"};
+  const Report merged = merge_process_reports({first, second}, {"ctest"});
+  EXPECT_EQ(merged.summary.kernels_machine_code, (std::vector<std::string>{"gemm_sm90", "triton_add"}));
+}
+
 TEST(MergeProcessReports, ACleanParentDoesNotHideARacyChild) {
   const Race race = sample_race(source_site("k", "a.cu", 3, 1), source_site("k", "a.cu", 3, 1));
   const Report merged = merge_process_reports({process_report(21, {race}), process_report(22, {})}, {"bash"});

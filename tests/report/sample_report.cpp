@@ -42,6 +42,7 @@ Report sample_report() {
   report.run = RunInfo{"0.1.0", {"./histogram", "--bins", "256"}, "NVIDIA H100 80GB HBM3", "2026-11-22T21:00:00Z",
                        WarpModel::kIndependent, 4242};
   report.summary.kernels_instrumented = 3;
+  report.summary.kernels_machine_code = {"triton_poi_fused_add_0"};
   report.summary.kernels_skipped = {{"cublasLt_sm90_gemm", "no sm_90 PTX in the fat binary"}};
   report.summary.unlogged_instructions = {{"ldmatrix", {"gemm_tensor_cores", "attention", "softmax", "layernorm"}}};
   report.summary.launches = 12;
