@@ -78,6 +78,15 @@ extern "C" __device__ __noinline__ uint32_t barracuda_sass_shared_access(void* u
   return kPatchSuccess;
 }
 
+// __syncwarp(mask), and the warp syncs of cooperative groups' tiles: one record per lane, naming the
+// members. The engine joins the members' clocks at each (BlockState::warp_sync): right for a warp that
+// reaches it converged, as the patcher then calls every lane here before any lane goes on.
+extern "C" __device__ __noinline__ uint32_t barracuda_sass_syncwarp(void* userdata, uint64_t pc, uint32_t mask) {
+  const SassKernelData& kernel = kernel_data(userdata);
+  __barracuda_log_sync(sass_site(kernel, pc), static_cast<uint32_t>(RecordOp::kWarpSync), 0, mask, 0);
+  return kPatchSuccess;
+}
+
 // `thread_count` 0: every thread of the block (record_ops.inc's kBarrier payload).
 extern "C" __device__ __noinline__ uint32_t barracuda_sass_barrier(void* userdata, uint64_t pc, uint32_t barrier,
                                                                   uint32_t thread_count, uint32_t /*flags*/) {

@@ -23,6 +23,7 @@ enum class Instruction : int {                                        // Sanitiz
   kGlobalMemoryAccess = 3,
   kSharedMemoryAccess = 4,
   kBarrier = 6,
+  kSyncwarp = 7,
 };
 
 // Sanitizer_ResourceModuleData

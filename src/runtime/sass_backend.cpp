@@ -130,6 +130,7 @@ void SassBackend::on_module_loaded(const sanitizer::ModuleData& loaded) {
       {sanitizer::Instruction::kGlobalMemoryAccess, "barracuda_sass_global_access"},
       {sanitizer::Instruction::kSharedMemoryAccess, "barracuda_sass_shared_access"},
       {sanitizer::Instruction::kBarrier, "barracuda_sass_barrier"},
+      {sanitizer::Instruction::kSyncwarp, "barracuda_sass_syncwarp"},
   };
   for (const auto& [instruction, callback] : kPatches) {
     const sanitizer::Result result = api_.patch_instructions(static_cast<int>(instruction), loaded.module, callback);
