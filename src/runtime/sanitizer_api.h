@@ -2,8 +2,8 @@
 // The part of NVIDIA's Compute Sanitizer API (sanitizer.h, in the CUDA toolkit's compute-sanitizer/
 // folder) the SASS back end uses, declared here from its public reference so that barracuda builds
 // where the toolkit ships without those headers; the library is opened at run time
-// (SanitizerLibrary). Values and layouts are the API's; tests/gpu_sanitizer/layout_check.cpp
-// compares them with the real headers on the GPU machine.
+// (sanitizer::Library::open). Values and layouts are the API's; the ctest sanitizer_api_layout_check
+// (tests/runtime/sanitizer_api_layout_check.cpp) compares them with the real headers on the GPU machine.
 #include <cuda.h>
 
 #include <cstddef>
@@ -15,7 +15,7 @@ namespace barracuda::runtime::sanitizer {
 using Result = int;  // SanitizerResult
 inline constexpr Result kSuccess = 0;
 
-enum class Domain : int { kResource = 3, kLaunch = 5 };               // Sanitizer_CallbackDomain
+enum class Domain : int { kResource = 3 };  // Sanitizer_CallbackDomain
 inline constexpr uint32_t kModuleLoaded = 9;                          // SANITIZER_CBID_RESOURCE_MODULE_LOADED
 enum class Instruction : int {                                        // Sanitizer_InstructionId
   kBlockEnter = 1,
