@@ -144,7 +144,14 @@ void SassBackend::on_module_loaded(const sanitizer::ModuleData& loaded) {
     skipped_.push_back({name, failure("patching it", result)});
     return;
   }
-  patched_.insert(loaded.module);
+  // Source lines where the module has a line table (the cubin is ours only during this call).
+  fatbin::KernelLines lines;
+  try {
+    if (loaded.cubin != nullptr) lines = fatbin::read_cubin_lines({reinterpret_cast<const std::byte*>(loaded.cubin), loaded.cubin_bytes});
+  } catch (const std::exception& e) {
+    message_("barracuda: " + name + ": its line table is not understood (" + e.what() + "); sites named by offset");
+  }
+  patched_[loaded.module] = std::move(lines);
 }
 
 std::optional<CUdeviceptr> SassBackend::launch_slot_word(CUfunction function, std::string_view kernel,
@@ -201,11 +208,23 @@ std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction fu
     skipped_.push_back({name, failure("finding the kernel's code", found)});
     return std::nullopt;
   }
-  // One site per instruction, named by its offset (the cubin's line table is not read yet).
+  // One site per instruction, named by its offset, with its source line where the module has a line table.
+  const fatbin::KernelLines& module_lines = patched_.at(module);
+  const auto kernel_lines = module_lines.find(name);
   trace::ModuleTable table{0, next_site_, {name}, {}};
   const uint32_t sites = sass_site_count(bytes);
   table.sites.reserve(sites);
-  for (uint32_t i = 0; i + 1 < sites; ++i) table.sites.push_back({name + "+" + hex(uint64_t{i} * kSassInstructionBytes) + " (SASS)"});
+  for (uint32_t i = 0; i + 1 < sites; ++i) {
+    const uint64_t offset = uint64_t{i} * kSassInstructionBytes;
+    trace::SiteInfo site{name + "+" + hex(offset) + " (SASS)"};
+    if (kernel_lines != module_lines.end()) {
+      if (const fatbin::SassLine* row = fatbin::line_at(kernel_lines->second, offset)) {
+        site.file = row->file;
+        site.line = row->line;
+      }
+    }
+    table.sites.push_back(std::move(site));
+  }
   table.sites.push_back({name + " (SASS, in a function it calls)"});
   const auto index = static_cast<uint32_t>(entry_of_.size());
   const SassKernelData data{nullptr, pc, bytes, kNoLaunchSlot, next_site_};

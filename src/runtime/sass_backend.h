@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fatbin/cubin_lines.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/sanitizer_api.h"
 #include "runtime/site_registry.h"
@@ -69,7 +70,7 @@ class SassBackend {
 
   mutable std::mutex mutex_;
   std::set<CUcontext> patches_loaded_;  // contexts holding the patch module
-  std::set<CUmodule> patched_;
+  std::map<CUmodule, fatbin::KernelLines> patched_;  // with each module's line table (-lineinfo), if any
   std::unique_ptr<ToolDeviceMemory> entries_;  // kMaxKernels SassKernelData, in the first launch's context
   CUcontext entries_context_ = nullptr;
   std::map<CUfunction, uint32_t> entry_of_;  // by the function the module holds
