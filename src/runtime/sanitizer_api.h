@@ -16,7 +16,8 @@ using Result = int;  // SanitizerResult
 inline constexpr Result kSuccess = 0;
 
 enum class Domain : int { kResource = 3 };  // Sanitizer_CallbackDomain
-inline constexpr uint32_t kModuleLoaded = 9;                          // SANITIZER_CBID_RESOURCE_MODULE_LOADED
+inline constexpr uint32_t kModuleLoaded = 9;           // SANITIZER_CBID_RESOURCE_MODULE_LOADED
+inline constexpr uint32_t kModuleUnloadStarting = 10;  // SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING
 enum class Instruction : int {                                        // Sanitizer_InstructionId
   kBlockEnter = 1,
   kBlockExit = 2,

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -80,7 +82,8 @@ std::string hex(uint64_t value) {
 
 }  // namespace
 
-SassBackend::SassBackend(SiteRegistry& sites, Message message) : sites_(sites), message_(std::move(message)) {}
+SassBackend::SassBackend(SiteRegistry& sites, Message message)
+    : sites_(sites), message_(std::move(message)), producers_of_(kMaxKernels, 0) {}
 
 SassBackend::~SassBackend() {
   // Its context is gone at exit (the driver freed the memory with it).
@@ -107,9 +110,28 @@ bool SassBackend::start() {
 }
 
 void SassBackend::on_callback(void* self, int domain, uint32_t cbid, const void* data) {
-  if (domain == static_cast<int>(sanitizer::Domain::kResource) && cbid == sanitizer::kModuleLoaded) {
-    static_cast<SassBackend*>(self)->on_module_loaded(*static_cast<const sanitizer::ModuleData*>(data));
+  if (domain != static_cast<int>(sanitizer::Domain::kResource)) return;
+  const auto& module = *static_cast<const sanitizer::ModuleData*>(data);
+  if (cbid == sanitizer::kModuleLoaded) static_cast<SassBackend*>(self)->on_module_loaded(module);
+  if (cbid == sanitizer::kModuleUnloadStarting) static_cast<SassBackend*>(self)->on_module_unloading(module.module);
+}
+
+void SassBackend::on_module_unloading(CUmodule module) {
+  std::lock_guard lock(mutex_);
+  if (patched_.erase(module) == 0) return;
+  for (auto it = entry_of_.begin(); it != entry_of_.end();) {
+    if (it->second.module != module) {
+      ++it;
+      continue;
+    }
+    free_entries_.push_back(it->second.index);
+    producers_of_[it->second.index] = 0;
+    it = entry_of_.erase(it);
   }
+}
+
+void SassBackend::skip_kernel(const std::string& kernel, std::string reason) {
+  if (skipped_kernels_.insert(kernel).second) skipped_.push_back({kernel, std::move(reason)});
 }
 
 void SassBackend::on_module_loaded(const sanitizer::ModuleData& loaded) {
@@ -185,7 +207,7 @@ std::optional<CUdeviceptr> SassBackend::launch_slot_word(CUfunction function, st
 }
 
 std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction function, std::string_view kernel) {
-  if (const auto found = entry_of_.find(function); found != entry_of_.end()) return found->second;
+  if (const auto found = entry_of_.find(function); found != entry_of_.end()) return found->second.index;
   CUcontext context = nullptr;
   driver_api().ctx_get_current(&context);
   const std::string name(kernel);
@@ -195,17 +217,17 @@ std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction fu
       entries_context_ = context;
     }
   } catch (const std::exception& e) {
-    skipped_.push_back({name, std::string("no device memory for the SASS back end: ") + e.what()});
+    skip_kernel(name, std::string("no device memory for the SASS back end: ") + e.what());
     return std::nullopt;
   }
-  if (context != entries_context_ || entry_of_.size() >= kMaxKernels) {
-    skipped_.push_back({name, "the SASS back end checks up to 4096 kernels, in the first context that launches one"});
+  if (context != entries_context_ || (free_entries_.empty() && next_entry_ >= kMaxKernels)) {
+    skip_kernel(name, "the SASS back end checks up to 4096 kernels at a time, in the first context that launches one");
     return std::nullopt;
   }
   uint64_t pc = 0, bytes = 0;
   if (const sanitizer::Result found = api_.function_pc_and_size(module, name.c_str(), &pc, &bytes);
       found != sanitizer::kSuccess) {
-    skipped_.push_back({name, failure("finding the kernel's code", found)});
+    skip_kernel(name, failure("finding the kernel's code", found));
     return std::nullopt;
   }
   // One site per instruction, named by its offset, with its source line where the module has a line table.
@@ -226,20 +248,25 @@ std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction fu
     table.sites.push_back(std::move(site));
   }
   table.sites.push_back({name + " (SASS, in a function it calls)"});
-  const auto index = static_cast<uint32_t>(entry_of_.size());
+  const uint32_t index = free_entries_.empty() ? next_entry_ : free_entries_.back();
   const SassKernelData data{nullptr, pc, bytes, kNoLaunchSlot, next_site_};
   const CUdeviceptr address = entries_->address() + uint64_t{index} * sizeof(SassKernelData);
   if (driver_api().memcpy_htod(address, &data, sizeof data) != CUDA_SUCCESS) return std::nullopt;
   if (const sanitizer::Result set = api_.set_callback_data(function, reinterpret_cast<const void*>(address));
       set != sanitizer::kSuccess) {
-    skipped_.push_back({name, failure("giving the kernel its data", set)});
+    skip_kernel(name, failure("giving the kernel its data", set));
     return std::nullopt;
   }
   next_site_ += sites;
   sites_.add(std::move(table));
-  entry_of_.emplace(function, index);
-  producers_of_.push_back(0);
-  kernels_.push_back(name);
+  if (free_entries_.empty()) {
+    ++next_entry_;
+  } else {
+    free_entries_.pop_back();
+  }
+  entry_of_.emplace(function, Entry{module, index});
+  producers_of_[index] = 0;
+  if (std::find(kernels_.begin(), kernels_.end(), name) == kernels_.end()) kernels_.push_back(name);
   return index;
 }
 

@@ -58,6 +58,11 @@ class SassBackend {
  private:
   static void on_callback(void* self, int domain, uint32_t cbid, const void* data);
   void on_module_loaded(const sanitizer::ModuleData& module);
+  // A module about to be unloaded: its kernels' entries are free again (a later module may get the same
+  // CUmodule and CUfunction handles).
+  void on_module_unloading(CUmodule module);
+  // Under mutex_: says once per kernel why it is not checked.
+  void skip_kernel(const std::string& kernel, std::string reason);
   // Under mutex_: the kernel's entry, made on first use; nullopt (and a skipped entry) on failure.
   std::optional<uint32_t> kernel_entry(CUmodule module, CUfunction function, std::string_view kernel);
   std::string failure(const char* what, sanitizer::Result result) const;
@@ -73,8 +78,15 @@ class SassBackend {
   std::map<CUmodule, fatbin::KernelLines> patched_;  // with each module's line table (-lineinfo), if any
   std::unique_ptr<ToolDeviceMemory> entries_;  // kMaxKernels SassKernelData, in the first launch's context
   CUcontext entries_context_ = nullptr;
-  std::map<CUfunction, uint32_t> entry_of_;  // by the function the module holds
-  std::vector<CUdeviceptr> producers_of_;     // per entry: the producer block it was last pointed at
+  struct Entry {
+    CUmodule module;
+    uint32_t index;  // in entries_
+  };
+  std::map<CUfunction, Entry> entry_of_;   // by the function the module holds
+  std::vector<uint32_t> free_entries_;     // of unloaded modules' kernels
+  uint32_t next_entry_ = 0;                // entries ever used
+  std::vector<CUdeviceptr> producers_of_;  // per entry: the producer block it was last pointed at
+  std::set<std::string, std::less<>> skipped_kernels_;
   uint32_t next_site_ = kFirstSassSite;
   std::vector<std::string> kernels_;
   std::vector<SkippedModule> skipped_;

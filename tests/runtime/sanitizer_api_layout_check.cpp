@@ -12,6 +12,7 @@ namespace api = barracuda::runtime::sanitizer;
 static_assert(api::kSuccess == SANITIZER_SUCCESS && sizeof(SanitizerResult) == sizeof(api::Result));
 static_assert(static_cast<int>(api::Domain::kResource) == SANITIZER_CB_DOMAIN_RESOURCE);
 static_assert(api::kModuleLoaded == SANITIZER_CBID_RESOURCE_MODULE_LOADED);
+static_assert(api::kModuleUnloadStarting == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
 static_assert(static_cast<int>(api::Instruction::kBlockEnter) == SANITIZER_INSTRUCTION_BLOCK_ENTER);
 static_assert(static_cast<int>(api::Instruction::kBlockExit) == SANITIZER_INSTRUCTION_BLOCK_EXIT);
 static_assert(static_cast<int>(api::Instruction::kGlobalMemoryAccess) == SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS);
