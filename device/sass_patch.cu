@@ -15,8 +15,6 @@ namespace {
 
 // The API's patch result: 0 lets the thread go on (SANITIZER_PATCH_SUCCESS).
 constexpr uint32_t kPatchSuccess = 0;
-// Sanitizer_DeviceMemoryFlags
-constexpr uint32_t kMemoryRead = 0x1, kMemoryWrite = 0x2, kMemoryAtomicSystem = 0x4;
 
 // The module's runtime finds its queues in __barracuda_queues; every kernel's entry names the same
 // producer block, so the store is idempotent.
@@ -37,12 +35,13 @@ __device__ __forceinline__ uint64_t stored_value(const void* new_value, uint32_t
 __device__ void log_memory(void* userdata, uint64_t pc, uint64_t address, uint32_t bytes, uint32_t flags,
                            const void* new_value, MemorySpace space) {
   const SassKernelData& kernel = kernel_data(userdata);
+  if (flags & kSassMemoryPrefetch) return;  // a cache prefetch: no data read
   // A read-modify-write is an atomic (the API reports atomics as reads and writes); its scope is the
   // GPU unless the flags say system. Plain accesses are weak. Fences are not visible at this level.
-  const bool atomic = (flags & kMemoryRead) && (flags & kMemoryWrite);
-  const RecordOp op = atomic ? RecordOp::kAtomic : (flags & kMemoryWrite) ? RecordOp::kStore : RecordOp::kLoad;
+  const bool atomic = (flags & kSassMemoryRead) && (flags & kSassMemoryWrite);
+  const RecordOp op = atomic ? RecordOp::kAtomic : (flags & kSassMemoryWrite) ? RecordOp::kStore : RecordOp::kLoad;
   const MemorySemantics sem = atomic ? MemorySemantics::kLegacy : MemorySemantics::kWeak;
-  const MemoryScope scope = (flags & kMemoryAtomicSystem) ? MemoryScope::kSystem : MemoryScope::kGpu;
+  const MemoryScope scope = (flags & kSassMemoryAtomicSystem) ? MemoryScope::kSystem : MemoryScope::kGpu;
   const uint32_t size_log2 = bytes >= 16 ? 4 : bytes >= 8 ? 3 : bytes >= 4 ? 2 : bytes >= 2 ? 1 : 0;
   const bool has_value = op == RecordOp::kStore && new_value != nullptr && bytes <= 8;
   __barracuda_log_access(address, sass_site(kernel, pc),

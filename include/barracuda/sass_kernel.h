@@ -20,6 +20,13 @@ struct SassKernelData {
 };
 static_assert(sizeof(SassKernelData) == 32 && offsetof(SassKernelData, launch_slot) == 24);
 
+// The patching API's memory-access flags (Sanitizer_DeviceMemoryFlags): an atomic reads and writes; a
+// prefetch touches no data.
+inline constexpr uint32_t kSassMemoryRead = 0x1;
+inline constexpr uint32_t kSassMemoryWrite = 0x2;
+inline constexpr uint32_t kSassMemoryAtomicSystem = 0x4;
+inline constexpr uint32_t kSassMemoryPrefetch = 0x8;
+
 // Hopper's instructions are 16 bytes: one site per instruction, and one more for code outside the
 // kernel's own body (a device function it calls).
 inline constexpr uint32_t kSassInstructionBytes = 16;

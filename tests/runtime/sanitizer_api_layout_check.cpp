@@ -5,6 +5,7 @@
 
 #include <cstddef>
 
+#include "barracuda/sass_kernel.h"
 #include "runtime/sanitizer_api.h"
 
 namespace api = barracuda::runtime::sanitizer;
@@ -24,3 +25,8 @@ static_assert(offsetof(api::ModuleData, module) == offsetof(Sanitizer_ResourceMo
 static_assert(offsetof(api::ModuleData, cubin_bytes) == offsetof(Sanitizer_ResourceModuleData, cubinSize));
 static_assert(offsetof(api::ModuleData, cubin) == offsetof(Sanitizer_ResourceModuleData, pCubin));
 static_assert(sizeof(api::SubscriberHandle) == sizeof(Sanitizer_SubscriberHandle));
+// The patch module's memory-access flags (device/sass_patch.cu).
+static_assert(barracuda::kSassMemoryRead == SANITIZER_MEMORY_DEVICE_FLAG_READ);
+static_assert(barracuda::kSassMemoryWrite == SANITIZER_MEMORY_DEVICE_FLAG_WRITE);
+static_assert(barracuda::kSassMemoryAtomicSystem == SANITIZER_MEMORY_DEVICE_FLAG_ATOMSYS);
+static_assert(barracuda::kSassMemoryPrefetch == SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH);
