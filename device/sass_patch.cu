@@ -16,12 +16,14 @@ namespace {
 // The API's patch result: 0 lets the thread go on (SANITIZER_PATCH_SUCCESS).
 constexpr uint32_t kPatchSuccess = 0;
 
-// The module's runtime finds its queues in __barracuda_queues; every kernel's entry names the same
-// producer block, so the store is idempotent.
-__device__ __forceinline__ const SassKernelData& kernel_data(void* userdata) {
+// The kernel's entry, or null for a launch the host gave none (a kernel launched from a graph or the
+// device before its first checked launch): such a launch logs nothing. The module's runtime finds its
+// queues in __barracuda_queues; every kernel's entry names the same producer block, so the store is
+// idempotent.
+__device__ __forceinline__ const SassKernelData* kernel_data(void* userdata) {
   const auto* kernel = static_cast<const SassKernelData*>(userdata);
-  if (__barracuda_queues != kernel->producers) __barracuda_queues = kernel->producers;
-  return *kernel;
+  if (kernel != nullptr && __barracuda_queues != kernel->producers) __barracuda_queues = kernel->producers;
+  return kernel;
 }
 
 // The value a store writes (the API passes it): the same-value filter's input, as the PTX back end's.
@@ -34,8 +36,8 @@ __device__ __forceinline__ uint64_t stored_value(const void* new_value, uint32_t
 
 __device__ void log_memory(void* userdata, uint64_t pc, uint64_t address, uint32_t bytes, uint32_t flags,
                            const void* new_value, MemorySpace space) {
-  const SassKernelData& kernel = kernel_data(userdata);
-  if (flags & kSassMemoryPrefetch) return;  // a cache prefetch: no data read
+  const SassKernelData* kernel = kernel_data(userdata);
+  if (kernel == nullptr || (flags & kSassMemoryPrefetch)) return;  // no entry; a cache prefetch reads no data
   // A read-modify-write is an atomic (the API reports atomics as reads and writes); its scope is the
   // GPU unless the flags say system. Plain accesses are weak. Fences are not visible at this level.
   const bool atomic = (flags & kSassMemoryRead) && (flags & kSassMemoryWrite);
@@ -44,7 +46,7 @@ __device__ void log_memory(void* userdata, uint64_t pc, uint64_t address, uint32
   const MemoryScope scope = (flags & kSassMemoryAtomicSystem) ? MemoryScope::kSystem : MemoryScope::kGpu;
   const uint32_t size_log2 = bytes >= 16 ? 4 : bytes >= 8 ? 3 : bytes >= 4 ? 2 : bytes >= 2 ? 1 : 0;
   const bool has_value = op == RecordOp::kStore && new_value != nullptr && bytes <= 8;
-  __barracuda_log_access(address, sass_site(kernel, pc),
+  __barracuda_log_access(address, sass_site(*kernel, pc),
                          pack_access_info(op, pack_space_sem(space, sem, scope), size_log2, has_value ? kAccessHasValue : 0),
                          has_value ? stored_value(new_value, bytes) : 0);
 }
@@ -52,13 +54,12 @@ __device__ void log_memory(void* userdata, uint64_t pc, uint64_t address, uint32
 }  // namespace
 
 extern "C" __device__ __noinline__ uint32_t barracuda_sass_block_enter(void* userdata, uint64_t pc) {
-  const SassKernelData& kernel = kernel_data(userdata);
-  __barracuda_log_entry(sass_site(kernel, pc), kernel.launch_slot);
+  if (const SassKernelData* kernel = kernel_data(userdata)) __barracuda_log_entry(sass_site(*kernel, pc), kernel->launch_slot);
   return kPatchSuccess;
 }
 
 extern "C" __device__ __noinline__ uint32_t barracuda_sass_block_exit(void* userdata, uint64_t pc) {
-  __barracuda_log_exit(sass_site(kernel_data(userdata), pc));
+  if (const SassKernelData* kernel = kernel_data(userdata)) __barracuda_log_exit(sass_site(*kernel, pc));
   return kPatchSuccess;
 }
 
@@ -81,15 +82,17 @@ extern "C" __device__ __noinline__ uint32_t barracuda_sass_shared_access(void* u
 // members. The engine joins the members' clocks at each (BlockState::warp_sync): right for a warp that
 // reaches it converged, as the patcher then calls every lane here before any lane goes on.
 extern "C" __device__ __noinline__ uint32_t barracuda_sass_syncwarp(void* userdata, uint64_t pc, uint32_t mask) {
-  const SassKernelData& kernel = kernel_data(userdata);
-  __barracuda_log_sync(sass_site(kernel, pc), static_cast<uint32_t>(RecordOp::kWarpSync), 0, mask, 0);
+  if (const SassKernelData* kernel = kernel_data(userdata)) {
+    __barracuda_log_sync(sass_site(*kernel, pc), static_cast<uint32_t>(RecordOp::kWarpSync), 0, mask, 0);
+  }
   return kPatchSuccess;
 }
 
 // `thread_count` 0: every thread of the block (record_ops.inc's kBarrier payload).
 extern "C" __device__ __noinline__ uint32_t barracuda_sass_barrier(void* userdata, uint64_t pc, uint32_t barrier,
                                                                   uint32_t thread_count, uint32_t /*flags*/) {
-  const SassKernelData& kernel = kernel_data(userdata);
-  __barracuda_log_sync(sass_site(kernel, pc), static_cast<uint32_t>(RecordOp::kBarrier), 0, barrier, thread_count);
+  if (const SassKernelData* kernel = kernel_data(userdata)) {
+    __barracuda_log_sync(sass_site(*kernel, pc), static_cast<uint32_t>(RecordOp::kBarrier), 0, barrier, thread_count);
+  }
   return kPatchSuccess;
 }
