@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
 
 #include "barracuda/sass_kernel.h"
 #include "device/sass_patch_fatbin.h"
+#include "fatbin/error.h"
 #include "runtime/driver_api.h"
 #include "runtime/queue_host.h"
 
@@ -72,12 +72,6 @@ constexpr uint32_t kMaxKernels = 4096;
 bool is_tools_own(const char* image, size_t bytes) {
   constexpr std::string_view kMarker = "__barracuda_";
   return image != nullptr && memmem(image, bytes, kMarker.data(), kMarker.size()) != nullptr;
-}
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
 }
 
 }  // namespace
@@ -238,7 +232,7 @@ std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction fu
   table.sites.reserve(sites);
   for (uint32_t i = 0; i + 1 < sites; ++i) {
     const uint64_t offset = uint64_t{i} * kSassInstructionBytes;
-    trace::SiteInfo site{name + "+" + hex(offset) + " (SASS)"};
+    trace::SiteInfo site{name + "+" + fatbin::hex(offset) + " (SASS)"};
     if (kernel_lines != module_lines.end()) {
       if (const fatbin::SassLine* row = fatbin::line_at(kernel_lines->second, offset)) {
         site.file = row->file;
