@@ -16,6 +16,7 @@ enum class RaceClass : uint8_t {
   kInterBlock = 2,  // two blocks
   kBranchOrdering,  // lockstep model: lanes of one warp on two divergent paths of a branch
   kScoped,          // both accesses strong, but a scope (.cta/.cluster) does not cover the other thread
+  kInterDevice,     // launches on two GPUs of one process (host-side, cross-launch only)
 };
 
 // Two conflicting accesses (one location, two threads, at least one writes; an atomic counts as a

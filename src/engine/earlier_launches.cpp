@@ -15,21 +15,21 @@ bool contains(const std::vector<LaunchSeq>& sorted, LaunchSeq sequence) {
 }
 
 // Two launches share no block, cluster or warp: only gpu- and system-scoped strong accesses are
-// morally strong across them.
-bool covers_other_launches(const AccessKind& kind) {
-  return kind.strong && kind.memory_scope() >= MemoryScope::kGpu;
+// morally strong across them; across two devices only system-scoped ones.
+bool covers_other_launches(const AccessKind& kind, bool other_device) {
+  return kind.strong && kind.memory_scope() >= (other_device ? MemoryScope::kSystem : MemoryScope::kGpu);
 }
 
-bool conflicts(const AccessKind& earlier, const AccessKind& current) {
+bool conflicts(const AccessKind& earlier, const AccessKind& current, bool other_device) {
   if (!earlier.write && !current.write) return false;
   // A volatile store and a volatile load: morally strong (relaxed.sys) exactly when the load spins.
   if (earlier.volatile_pair_with(current)) return !earlier.spins_with(current);
-  return !(covers_other_launches(earlier) && covers_other_launches(current));
+  return !(covers_other_launches(earlier, other_device) && covers_other_launches(current, other_device));
 }
 
 }  // namespace
 
-void EarlierLaunches::begin(const LaunchOrder& order) {
+void EarlierLaunches::begin(const LaunchOrder& order, DeviceId device) {
   std::vector<LaunchSeq> open = order.still_open;
   std::sort(open.begin(), open.end());
   const bool any_open = std::any_of(launches_.begin(), launches_.end(),
@@ -43,6 +43,7 @@ void EarlierLaunches::begin(const LaunchOrder& order) {
   concurrent_count_ = 0;
   for (Remembered& r : launches_) {
     r.concurrent = contains(concurrent, r.sequence);
+    r.other_device = r.device != device;
     concurrent_count_ += r.concurrent;
   }
 }
@@ -69,12 +70,13 @@ void EarlierLaunches::report(const EarlierAccess& earlier, uint64_t word, const 
                              RaceLog& races, std::vector<CrossLaunchCandidate>& candidates) const {
   if (earlier.launch == 0) return;
   const Remembered& launch = launches_[earlier.launch - 1];
-  if (!launch.concurrent || !conflicts(earlier.kind, current.kind)) return;
+  if (!launch.concurrent || !conflicts(earlier.kind, current.kind, launch.other_device)) return;
   Race race;
   race.first_kernel = launch.kernel;
-  // A class of its own would need the report schema to know it; two concurrent launches run their
-  // blocks side by side, which is what inter-block means.
-  race.race_class = RaceClass::kInterBlock;
+  race.first_device = launch.device;
+  // Two concurrent launches on one device run their blocks side by side, which is what inter-block
+  // means; on two devices the race is inter-device.
+  race.race_class = launch.other_device ? RaceClass::kInterDevice : RaceClass::kInterBlock;
   race.hazard = hazard_between(earlier.kind, current.kind);
   race.space = MemorySpace::kGlobal;
   race.first_site = earlier.site;
@@ -99,7 +101,8 @@ void EarlierLaunches::report(const EarlierAccess& earlier, uint64_t word, const 
 }
 
 void EarlierLaunches::remember(const LaunchInfo& launch, const PagedShadow& global, LaunchSyncPoints sync) {
-  launches_.push_back({launch.order.sequence, launch.kernel, launch.padded_threads_per_block(), false, std::move(sync)});
+  launches_.push_back({launch.order.sequence, launch.kernel, launch.padded_threads_per_block(), launch.device, false,
+                       false, std::move(sync)});
   const auto index = static_cast<uint32_t>(launches_.size());
   auto as_earlier = [index](const Stamp& s) { return EarlierAccess{index, s.thread, s.site, s.kind, 0, s.clock}; };
   global.for_each_page([&](uint64_t page_index, const ShadowPage& page) {

@@ -54,9 +54,9 @@ struct EarlierWord {
 
 class EarlierLaunches {
  public:
-  // Before a launch: notes which remembered launches it is concurrent with, and forgets everything
-  // once no remembered launch is still open.
-  void begin(const LaunchOrder& order);
+  // Before a launch on `device`: notes which remembered launches it is concurrent with, and forgets
+  // everything once no remembered launch is still open.
+  void begin(const LaunchOrder& order, DeviceId device);
   bool any_concurrent() const { return concurrent_count_ > 0; }
   // Checks an access of the current launch by `current_thread` to global word `word` (address / 4)
   // against the concurrent launches' accesses. `current_sync`: the sync points of the access's thread
@@ -76,7 +76,9 @@ class EarlierLaunches {
     LaunchSeq sequence{};
     std::string kernel;
     uint32_t padded_threads_per_block = 0;
-    bool concurrent = false;  // with the current launch
+    DeviceId device{};
+    bool concurrent = false;    // with the current launch
+    bool other_device = false;  // than the current launch's
     LaunchSyncPoints sync;
   };
   using Page = std::array<EarlierWord, kWordsPerPage>;

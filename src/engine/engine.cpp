@@ -23,7 +23,7 @@ void Engine::begin_launch(LaunchInfo launch) {
   if (launch.grid.volume() == 0 || launch.block.volume() == 0 || launch.cluster.volume() == 0) {
     throw std::invalid_argument("begin_launch: " + launch.kernel + " has an empty grid, block or cluster");
   }
-  earlier_.begin(launch.order);
+  earlier_.begin(launch.order, launch.device);
   shared_->earlier = earlier_.any_concurrent() ? &earlier_ : nullptr;
   shared_->launch = std::move(launch);
   shared_->tickets.reset();
@@ -80,7 +80,7 @@ void Engine::end_launch() {
     });
   }
   for (auto& worker : workers_) {
-    races_.merge(std::move(worker->races()), kernel, launch, launch_values);
+    races_.merge(std::move(worker->races()), kernel, launch, shared_->launch.device, launch_values);
     diagnostics_.merge(std::move(worker->diagnostics()), kernel, launch);
     const EngineStats& s = worker->stats();
     stats_.records += s.records;

@@ -57,8 +57,11 @@ struct Race {
   // of the entry says so.
   bool unfenced_acquire = false;
   UnfencedOrigin unfenced;
-  // The launch the entry was first seen in (set when a launch's races are merged).
+  // The launch the entry was first seen in (set when a launch's races are merged) and its device;
+  // `first_device`: the earlier access's (another one only for an inter-device race).
   LaunchSeq launch{};
+  DeviceId device{};
+  DeviceId first_device{};
   // The entry's place in the order the engine first logged races (0, 1, 2, ... over the run): lets the
   // runtime tell the races a launch added (runtime/race_allocations.h).
   uint64_t serial = 0;

@@ -18,6 +18,9 @@ enum class BlockId : uint32_t {};
 // Issue number of a launch in the application, unique over the process and counted from 1 (0: not
 // known); RecordHeader::launch_id is its low 16 bits' stand-in and wraps.
 enum class LaunchSeq : uint64_t {};
+// The CUDA device ordinal a launch ran on (CUdevice); races between launches on two devices are
+// "inter-device", and only system-scoped strong accesses cover both.
+enum class DeviceId : uint32_t {};
 // Engine workers are numbered; a location's reads are kept per worker that made them.
 using WorkerIndex = uint16_t;
 
@@ -26,6 +29,7 @@ constexpr uint32_t raw(Clock c) { return static_cast<uint32_t>(c); }
 constexpr uint32_t raw(SiteId s) { return static_cast<uint32_t>(s); }
 constexpr uint32_t raw(BlockId b) { return static_cast<uint32_t>(b); }
 constexpr uint64_t raw(LaunchSeq l) { return static_cast<uint64_t>(l); }
+constexpr uint32_t raw(DeviceId d) { return static_cast<uint32_t>(d); }
 constexpr Clock next(Clock c) { return static_cast<Clock>(raw(c) + 1); }
 
 }  // namespace barracuda::engine

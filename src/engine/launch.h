@@ -28,6 +28,7 @@ struct LaunchOrder {
 
 struct LaunchInfo {
   uint16_t launch_id = 0;  // RecordHeader::launch_id of this launch's records
+  DeviceId device{};       // the GPU it ran on
   std::string kernel;
   Dim3 grid;
   Dim3 block;

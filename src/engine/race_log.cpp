@@ -24,10 +24,13 @@ void RaceLog::add(const Race& race) {
   if (!inserted) it->second.unfenced_acquire = it->second.unfenced_acquire && race.unfenced_acquire;
 }
 
-void RaceLog::merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch, const StoreValues& launch_values) {
+void RaceLog::merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch, DeviceId device,
+                    const StoreValues& launch_values) {
   for (auto& [key, race] : other.entries_) {
     race.kernel = kernel;
     race.launch = launch;
+    race.device = device;
+    if (race.first_kernel.empty()) race.first_device = device;  // else the earlier launch's (earlier_launches.cpp)
     const std::optional<uint32_t> first = launch_values.constant(race.first_site);
     race.same_value = race.hazard == Hazard::kWriteAfterWrite && race.first_kernel.empty() && first &&
                       first == launch_values.constant(race.second_site);

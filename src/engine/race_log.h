@@ -18,7 +18,8 @@ class RaceLog {
   // and their number (serial); `launch_values` (the stores of the
   // launch `other` comes from) decide which write-write races are same-value ones. An entry stays
   // same-value only while every launch it occurs in says so.
-  void merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch, const StoreValues& launch_values);
+  void merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch, DeviceId device,
+             const StoreValues& launch_values);
   std::vector<Race> races() const;  // sorted: for reports
   template <typename Visit>
   void for_each(Visit&& visit) const {  // unordered, no copies

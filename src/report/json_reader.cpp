@@ -148,6 +148,7 @@ Access read_access(const Node& node) {
                                        out_of_bounds.field("parameter_type").string(),
                                        read_allocation(out_of_bounds.field("pointee"))};
   }
+  if (node.has("device")) access.device = node.field("device").u32();  // optional
   return access;
 }
 
@@ -209,6 +210,9 @@ Summary read_summary(const Node& node) {
     for (const Node& kernel : node.field("kernels_machine_code").elements()) {
       summary.kernels_machine_code.push_back(kernel.string());
     }
+  }
+  if (node.has("library_code")) {  // optional
+    for (const Node& library : node.field("library_code").elements()) summary.library_code.push_back(library.string());
   }
   for (const Node& skipped : node.field("kernels_skipped").elements()) {
     summary.kernels_skipped.push_back(SkippedKernel{skipped.field("kernel").string(), skipped.field("reason").string()});

@@ -4,7 +4,8 @@
 //   { "schema": "barracuda-report", "schema_version": 1,
 //     "run":     { tool_version, command_line[], device_name, start_time, warp_model,
 //                  pid (the writing process; 0 in a merged report) },
-//     "summary": { kernels_instrumented, kernels_machine_code[kernel], kernels_skipped[{kernel, reason}],
+//     "summary": { kernels_instrumented, kernels_machine_code[kernel], library_code[text] (optional: libraries
+//                  whose own kernels are not checked by design, such as NCCL's), kernels_skipped[{kernel, reason}],
 //                  unlogged_instructions (optional: memory instructions checked kernels held but
 //                  did not log, [{kind, kernels[]}]), launches,
 //                  launches_filtered (optional: left out by the launch filters), events,
@@ -28,14 +29,15 @@
 //                     bytes_logged, bytes_per_event, queue_bytes, drain_events_per_second,
 //                     engine_thread_accesses_per_second },
 //     "processes": [{ pid, command_line[] }]  (merged reports only: every process that wrote a report) }
-//   access = { kind, semantics, scope, thread, site }
+//   access = { kind, semantics, scope, thread, site, device (optional: the CUDA device ordinal its
+//              kernel ran on) }
 //   thread = { block: [x,y,z], thread: [x,y,z], warp, lane }
 //   site   = { function, ptx_line, file, line, column, inlined_at[{function, file, line, column}] }
 //   allocation = { kind; unless kind is none: offset ("0x..."), and for shared: block [x,y,z]; for the
 //                  others: base ("0x..."), size, symbol (device-variable only), allocated_by[] (host
 //                  frames, innermost first; empty where not taken) }
 // Enum values are spelled as in report/names.h. line 0 means no line info. Seconds are JSON numbers.
-// "statistics", the pids, "processes" and "allocation" are optional (reports written before they existed lack them,
+// "statistics", the pids, "processes", "allocation" and an access's "device" are optional (reports written before they existed lack them,
 // and readers of those ignore them): adding them kept version 1.
 #include <stdexcept>
 #include <string>

@@ -39,6 +39,7 @@ Json access_json(const Access& access) {
                                  {"parameter_type", access.out_of_bounds->parameter_type},
                                  {"pointee", allocation_json(access.out_of_bounds->pointee)}};
   }
+  if (access.device) json["device"] = *access.device;
   return json;
 }
 
@@ -111,6 +112,7 @@ Json summary_json(const Report& report) {
   }
   return Json{{"kernels_instrumented", summary.kernels_instrumented},
               {"kernels_machine_code", summary.kernels_machine_code},
+              {"library_code", summary.library_code},
               {"kernels_skipped", std::move(skipped)},
               {"unlogged_instructions", std::move(unlogged)},
               {"launches", summary.launches},

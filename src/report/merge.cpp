@@ -60,6 +60,12 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
         merged.summary.kernels_machine_code.push_back(kernel);
       }
     }
+    for (const std::string& library : summary.library_code) {
+      if (std::find(merged.summary.library_code.begin(), merged.summary.library_code.end(), library) ==
+          merged.summary.library_code.end()) {
+        merged.summary.library_code.push_back(library);
+      }
+    }
     for (const SkippedKernel& skipped : summary.kernels_skipped) {
       merged.summary.kernels_skipped.push_back(
           {skipped.kernel + " (process " + std::to_string(report.run.pid) + ")", skipped.reason});

@@ -100,6 +100,7 @@ struct Access {
   MemorySemantics semantics = MemorySemantics::kWeak;
   MemoryScope scope = MemoryScope::kSystem;  // meaningful only for strong (non-weak) accesses
   std::optional<OutOfBounds> out_of_bounds;
+  std::optional<uint32_t> device;  // the GPU (CUDA device ordinal) it ran on; absent where not known
   friend bool operator==(const Access&, const Access&) = default;
 };
 
@@ -117,6 +118,7 @@ enum class RaceClass {
   kInterBlock,      // two blocks of the grid
   kBranchOrdering,  // lockstep model: the two sides of a divergent branch
   kScoped,          // strong accesses whose scope does not cover both threads (e.g. .cta atomics across blocks)
+  kInterDevice,     // kernels on two GPUs of one process
 };
 
 // Named from `previous` to `current`: kReadAfterWrite means the earlier access wrote and the later read.
@@ -205,6 +207,9 @@ struct Summary {
   uint64_t kernels_instrumented = 0;
   // Of those, the kernels checked through their machine code (the SASS back end: modules without PTX).
   std::vector<std::string> kernels_machine_code;
+  // Libraries whose own kernels are left unchecked by design (NCCL: its collectives' kernels run their
+  // own protocols between GPUs), with what was left: not an incomplete analysis.
+  std::vector<std::string> library_code;
   std::vector<SkippedKernel> kernels_skipped;
   std::vector<UnloggedInstructions> unlogged_instructions;
   uint64_t launches = 0;

@@ -9,12 +9,13 @@
 
 namespace barracuda::report {
 
-inline constexpr std::array<NamedValue<RaceClass>, 5> kRaceClassNames{{
+inline constexpr std::array<NamedValue<RaceClass>, 6> kRaceClassNames{{
     {RaceClass::kIntraWarp, "intra-warp"},
     {RaceClass::kInterWarp, "inter-warp"},
     {RaceClass::kInterBlock, "inter-block"},
     {RaceClass::kBranchOrdering, "branch-ordering"},
     {RaceClass::kScoped, "scoped"},
+    {RaceClass::kInterDevice, "inter-device"},
 }};
 
 inline constexpr std::array<NamedValue<Hazard>, 4> kHazardNames{{

@@ -8,7 +8,7 @@ namespace barracuda::report {
 namespace {
 
 // Order: the RaceClass enumerators, then the DiagnosticKind enumerators.
-constexpr std::array<SarifRule, 9> kRules{{
+constexpr std::array<SarifRule, 10> kRules{{
     {"race/intra-warp", "IntraWarpRace", "Data race between two lanes of one warp",
      "Two threads of the same warp accessed the same memory, at least one wrote, and nothing ordered the "
      "accesses. Since Volta the lanes of a warp are scheduled independently: without __syncwarp() (or a "
@@ -31,6 +31,12 @@ constexpr std::array<SarifRule, 9> kRules{{
      "The accesses are atomics, fences or acquire/release operations, but their scope does not include both "
      "threads (for example a .cta atomic or __threadfence_block() used between blocks), so they neither "
      "synchronize nor count as morally strong. Widen the scope (.gpu, cuda::thread_scope_device).",
+     "error"},
+    {"race/inter-device", "InterDeviceRace", "Data race between kernels on two GPUs",
+     "Kernels running on two GPUs of one process accessed the same memory (peer or managed memory), at least one "
+     "wrote, and nothing ordered the two launches: no event recorded after one and waited for before the other, "
+     "no synchronisation of the first kernel's device by the host before the second was launched. Device-scope "
+     "atomics and fences do not order two GPUs; use system scope (atomicAdd_system, cuda::thread_scope_system).",
      "error"},
     {"barrier-divergence", "BarrierDivergence", "Barrier not reached by all the threads it waits for",
      "A __syncthreads()/bar.sync was executed by some but not all threads of the block (or __syncwarp() by "

@@ -18,6 +18,14 @@ std::string thread_text(const ThreadCoordinates& t) {
          std::to_string(t.warp) + ", lane " + std::to_string(t.lane) + ")";
 }
 
+// " on GPU 1": named where a race involves a GPU other than the first (a process using one GPU, its
+// first, reads as before).
+std::string device_text(const Race& race, const Access& access) {
+  const bool named = race.race_class == RaceClass::kInterDevice || race.current.device.value_or(0) != 0 ||
+                     race.previous.device.value_or(0) != 0;
+  return named && access.device ? " on GPU " + std::to_string(*access.device) : "";
+}
+
 void print_stack(const Site& site, std::ostream& out) {
   out << "    #0 " << site.function;
   if (site.source.known()) {
@@ -86,13 +94,13 @@ void print_race(const Report& report, const Race& race, std::ostream& out) {
   }
   const std::string where = " of size " + std::to_string(race.size) + " at " + address_text(race.address) + " by ";
   out << "  " << capitalized(access_description(race.current)) << where << thread_text(race.current.thread)
-      << ":\n";
+      << device_text(race, race.current) << ":\n";
   print_stack(race.current.site, out);
   if (race.current.out_of_bounds) {
     out << "    Out of bounds: " << out_of_bounds_text(*race.current.out_of_bounds, race.address) << '\n';
   }
   out << "  Previous " << access_description(race.previous) << where << thread_text(race.previous.thread)
-      << ":\n";
+      << device_text(race, race.previous) << ":\n";
   print_stack(race.previous.site, out);
   if (race.previous.out_of_bounds) {
     out << "    Out of bounds: " << out_of_bounds_text(*race.previous.out_of_bounds, race.address) << '\n';
@@ -178,6 +186,9 @@ void render_text(const Report& report, const TextOptions& options, std::ostream&
   if (!report.summary.kernels_machine_code.empty()) {
     out << "barracuda: checked through their machine code (no PTX; SASS back end: fences and memory orders not seen): "
         << join_kernels(report.summary.kernels_machine_code) << '\n';
+  }
+  for (const std::string& library : report.summary.library_code) {
+    out << "barracuda: library code, not checked: " << library << '\n';
   }
   for (const SkippedKernel& skipped : report.summary.kernels_skipped) {
     out << "barracuda: NOT checked: " << skipped.kernel << ": " << skipped.reason << '\n';

@@ -35,6 +35,11 @@ DriverApi resolve_all() {
   resolve(api.memset_d8_async, "cuMemsetD8Async", api.missing);
   resolve(api.memset_d32_async, "cuMemsetD32Async", api.missing);
   resolve(api.ctx_set_current, "cuCtxSetCurrent", api.missing);
+  resolve(api.ctx_push_current, "cuCtxPushCurrent_v2", api.missing);
+  resolve(api.ctx_pop_current, "cuCtxPopCurrent_v2", api.missing);
+  resolve(api.device_get_count, "cuDeviceGetCount", api.missing);
+  resolve(api.device_primary_ctx_get_state, "cuDevicePrimaryCtxGetState", api.missing);
+  resolve(api.stream_get_ctx, "cuStreamGetCtx", api.missing);
   resolve(api.module_load_data, "cuModuleLoadData", api.missing);
   resolve(api.module_unload, "cuModuleUnload", api.missing);
   resolve(api.module_get_function, "cuModuleGetFunction", api.missing);
@@ -82,6 +87,18 @@ std::string describe(CUresult result) {
     name = "CUDA error";
   }
   return std::string(name) + " (" + std::to_string(static_cast<int>(result)) + ")";
+}
+
+ScopedContext::ScopedContext(CUcontext context) {
+  const DriverApi& api = driver_api();
+  CUcontext current = nullptr;
+  if (context == nullptr || api.ctx_get_current(&current) != CUDA_SUCCESS || current == context) return;
+  pushed_ = api.ctx_push_current(context) == CUDA_SUCCESS;
+}
+
+ScopedContext::~ScopedContext() {
+  CUcontext popped = nullptr;
+  if (pushed_) driver_api().ctx_pop_current(&popped);
 }
 
 }  // namespace barracuda::runtime

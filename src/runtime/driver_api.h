@@ -34,6 +34,12 @@ struct DriverApi {
   PFN_cuMemsetD32Async_v3020 memset_d32_async = nullptr;
   PFN_cuMemGetInfo_v3020 mem_get_info = nullptr;  // sizes the global-memory shadow's budget
   PFN_cuCtxSetCurrent_v4000 ctx_set_current = nullptr;
+  // Several GPUs: each context's queues are set up with it current (ScopedContext).
+  PFN_cuCtxPushCurrent_v4000 ctx_push_current = nullptr;
+  PFN_cuCtxPopCurrent_v4000 ctx_pop_current = nullptr;
+  PFN_cuDeviceGetCount_v2000 device_get_count = nullptr;
+  PFN_cuDevicePrimaryCtxGetState_v7000 device_primary_ctx_get_state = nullptr;
+  PFN_cuStreamGetCtx_v9020 stream_get_ctx = nullptr;
   // The launch-slot release kernel (device/launch_slot_release.cu), a module of the tool's own.
   PFN_cuModuleLoadData_v2000 module_load_data = nullptr;
   PFN_cuModuleUnload_v2000 module_unload = nullptr;
@@ -72,6 +78,19 @@ std::string describe(CUresult result);
 // it invalidates the capture). The legacy default stream is never asked: asking about it while a
 // blocking stream captures is itself an implicit synchronisation.
 bool stream_is_being_captured(CUstream stream);
+
+// Makes `context` current on this thread for the object's life (nothing when it already is), then
+// restores the thread's own: the tool's work on another GPU's queues from an application thread.
+class ScopedContext {
+ public:
+  explicit ScopedContext(CUcontext context);
+  ~ScopedContext();
+  ScopedContext(const ScopedContext&) = delete;
+  ScopedContext& operator=(const ScopedContext&) = delete;
+
+ private:
+  bool pushed_ = false;
+};
 
 // While one of the application's threads captures a stream into a graph in the default global mode,
 // a potentially unsafe call of ours (allocation, synchronising our own stream) would be prohibited and

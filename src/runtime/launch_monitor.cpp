@@ -73,7 +73,7 @@ struct LaunchMonitor::Flight {
   uint64_t stream_handle = 0;  // as the application named it, for the trace
   CUdeviceptr slot_global = 0;
   SharedQueues queues;
-  DrainPool* pool = nullptr;
+  DrainPool* pool = nullptr;  // the drain of `queues`
   LaunchArguments arguments;
   // The allocations whose loads through read-only parameters the device may leave unlogged.
   QueueHost::ReadOnlyRanges read_only_ranges{};
@@ -134,7 +134,7 @@ LaunchMonitor::~LaunchMonitor() {
   }
   state_changed_.notify_all();
   checker_.join();
-  drain_pool_.reset();
+  drains_.clear();
 }
 
 void LaunchMonitor::count_unchecked(bool filtered) {
@@ -181,6 +181,8 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   auto flight = std::make_shared<Flight>();
   const DriverApi& api = driver_api();
   api.ctx_get_current(&flight->context);
+  CUdevice device = 0;
+  if (api.ctx_get_device(&device) == CUDA_SUCCESS) flight->info.device = engine::DeviceId{static_cast<uint32_t>(device)};
   flight->stream = completion_stream(launch);
   flight->stream_handle = reinterpret_cast<uint64_t>(launch.stream);
   flight->slot_global = *slot_global;
@@ -209,17 +211,17 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   // Records of launches queued behind the one being checked wait in host memory: while they take more
   // than a budget, the application's launches wait for the checker (as the GPU would on full queues),
   // but a second at most each, so that a kernel waiting for a later launch still gets it.
-  if (drain_pool_ && drain_pool_->held_back_slots() > kHeldBackBudgetSlots) {
+  if (held_back_slots() > kHeldBackBudgetSlots) {
     state_changed_.wait_for(lock, kHeldBackPatience, [this] {
-      return exclusive_ || drain_pool_->held_back_slots() <= kHeldBackBudgetSlots;
+      return exclusive_ || held_back_slots() <= kHeldBackBudgetSlots;
     });
     state_changed_.wait(lock, [this] { return !exclusive_ && in_flight_.size() < kMaxUnchecked; });
   }
-  if (in_flight_.empty()) {
+  if (const auto drained = drains_.find(queues->id()); drained == drains_.end() || drained->second.in_flight == 0) {
     queues = between_launches(std::move(queues));
     if (queues == nullptr || connect(*queues) != slot_global) return count_unchecked();
   }
-  if (queues != pool_queues_) return count_unchecked();  // replaced while launches were in flight
+  Drain& drain = drain_of(queues);
   // Its place among the launches is taken now, as the application issued it: a wait for a slot or for
   // its kernel to end elsewhere must not let a synchronisation of another thread in between order it.
   info.launch_id = next_launch_id_++;
@@ -234,8 +236,9 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
     }
   }
   flight->queues = std::move(queues);
-  flight->pool = drain_pool_.get();
+  flight->pool = drain.pool.get();
   flight->pool->open(info.launch_id);
+  ++drain.in_flight;
   if (in_flight_.empty()) in_flight_since_ = std::chrono::steady_clock::now();
   in_flight_.push_back(flight);
   ++launches_issued_;
@@ -243,8 +246,9 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   const auto free_slot = std::find(slot_owner_.begin(), slot_owner_.end(), nullptr);
   flight->slot = static_cast<uint32_t>(free_slot - slot_owner_.begin());
   // The shadow pool's filter is cleared in this launch's stream: after the last launch that used it.
-  const bool pool_free = pool_user_ == nullptr || pool_user_->kernel_ended ||
-                         stream_ordered(pool_user_->context, pool_user_->stream, flight->context, flight->stream);
+  const std::shared_ptr<Flight> pool_user = drain.pool_user.lock();
+  const bool pool_free = pool_user == nullptr || pool_user->kernel_ended ||
+                         stream_ordered(pool_user->context, pool_user->stream, flight->context, flight->stream);
   // Global memory checked on the device is seen by no other launch: only where none runs beside.
   const GlobalShadow::Request* device_global = global && runs_alone ? &*global : nullptr;
   QueueHost::LaunchSetup setup;
@@ -264,8 +268,8 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
     return note_failure(info.kernel, e.what());
   }
   *free_slot = flight;
-  if (flight->device_checks_shared) pool_user_ = flight;
-  grid_table_dirty_ = true;
+  if (flight->device_checks_shared) drain.pool_user = flight;
+  drain.grid_table_dirty = true;
   {
     std::lock_guard totals(totals_mutex_);
     if (setup.device_checks_global) {
@@ -303,26 +307,37 @@ void LaunchMonitor::wait_to_issue(std::unique_lock<std::mutex>& lock, const Flig
 }
 
 SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
+  const auto drained = drains_.find(queues->id());
+  if (drained == drains_.end()) return queues;  // new: nothing to put right
+  Drain& drain = drained->second;
   try {
-    if (grow_queues_) {
-      grow_queues_ = false;
-      if (queues_ran_full_) queues_ran_full_();
+    if (std::exchange(drain.grow, false)) {
+      if (queues_ran_full_) queues_ran_full_();  // grows the current context's queues: these
       queues = queues_();
       if (queues == nullptr) return nullptr;
     }
-    if (queues == pool_queues_) {
-      if (restore_queues_) queues->restore();
-      if (grid_table_dirty_) queues->clear_grid_table();
+    if (queues == drain.queues) {
+      if (drain.restore) queues->restore();
+      if (drain.grid_table_dirty) queues->clear_grid_table();
       queues->release_retired_global_shadow();
     }
   } catch (const std::exception& e) {
     note_failure("the event queues", e.what());
   }
-  restore_queues_ = false;
-  grid_table_dirty_ = false;
-  if (queues != pool_queues_) {
-    drain_pool_.reset();
-    pool_queues_ = queues;
+  drain.restore = false;
+  drain.grid_table_dirty = false;
+  return queues;
+}
+
+LaunchMonitor::Drain& LaunchMonitor::drain_of(const SharedQueues& queues) {
+  // Queues replaced by larger ones, or released with their context: their threads stop.
+  std::erase_if(drains_, [&](const auto& entry) {
+    const Drain& drain = entry.second;
+    return drain.queues != queues && drain.in_flight == 0 && drain.queues.use_count() == 1;
+  });
+  Drain& drain = drains_[queues->id()];
+  if (!drain.pool) {
+    drain.queues = queues;
     const RecordSink consume = [this](uint32_t worker, uint32_t queue, std::span<const RecordHeader> records) {
       if (!current_checked_.load(std::memory_order_acquire)) return;
       if (recorder_) recorder_->slots(queue, records);
@@ -334,19 +349,36 @@ SharedQueues LaunchMonitor::between_launches(SharedQueues queues) {
       if (checker.catch_up()) return IdleWork::kDone;
       return checker.has_deferred() ? IdleWork::kWaiting : IdleWork::kNone;
     };
-    drain_pool_ = std::make_unique<DrainPool>(
+    // Every drain feeds the same workers: only the drain of the launch being checked calls them.
+    drain.pool = std::make_unique<DrainPool>(
         queues->arena(), std::min(engine_.worker_count(), queues->arena().shape().queue_count), consume, catch_up);
     std::lock_guard lock(totals_mutex_);
-    totals_.drain_threads = drain_pool_->threads();
+    totals_.drain_threads = std::max(totals_.drain_threads, drain.pool->threads());
   }
-  return queues;
+  return drain;
+}
+
+uint64_t LaunchMonitor::held_back_slots() const {
+  uint64_t slots = 0;
+  for (const auto& [id, drain] : drains_) slots += drain.pool->held_back_slots();
+  return slots;
+}
+
+void LaunchMonitor::forget_queues(uint64_t queues) {
+  std::unique_ptr<DrainPool> stopped;
+  {
+    std::lock_guard lock(state_mutex_);
+    const auto found = drains_.find(queues);
+    if (found == drains_.end() || found->second.in_flight != 0) return;
+    stopped = std::move(found->second.pool);
+    drains_.erase(found);
+  }
 }
 
 void LaunchMonitor::forget_events() {
   std::lock_guard lock(state_mutex_);
   // Dropped, not destroyed: the driver may crash destroying (or recording) a destroyed context's event.
   spare_events_.clear();
-  events_context_ = nullptr;
 }
 
 std::optional<GlobalShadow::Request> LaunchMonitor::global_request(const shim::LaunchCall& launch,
@@ -380,14 +412,11 @@ QueueHost::ReadOnlyRanges LaunchMonitor::read_only_ranges(const shim::LaunchCall
 }
 
 CUevent LaunchMonitor::take_event(CUcontext context) {
-  if (context != events_context_) {  // those of another context went with it
-    spare_events_.clear();
-    events_context_ = context;
-  }
+  std::vector<CUevent>& spare = spare_events_[context];
   CUevent event = nullptr;
-  if (!spare_events_.empty()) {
-    event = spare_events_.back();
-    spare_events_.pop_back();
+  if (!spare.empty()) {
+    event = spare.back();
+    spare.pop_back();
   } else if (driver_api().event_create(&event, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
     event = nullptr;
   }
@@ -442,7 +471,10 @@ void LaunchMonitor::note_ended_kernels() {
     if (status == CUDA_ERROR_NOT_READY) continue;
     owner->kernel_ended = true;
     owner->ended_with = status;
-    if (owner->context == events_context_) spare_events_.push_back(owner->done);
+    // Unless its context went meanwhile (forget_events): then the event went with it.
+    if (const auto spare = spare_events_.find(owner->context); spare != spare_events_.end()) {
+      spare->second.push_back(owner->done);
+    }
     owner->done = nullptr;
     owner.reset();
     ended = true;
@@ -463,6 +495,9 @@ void LaunchMonitor::check_launches() {
     {
       std::lock_guard lock(state_mutex_);
       in_flight_.pop_front();
+      if (head->queues) {
+        if (const auto drain = drains_.find(head->queues->id()); drain != drains_.end()) --drain->second.in_flight;
+      }
       ++launches_done_;
       if (in_flight_.empty()) {
         std::lock_guard totals(totals_mutex_);
@@ -514,7 +549,7 @@ bool LaunchMonitor::check(Flight& flight) {
         drained.error = "barracuda's own memory was overwritten while the kernel ran (" + *damage +
                         "; an out-of-bounds store?): what it logged may be incomplete";
         std::lock_guard lock(state_mutex_);
-        restore_queues_ = true;
+        if (const auto drain = drains_.find(flight.queues->id()); drain != drains_.end()) drain->second.restore = true;
       }
     } catch (const std::exception& e) {
       drained.error = e.what();
@@ -533,7 +568,7 @@ bool LaunchMonitor::check(Flight& flight) {
   }
   if (drained.queue_ran_full) {
     std::lock_guard lock(state_mutex_);
-    grow_queues_ = true;
+    if (const auto drain = drains_.find(flight.queues->id()); drain != drains_.end()) drain->second.grow = true;
   }
   std::lock_guard totals_lock(totals_mutex_);
   totals_.records += drained.records;

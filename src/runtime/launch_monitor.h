@@ -9,6 +9,10 @@
 // LaunchOrder says which earlier ones it may overlap), and closes a launch once its event completed
 // and every record it logged was consumed. The application waits for the checker only when every
 // launch slot is taken, or to relaunch a kernel still running in another stream.
+//
+// Several GPUs: each context has queues of its own, each drained by a pool of its own; the engine
+// still checks one launch at a time, so only the pool of the launch being checked feeds the engine's
+// workers while the others hold their records back.
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -103,6 +107,9 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // context): the spare events made in it go with it. A new primary context may get the old one's
   // handle, so they are forgotten now, not when a launch names another context.
   void forget_events();
+  // The queues of id `queues` (QueueHost::id) are being released with their context, nothing in flight
+  // logs into them: their drain threads stop and the monitor lets go of them.
+  void forget_queues(uint64_t queues);
 
   // Kernels of modules without PTX are checked through `sass` once it is active (runtime/sass_backend.h).
   void set_sass_backend(SassBackend* sass) { sass_ = sass; }
@@ -128,9 +135,26 @@ class LaunchMonitor final : public shim::LaunchObserver {
   bool may_issue(const Flight& flight, bool checked) const;
   // Holding `lock` on state_mutex_: returns once may_issue(flight, checked).
   void wait_to_issue(std::unique_lock<std::mutex>& lock, const Flight& flight, bool checked);
-  // Under state_mutex_, nothing in flight: grows the queues if asked, puts them back together if damaged,
-  // empties the grid table, and (re)binds the drain threads to the current queues.
+  // The queues of one context as the monitor drains them.
+  struct Drain {
+    SharedQueues queues;
+    std::unique_ptr<DrainPool> pool;
+    uint64_t in_flight = 0;             // launches in in_flight_ that log into them
+    // The latest launch the device checked shared memory in, until it was checked.
+    std::weak_ptr<Flight> pool_user;
+    bool grow = false;                  // a drain found a queue half full
+    bool restore = false;               // a stray write damaged the queues' constant fields
+    bool grid_table_dirty = false;      // grids registered since the table was last emptied
+  };
+
+  // Under state_mutex_, no launch in flight logging into `queues`: grows them if asked, puts them back
+  // together if damaged, empties the grid table. Returns the queues to log into (null: none).
   SharedQueues between_launches(SharedQueues queues);
+  // Under state_mutex_: the drain of `queues`, with drain threads started on first need. Drains of
+  // queues nobody else holds any more, with nothing in flight, are stopped.
+  Drain& drain_of(const SharedQueues& queues);
+  // Under state_mutex_: slots held back by every drain.
+  uint64_t held_back_slots() const;
   CUevent take_event(CUcontext context);  // under state_mutex_
   // The allocations whose loads through read-only parameters `launch` may leave unlogged as far as its
   // arguments tell (whether another launch can run beside it is decided later); all empty where not.
@@ -159,19 +183,13 @@ class LaunchMonitor final : public shim::LaunchObserver {
   LaunchFilter filter_;
   std::deque<std::shared_ptr<Flight>> in_flight_;  // issued, not checked yet, in issue order
   std::array<std::shared_ptr<Flight>, kLaunchSlots> slot_owner_;  // launches whose kernel may still run
-  std::shared_ptr<Flight> pool_user_;  // the latest launch the device checked shared memory in
   uint16_t next_launch_id_ = 0;
   uint64_t launches_issued_ = 0;  // pushed into in_flight_
   uint64_t launches_done_ = 0;    // popped from it
   std::chrono::steady_clock::time_point in_flight_since_;  // when in_flight_ last became non-empty
-  bool grow_queues_ = false;         // a drain found a queue half full
-  bool restore_queues_ = false;      // a stray write damaged the queues' constant fields
-  bool grid_table_dirty_ = false;    // grids registered since the table was last emptied
   bool exclusive_ = false;           // a graph launch not replayed is running: nothing else is issued
-  SharedQueues pool_queues_;         // the queues the drain threads drain
-  std::unique_ptr<DrainPool> drain_pool_;
-  CUcontext events_context_ = nullptr;
-  std::vector<CUevent> spare_events_;
+  std::map<uint64_t, Drain> drains_;  // by QueueHost::id
+  std::map<CUcontext, std::vector<CUevent>> spare_events_;  // by the context they were made in
   bool stopping_ = false;
   // Whether the engine checks the drain threads' current launch (it may have refused to begin it).
   std::atomic<bool> current_checked_{false};

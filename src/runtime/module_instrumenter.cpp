@@ -19,6 +19,7 @@
 #include "ptx/printer.h"
 #include "runtime/cuda_device_runtime_library.h"
 #include "runtime/driver_api.h"
+#include "runtime/library_code.h"
 
 namespace barracuda::runtime {
 namespace {
@@ -156,6 +157,16 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
                     (library ? ", shipped in " + *library + ")" : ")") +
                     (image.kind == shim::ImageKind::Elf && !library ? kCubinOnlyHint : ""));
     return nullptr;
+  }
+  for (const PtxSource& source : sources) {
+    if (std::optional<std::string> library = library_code_in(source.text)) {
+      if (config_.message) config_.message(module_name(image.id) + " is library code, not checked: " + *library);
+      std::lock_guard lock(mutex_);
+      if (std::find(library_code_.begin(), library_code_.end(), *library) == library_code_.end()) {
+        library_code_.push_back(std::move(*library));
+      }
+      return nullptr;
+    }
   }
   std::vector<std::string> texts;
   std::vector<trace::ModuleTable> tables;
@@ -310,8 +321,9 @@ std::optional<std::string> ModuleInstrumenter::connect(shim::ModuleId id, const 
   bool first_in_context = false;
   {
     std::lock_guard lock(mutex_);
-    first_in_context = !pointed_at_.contains(id);
-    pointed_at_[id] = queues->id();
+    const std::pair key{id, queues->context()};
+    first_in_context = !pointed_at_.contains(key);
+    pointed_at_[key] = queues->id();
   }
   if (first_in_context) locate_variables(id, handle);
   return std::nullopt;
@@ -337,7 +349,9 @@ void ModuleInstrumenter::locate_variables(shim::ModuleId id, const shim::LoadedH
 
 std::optional<CUdeviceptr> ModuleInstrumenter::launch_slot_global(shim::ModuleId module, std::string_view kernel) {
   shim::LoadedHandle handle;
-  std::pair<shim::ModuleId, std::string> key{module, std::string(kernel)};
+  CUcontext context = nullptr;
+  driver_api().ctx_get_current(&context);
+  std::tuple<shim::ModuleId, CUcontext, std::string> key{module, context, std::string(kernel)};
   {
     std::lock_guard lock(mutex_);
     if (const auto found = launch_slot_globals_.find(key); found != launch_slot_globals_.end()) return found->second;
@@ -361,7 +375,10 @@ bool ModuleInstrumenter::ready_to_log(shim::ModuleId module, const QueueHost& qu
   shim::LoadedHandle handle;
   {
     std::lock_guard lock(mutex_);
-    if (const auto state = pointed_at_.find(module); state != pointed_at_.end() && state->second == queues.id()) return true;
+    if (const auto state = pointed_at_.find({module, queues.context()});
+        state != pointed_at_.end() && state->second == queues.id()) {
+      return true;
+    }
     const auto loaded = handles_.find(module);
     if (loaded == handles_.end()) return false;
     handle = loaded->second;
@@ -383,6 +400,11 @@ void ModuleInstrumenter::queues_released() {
 std::vector<SkippedModule> ModuleInstrumenter::skipped() const {
   std::lock_guard lock(mutex_);
   return skipped_;
+}
+
+std::vector<std::string> ModuleInstrumenter::library_code() const {
+  std::lock_guard lock(mutex_);
+  return library_code_;
 }
 
 std::vector<std::string> ModuleInstrumenter::instrumented_kernels() const {

@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "ptx/passes/instrument.h"
@@ -84,6 +85,8 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   void queues_released();
   std::vector<SkippedModule> skipped() const;
   std::vector<std::string> instrumented_kernels() const;
+  // Libraries whose modules it left alone by design (runtime/library_code.h).
+  std::vector<std::string> library_code() const;
   // The memory instructions of `kernel` (call closure included) that are not logged, by kind
   // (ptx/passes/unlogged_memory.h); empty for kernels with none and modules not instrumented.
   std::map<std::string, uint64_t> unlogged_memory(shim::ModuleId module, std::string_view kernel) const;
@@ -107,14 +110,16 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   mutable std::mutex mutex_;
   std::deque<std::vector<char>> images_;  // replacement cubins: the driver may keep pointing into them
   std::map<shim::ModuleId, shim::LoadedHandle> handles_;  // every instrumented module loaded
-  // Where each module's queue pointer points in the current context: at the queues of this id
+  // Where each module's queue pointer points in each context (a library is loaded into every context
+  // that uses it, one GPU each, with globals of its own there): at the queues of this id
   // (QueueHost::id()); absent: not set yet.
-  std::map<shim::ModuleId, uint64_t> pointed_at_;
-  // Launch-slot globals found in the current context, by module and kernel.
-  std::map<std::pair<shim::ModuleId, std::string>, CUdeviceptr, std::less<>> launch_slot_globals_;
+  std::map<std::pair<shim::ModuleId, CUcontext>, uint64_t> pointed_at_;
+  // Launch-slot globals found, by module, context and kernel.
+  std::map<std::tuple<shim::ModuleId, CUcontext, std::string>, CUdeviceptr, std::less<>> launch_slot_globals_;
   std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;
+  std::vector<std::string> library_code_;
   std::map<shim::ModuleId, std::vector<std::string>> variables_;  // the .global variables each module defines
   std::map<shim::ModuleId, ptx::passes::UnloggedMemory> unlogged_;
   std::map<shim::ModuleId, std::map<std::string, std::vector<uint32_t>>> read_only_parameters_;

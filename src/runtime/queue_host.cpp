@@ -41,6 +41,7 @@ QueueHost::QueueHost(const QueueArenaShape& shape) : arena_(allocate_host_arena(
   const DriverApi& api = driver_api();
   try {
     check(api.ctx_get_current(&context_), "cuCtxGetCurrent");
+    check(api.ctx_get_device(&device_), "cuCtxGetDevice");
     check(api.mem_host_get_device_pointer(&host_arena_, arena_.memory(), 0), "cuMemHostGetDevicePointer");
     check(api.stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate for the event queues");
     global_shadow_ = GlobalShadow(stream_);
@@ -64,6 +65,8 @@ QueueHost::~QueueHost() {
     return;
   }
   const DriverApi& api = driver_api();
+  // Freed from whichever thread let go of them last: in their own context.
+  const ScopedContext in_own_context(context_);
   if (release_module_ != nullptr) api.module_unload(release_module_);
   shared_pool_.reset();
   global_shadow_ = GlobalShadow(nullptr);

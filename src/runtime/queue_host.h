@@ -35,6 +35,7 @@ class QueueHost {
   // The producer block: what __barracuda_queues points to.
   CUdeviceptr device_address() const { return producers_->address(); }
   CUcontext context() const { return context_; }  // the context the queues were allocated in
+  CUdevice device() const { return device_; }      // its device
   // Tells these queues from every other QueueHost of the process (addresses may be reused).
   uint64_t id() const { return id_; }
   // False once the driver freed the queues with their context (a reset the shim did not see: then
@@ -100,6 +101,7 @@ class QueueHost {
 
   LiveArena arena_;
   CUcontext context_ = nullptr;
+  CUdevice device_ = 0;
   CUstream stream_ = nullptr;
   CUmodule release_module_ = nullptr;  // holds release_kernel_
   CUfunction release_kernel_ = nullptr;

@@ -54,6 +54,7 @@ report::RaceClass to_report(engine::RaceClass c) {
     case engine::RaceClass::kInterBlock: return report::RaceClass::kInterBlock;
     case engine::RaceClass::kBranchOrdering: return report::RaceClass::kBranchOrdering;
     case engine::RaceClass::kScoped: return report::RaceClass::kScoped;
+    case engine::RaceClass::kInterDevice: return report::RaceClass::kInterDevice;
   }
   return report::RaceClass::kInterBlock;
 }
@@ -111,6 +112,8 @@ report::Race to_report(const engine::Race& race, const SiteRegistry& sites, cons
   auto [previous_kind, current_kind] = access_kinds(race.hazard);
   out.previous = {to_report_site(race.first_site, sites), to_report_thread(race.first_thread, first_launch), previous_kind};
   out.current = {to_report_site(race.second_site, sites), to_report_thread(race.second_thread, launch), current_kind};
+  out.previous.device = raw(race.first_device);
+  out.current.device = raw(race.device);
   if (race.space == MemorySpace::kShared) {
     // Both threads are in one block (shared memory is the block's own): the current one names it.
     out.allocation = report::Allocation{.kind = report::AllocationKind::kShared, .offset = race.address,

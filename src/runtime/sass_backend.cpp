@@ -11,6 +11,7 @@
 #include "barracuda/sass_kernel.h"
 #include "device/sass_patch_fatbin.h"
 #include "fatbin/error.h"
+#include "runtime/library_code.h"
 #include "runtime/driver_api.h"
 #include "runtime/queue_host.h"
 
@@ -76,12 +77,13 @@ bool is_tools_own(const char* image, size_t bytes) {
 
 }  // namespace
 
-SassBackend::SassBackend(SiteRegistry& sites, Message message)
-    : sites_(sites), message_(std::move(message)), producers_of_(kMaxKernels, 0) {}
+SassBackend::SassBackend(SiteRegistry& sites, Message message) : sites_(sites), message_(std::move(message)) {}
 
 SassBackend::~SassBackend() {
-  // Its context is gone at exit (the driver freed the memory with it).
-  if (entries_) entries_->forget();
+  // The contexts are gone at exit (the driver freed the memory with them).
+  for (auto& [context, table] : tables_) {
+    if (table.memory) table.memory->forget();
+  }
 }
 
 bool SassBackend::start() {
@@ -118,8 +120,9 @@ void SassBackend::on_module_unloading(CUmodule module) {
       ++it;
       continue;
     }
-    free_entries_.push_back(it->second.index);
-    producers_of_[it->second.index] = 0;
+    EntryTable& table = tables_[it->second.context];
+    table.free.push_back(it->second.index);
+    table.producers_of[it->second.index] = 0;
     it = entry_of_.erase(it);
   }
 }
@@ -131,6 +134,13 @@ void SassBackend::skip_kernel(const std::string& kernel, std::string reason) {
 void SassBackend::on_module_loaded(const sanitizer::ModuleData& loaded) {
   if (is_tools_own(loaded.cubin, loaded.cubin_bytes)) return;
   std::lock_guard lock(mutex_);
+  const std::string_view image = loaded.cubin != nullptr ? std::string_view(loaded.cubin, loaded.cubin_bytes) : "";
+  if (const std::optional<std::string> library = library_code_in(image)) {
+    if (std::find(library_code_.begin(), library_code_.end(), *library) == library_code_.end()) {
+      library_code_.push_back(*library);
+    }
+    return;
+  }
   const std::string name = "a module of " + std::to_string(loaded.cubin_bytes) + " bytes of machine code";
   if (!patches_loaded_.contains(loaded.context)) {
     const sanitizer::Result added = api_.add_patches(device_sass_patch_fatbin().data(), loaded.context);
@@ -186,36 +196,39 @@ std::optional<CUdeviceptr> SassBackend::launch_slot_word(CUfunction function, st
   }
   std::lock_guard lock(mutex_);
   if (!patched_.contains(module)) return std::nullopt;
-  const std::optional<uint32_t> entry = kernel_entry(module, function, kernel);
+  const std::optional<Entry> entry = kernel_entry(module, function, kernel);
   if (!entry) return std::nullopt;
-  const CUdeviceptr address = entries_->address() + uint64_t{*entry} * sizeof(SassKernelData);
-  if (producers_of_[*entry] != queues.device_address()) {
+  EntryTable& table = tables_.at(entry->context);
+  const CUdeviceptr address = table.memory->address() + uint64_t{entry->index} * sizeof(SassKernelData);
+  if (table.producers_of[entry->index] != queues.device_address()) {
     // Between launches of the kernel (the monitor issues none while another runs on old queues).
     const CUdeviceptr producers = queues.device_address();
     if (driver.memcpy_htod(address + offsetof(SassKernelData, producers), &producers, sizeof producers) != CUDA_SUCCESS) {
       return std::nullopt;
     }
-    producers_of_[*entry] = producers;
+    table.producers_of[entry->index] = producers;
   }
   return address + offsetof(SassKernelData, launch_slot);
 }
 
-std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction function, std::string_view kernel) {
-  if (const auto found = entry_of_.find(function); found != entry_of_.end()) return found->second.index;
+std::optional<SassBackend::Entry> SassBackend::kernel_entry(CUmodule module, CUfunction function,
+                                                            std::string_view kernel) {
+  if (const auto found = entry_of_.find(function); found != entry_of_.end()) return found->second;
   CUcontext context = nullptr;
   driver_api().ctx_get_current(&context);
   const std::string name(kernel);
+  EntryTable& entries = tables_[context];
   try {
-    if (!entries_) {
-      entries_ = std::make_unique<ToolDeviceMemory>(size_t{kMaxKernels} * sizeof(SassKernelData));
-      entries_context_ = context;
+    if (!entries.memory) {
+      entries.memory = std::make_unique<ToolDeviceMemory>(size_t{kMaxKernels} * sizeof(SassKernelData));
+      entries.producers_of.assign(kMaxKernels, 0);
     }
   } catch (const std::exception& e) {
     skip_kernel(name, std::string("no device memory for the SASS back end: ") + e.what());
     return std::nullopt;
   }
-  if (context != entries_context_ || (free_entries_.empty() && next_entry_ >= kMaxKernels)) {
-    skip_kernel(name, "the SASS back end checks up to 4096 kernels at a time, in the first context that launches one");
+  if (entries.free.empty() && entries.next >= kMaxKernels) {
+    skip_kernel(name, "the SASS back end checks up to 4096 kernels of one GPU at a time");
     return std::nullopt;
   }
   uint64_t pc = 0, bytes = 0;
@@ -242,9 +255,9 @@ std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction fu
     table.sites.push_back(std::move(site));
   }
   table.sites.push_back({name + " (SASS, in a function it calls)"});
-  const uint32_t index = free_entries_.empty() ? next_entry_ : free_entries_.back();
+  const uint32_t index = entries.free.empty() ? entries.next : entries.free.back();
   const SassKernelData data{nullptr, pc, bytes, kNoLaunchSlot, next_site_};
-  const CUdeviceptr address = entries_->address() + uint64_t{index} * sizeof(SassKernelData);
+  const CUdeviceptr address = entries.memory->address() + uint64_t{index} * sizeof(SassKernelData);
   if (driver_api().memcpy_htod(address, &data, sizeof data) != CUDA_SUCCESS) return std::nullopt;
   if (const sanitizer::Result set = api_.set_callback_data(function, reinterpret_cast<const void*>(address));
       set != sanitizer::kSuccess) {
@@ -253,15 +266,16 @@ std::optional<uint32_t> SassBackend::kernel_entry(CUmodule module, CUfunction fu
   }
   next_site_ += sites;
   sites_.add(std::move(table));
-  if (free_entries_.empty()) {
-    ++next_entry_;
+  if (entries.free.empty()) {
+    ++entries.next;
   } else {
-    free_entries_.pop_back();
+    entries.free.pop_back();
   }
-  entry_of_.emplace(function, Entry{module, index});
-  producers_of_[index] = 0;
+  const Entry entry{module, context, index};
+  entry_of_.emplace(function, entry);
+  entries.producers_of[index] = 0;
   if (std::find(kernels_.begin(), kernels_.end(), name) == kernels_.end()) kernels_.push_back(name);
-  return index;
+  return entry;
 }
 
 std::string SassBackend::failure(const char* what, sanitizer::Result result) const {
@@ -276,6 +290,11 @@ std::vector<SkippedModule> SassBackend::skipped() const {
 std::vector<std::string> SassBackend::kernels() const {
   std::lock_guard lock(mutex_);
   return kernels_;
+}
+
+std::vector<std::string> SassBackend::library_code() const {
+  std::lock_guard lock(mutex_);
+  return library_code_;
 }
 
 }  // namespace barracuda::runtime

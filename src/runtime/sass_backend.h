@@ -51,9 +51,10 @@ class SassBackend {
   // other module, or when the entry cannot be made (the reason is among skipped()).
   std::optional<CUdeviceptr> launch_slot_word(CUfunction function, std::string_view kernel, const QueueHost& queues);
 
-  // Modules it could not patch, and kernels it checked.
+  // Modules it could not patch, kernels it checked, and libraries whose kernels it left alone by design.
   std::vector<SkippedModule> skipped() const;
   std::vector<std::string> kernels() const;
+  std::vector<std::string> library_code() const;
 
  private:
   static void on_callback(void* self, int domain, uint32_t cbid, const void* data);
@@ -63,8 +64,14 @@ class SassBackend {
   void on_module_unloading(CUmodule module);
   // Under mutex_: says once per kernel why it is not checked.
   void skip_kernel(const std::string& kernel, std::string reason);
-  // Under mutex_: the kernel's entry, made on first use; nullopt (and a skipped entry) on failure.
-  std::optional<uint32_t> kernel_entry(CUmodule module, CUfunction function, std::string_view kernel);
+  struct Entry {
+    CUmodule module;
+    CUcontext context;  // whose table holds it
+    uint32_t index;     // in that table
+  };
+  // Under mutex_: the kernel's entry (in the current context's table), made on first use; nullopt (and a
+  // skipped entry) on failure.
+  std::optional<Entry> kernel_entry(CUmodule module, CUfunction function, std::string_view kernel);
   std::string failure(const char* what, sanitizer::Result result) const;
 
   SiteRegistry& sites_;
@@ -76,16 +83,16 @@ class SassBackend {
   mutable std::mutex mutex_;
   std::set<CUcontext> patches_loaded_;  // contexts holding the patch module
   std::map<CUmodule, fatbin::KernelLines> patched_;  // with each module's line table (-lineinfo), if any
-  std::unique_ptr<ToolDeviceMemory> entries_;  // kMaxKernels SassKernelData, in the first launch's context
-  CUcontext entries_context_ = nullptr;
-  struct Entry {
-    CUmodule module;
-    uint32_t index;  // in entries_
+  // The kernels' entries of one context (each GPU's kernels read theirs from their own memory).
+  struct EntryTable {
+    std::unique_ptr<ToolDeviceMemory> memory;  // kMaxKernels SassKernelData
+    std::vector<uint32_t> free;                // of unloaded modules' kernels
+    uint32_t next = 0;                         // entries ever used
+    std::vector<CUdeviceptr> producers_of;     // per entry: the producer block it was last pointed at
   };
+  std::map<CUcontext, EntryTable> tables_;
   std::map<CUfunction, Entry> entry_of_;   // by the function the module holds
-  std::vector<uint32_t> free_entries_;     // of unloaded modules' kernels
-  uint32_t next_entry_ = 0;                // entries ever used
-  std::vector<CUdeviceptr> producers_of_;  // per entry: the producer block it was last pointed at
+  std::vector<std::string> library_code_;
   std::set<std::string, std::less<>> skipped_kernels_;
   uint32_t next_site_ = kFirstSassSite;
   std::vector<std::string> kernels_;

@@ -12,6 +12,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -185,16 +186,16 @@ class Session final : public shim::SyncObserver {
 
   std::filesystem::path cache_dir() const { return tool_cache_dir(options_); }
 
-  // cudaDeviceReset or cuCtxDestroy of the context holding the queues: free them while the context
-  // still exists, once every launch in flight was checked; the next module load or launch creates new
-  // ones in the new context.
+  // cudaDeviceReset or cuCtxDestroy of a context holding queues: free them while the context still
+  // exists, once every launch in flight was checked; the next module load or launch creates new ones
+  // in the new context.
   // A primary context's release may be its last, which destroys it: every launch in flight is checked
   // first (the queues are freed with the context; queues() notices that before the next launch).
   // A device-wide wait (cudaDeviceSynchronize, cudaFree) found every kernel issued before it ended: their
   // checks finish now, while the memory they touched is still in the allocation map (a free is
   // announced after this) and the report of a run stopped later holds them.
   void synchronized(const shim::SyncEvent& event) override {
-    if (event.kind == shim::SyncKind::kHostWaitedDevice) {
+    if (event.kind == shim::SyncKind::kHostWaitedDevice || event.kind == shim::SyncKind::kHostWaitedContext) {
       monitor_.wait_until_checked(std::chrono::minutes(10));
       return;
     }
@@ -207,12 +208,27 @@ class Session final : public shim::SyncObserver {
     while (!monitor_.wait_until_checked(std::chrono::minutes(1))) {
     }
     monitor_.forget_events();
-    std::lock_guard lock(queues_mutex_);
-    if (!queues_) return;
-    const bool ours = event.context != nullptr ? event.context == queues_->context() : event.device == queues_device_;
-    if (!ours) return;
-    queues_.reset();
+    std::vector<SharedQueues> released;
+    {
+      std::lock_guard lock(queues_mutex_);
+      const auto torn_down = [&](const auto& entry) {
+        return event.context != nullptr ? entry.first == event.context
+                                        : entry.second && entry.second->device() == event.device;
+      };
+      for (auto entry = queues_.begin(); entry != queues_.end();) {
+        if (!torn_down(*entry)) {
+          ++entry;
+          continue;
+        }
+        if (entry->second) released.push_back(std::move(entry->second));
+        entry = queues_.erase(entry);
+      }
+    }
+    if (released.empty()) return;
     instrumenter_.queues_released();
+    // The monitor lets go of them too (outside queues_mutex_: it takes that lock under its own), so that
+    // they are freed now, while their context exists.
+    for (const SharedQueues& queues : released) monitor_.forget_queues(queues->id());
   }
 
   // The driver loaded libbarracuda.so as its injection library (InitializeInjection): modules without
@@ -271,9 +287,10 @@ class Session final : public shim::SyncObserver {
     }
     {
       std::lock_guard lock(queues_mutex_);
-      if (queues_ && !queues_->shared_pool_error().empty()) {
-        log << "barracuda: device shared-memory checking was off (" << queues_->shared_pool_error()
-            << "): the host checked shared memory\n";
+      for (const auto& [context, queues] : queues_) {
+        if (!queues || queues->shared_pool_error().empty()) continue;
+        log << "barracuda: device shared-memory checking was off on GPU " << queues->device() << " ("
+            << queues->shared_pool_error() << "): the host checked shared memory\n";
       }
     }
     if (options_.verbose) {
@@ -371,33 +388,34 @@ class Session final : public shim::SyncObserver {
     return static_cast<unsigned>(major * 10 + minor);
   }
 
-  // The queue arena, created in the current context on first need (again after a context teardown);
-  // null when that failed.
+  // The current context's queue arena (each GPU's kernels log into queues of their own context), created
+  // on first need (again after a context teardown); null when that failed.
   SharedQueues queues() {
-    std::lock_guard lock(queues_mutex_);
-    if (queues_ && !queues_->alive()) {
-      // cudaDeviceReset through an entry point the shim does not see: the driver freed the queues
-      // with their context. Libraries outlive contexts, so their kernels reconnect to new queues.
-      if (options_.verbose) log_stream() << "barracuda: the event queues' context was destroyed; recreating them\n";
-      queues_->forget();
-      queues_.reset();
-      instrumenter_.queues_released();
-    }
-    if (queues_ || queues_failed_) return queues_;
     CUcontext context = nullptr;
     // No context current yet (a library loaded on a fresh thread): wait for one, do not give up.
     if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) return nullptr;
-    queues_device_ = current_device();
+    std::lock_guard lock(queues_mutex_);
+    SharedQueues& queues = queues_[context];
+    if (queues && !queues->alive()) {
+      // cudaDeviceReset through an entry point the shim does not see: the driver freed the queues
+      // with their context. Libraries outlive contexts, so their kernels reconnect to new queues.
+      if (options_.verbose) log_stream() << "barracuda: the event queues' context was destroyed; recreating them\n";
+      queues->forget();
+      queues.reset();
+      instrumenter_.queues_released();
+    }
+    if (queues || queues_failed_) return queues;
+    const CUdevice device = current_device();
     int sms = 0;
-    driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, queues_device_);
+    driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
     QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
     queue_capacity_limit_ = queue_capacity(queue_bytes(options_.queue_bytes, shape.queue_count));
     shape.capacity = options_.queue_bytes != 0
                          ? queue_capacity_limit_
                          : std::min(queue_capacity_limit_, queue_capacity(kInitialQueueArenaBytes / shape.queue_count));
-    queues_ = make_queues(shape, queues_error_);
-    if (!queues_) queues_failed();
-    return queues_;
+    queues = make_queues(shape, queues_error_);
+    if (!queues) queues_failed();
+    return queues;
   }
 
   // Under queues_mutex_: queues of `shape`, or null with the reason in `error`.
@@ -428,25 +446,30 @@ class Session final : public shim::SyncObserver {
   // limit. The old ones are freed when the last thread holding them lets go (a launching thread may
   // hold them: LaunchMonitor::before_launch takes them again, and modules are pointed at the new ones
   // before their next launch).
+  // The current context's queues are the ones that ran full (the monitor asks with them current).
   void grow_queues() {
-    std::lock_guard lock(queues_mutex_);
-    if (!queues_ || queues_->arena().shape().capacity >= queue_capacity_limit_) return;
     CUcontext context = nullptr;
-    if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context != queues_->context()) return;
-    const QueueArenaShape old_shape = queues_->arena().shape();
+    if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) return;
+    std::lock_guard lock(queues_mutex_);
+    const auto found = queues_.find(context);
+    if (found == queues_.end() || !found->second || found->second->arena().shape().capacity >= queue_capacity_limit_) {
+      return;
+    }
+    SharedQueues& queues = found->second;
+    const QueueArenaShape old_shape = queues->arena().shape();
     QueueArenaShape shape = old_shape;
     shape.capacity = std::min(shape.capacity * kQueueGrowth, queue_capacity_limit_);
-    SharedQueues old = std::move(queues_);
+    SharedQueues old = std::move(queues);
     // Freed first where nobody else holds them, so the run's peak is not the old and new together.
     if (old.use_count() == 1) old.reset();
     std::string error;
-    queues_ = make_queues(shape, error);
-    if (queues_) return;
+    queues = make_queues(shape, error);
+    if (queues) return;
     // Checking goes on with queues of the old size; the GPU waits more often on full ones.
     queue_capacity_limit_ = old_shape.capacity;
     if (options_.verbose) log_stream() << "barracuda: the event queues cannot grow (" << error << ")\n";
-    queues_ = old ? std::move(old) : make_queues(old_shape, queues_error_);
-    if (!queues_) queues_failed();
+    queues = old ? std::move(old) : make_queues(old_shape, queues_error_);
+    if (!queues) queues_failed();
   }
 
   report::Report build_report() {
@@ -464,6 +487,14 @@ class Session final : public shim::SyncObserver {
     LaunchTotals totals = monitor_.totals();
     report.summary.kernels_instrumented = instrumenter_.instrumented_kernels().size();
     report.summary.kernels_machine_code = sass_.kernels();
+    for (const std::vector<std::string>& list : {instrumenter_.library_code(), sass_.library_code()}) {
+      for (const std::string& library : list) {
+        if (std::find(report.summary.library_code.begin(), report.summary.library_code.end(), library) ==
+            report.summary.library_code.end()) {
+          report.summary.library_code.push_back(library);
+        }
+      }
+    }
     report.summary.kernels_instrumented += report.summary.kernels_machine_code.size();
     for (const std::vector<SkippedModule>& list : {instrumenter_.skipped(), sass_.skipped()}) {
       for (const SkippedModule& skipped : list) report.summary.kernels_skipped.push_back({skipped.module, skipped.reason});
@@ -551,10 +582,9 @@ class Session final : public shim::SyncObserver {
   RaceAllocations race_allocations_{engine_, allocations_, sites_};
   LaunchMonitor monitor_;
   std::mutex queues_mutex_;
-  SharedQueues queues_;
+  std::map<CUcontext, SharedQueues> queues_;  // per context: each GPU's kernels log into their own
   uint64_t queue_capacity_limit_ = 0;  // slots per queue the queues may grow to
   QueueMemory queue_memory_;
-  CUdevice queues_device_ = 0;
   bool queues_failed_ = false;
   std::string queues_error_;  // why, when queues_failed_
 };

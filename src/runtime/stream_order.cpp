@@ -21,7 +21,10 @@ StreamOrder::VectorClock StreamOrder::clock_before_work(const StreamRef& stream)
   if (const auto own = streams_.find(stream); own != streams_.end()) merge(clock, own->second);
   for (const auto& [other, other_clock] : streams_) {
     // Graph node lanes reach the stream of their launch through its last nodes.
-    if (other == stream || other.kind == StreamKind::kNonBlocking || other.kind == StreamKind::kGraphNode) continue;
+    if (other == stream || other.kind == StreamKind::kNonBlocking || other.kind == StreamKind::kGraphNode ||
+        other.context != stream.context) {
+      continue;
+    }
     const bool implicit = stream.kind == StreamKind::kLegacyDefault ||
                           (stream.kind == StreamKind::kBlocking && other.kind == StreamKind::kLegacyDefault);
     if (implicit) merge(clock, other_clock);
@@ -38,8 +41,8 @@ engine::LaunchOrder StreamOrder::launch(const StreamRef& stream) {
     order.still_open.push_back(engine::LaunchSeq{open.sequence});
     if (!knows(before, open)) order.concurrent_with.push_back(engine::LaunchSeq{open.sequence});
   }
-  non_blocking_seen_ |= stream.kind == StreamKind::kNonBlocking;
-  order.may_overlap_later = stream.kind != StreamKind::kLegacyDefault || non_blocking_seen_;
+  overlap_possible_ |= stream.kind == StreamKind::kNonBlocking;
+  order.may_overlap_later = stream.kind != StreamKind::kLegacyDefault || overlap_possible_;
   before[stream] = last_sequence_;
   streams_[stream] = std::move(before);
   if (order.may_overlap_later) open_.push_back({last_sequence_, stream});
@@ -78,10 +81,18 @@ void StreamOrder::host_waits_stream(const StreamRef& stream) {
   close_waited();
 }
 
-void StreamOrder::host_waits_device() {
+void StreamOrder::host_waits_context(uint64_t context) {
   std::lock_guard lock(mutex_);
-  for (const auto& [stream, clock] : streams_) merge(host_, clock);
+  for (const auto& [stream, clock] : streams_) {
+    // A graph's node lanes run in the stream of their launch: their context is that stream's.
+    if (context == 0 || stream.context == context || stream.kind == StreamKind::kGraphNode) merge(host_, clock);
+  }
   close_waited();
+}
+
+void StreamOrder::several_devices() {
+  std::lock_guard lock(mutex_);
+  overlap_possible_ = true;
 }
 
 void StreamOrder::close_waited() {

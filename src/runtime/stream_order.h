@@ -9,19 +9,23 @@
 // before the stream's next work), per recorded event, and one for the host: launches the host
 // waited for. Rules (CUDA programming guide, "Implicit Synchronization" and the stream API):
 //   - work on one stream runs in issue order;
-//   - the legacy default stream waits for earlier work of every blocking stream, and every blocking
-//     stream (per-thread default streams included) waits for earlier legacy-stream work;
+//   - the legacy default stream waits for earlier work of every blocking stream of its context, and
+//     every blocking stream (per-thread default streams included) waits for earlier legacy-stream work
+//     of its context (each context, one per GPU as cudart uses them, has default streams of its own);
 //   - cuEventRecord captures the stream's clock; cuStreamWaitEvent and cuEventSynchronize merge it;
 //   - stream/context synchronisation and synchronous copies merge clocks into the host's, and
-//     whatever the host waited for precedes everything it issues afterwards;
+//     whatever the host waited for precedes everything it issues afterwards; a context's
+//     synchronisation waits for that context's streams only (another GPU's work goes on);
 //   - a graph launch the shim replays node by node gives each node a lane of its own (kGraphNode):
 //     its first nodes follow the stream, each node follows its predecessors, the stream follows its
 //     last nodes. A node's lane is the same on every launch of its instantiated graph, which CUDA
 //     runs one launch after the other.
 // Where unsure it assumes order (no false alarms): the host clock is shared by all host threads
 // (threads order each other through joins and locks the tool cannot see), synchronising the legacy
-// stream waits for every blocking stream, and a launch on the legacy stream is only remembered
-// once the application has used a non-blocking stream.
+// stream waits for every blocking stream of its context, and a launch on the legacy stream is only
+// remembered once the application has used a non-blocking stream, or once another context is in use
+// (another GPU's legacy stream runs beside it; a context created only after a legacy launch is not
+// taken to overlap it).
 #include <cstdint>
 #include <compare>
 #include <map>
@@ -40,14 +44,17 @@ enum class StreamKind : uint8_t {
   kGraphNode,    // a node of a replayed graph launch: ordered by the graph's edges only
 };
 
-// A stream as the order tells them apart: per-thread default streams by host thread.
+// A stream as the order tells them apart: default streams by context, per-thread default streams by
+// host thread too.
 struct StreamRef {
   uint64_t handle = 0;  // CUstream value; 0 for the legacy default stream
   uint64_t host_thread = 0;  // per-thread default streams only
   StreamKind kind = StreamKind::kLegacyDefault;
   uint32_t graph_node = 0;  // graph node lanes: the node's position + 1; handle is the CUgraphExec
+  uint64_t context = 0;     // CUcontext value (0 for graph node lanes)
   friend auto operator<=>(const StreamRef& a, const StreamRef& b) {
-    return std::tie(a.handle, a.host_thread, a.graph_node) <=> std::tie(b.handle, b.host_thread, b.graph_node);
+    return std::tie(a.context, a.handle, a.host_thread, a.graph_node) <=>
+           std::tie(b.context, b.handle, b.host_thread, b.graph_node);
   }
   friend bool operator==(const StreamRef& a, const StreamRef& b) { return (a <=> b) == 0; }
 };
@@ -60,11 +67,14 @@ class StreamOrder {
   void wait_event(const StreamRef& stream, uint64_t event);
   // `later`'s next work waits for everything issued to `earlier` so far (graph edges).
   void follow(const StreamRef& later, const StreamRef& earlier);
-  // The host waited for the event, the stream, or the whole device (cuCtxSynchronize, synchronous
-  // copies and sets, context reset).
+  // The host waited for the event, the stream, or a whole context (cuCtxSynchronize, context reset);
+  // `context` 0: every context (a wait whose reach is not known).
   void host_waits_event(uint64_t event);
   void host_waits_stream(const StreamRef& stream);
-  void host_waits_device();
+  void host_waits_context(uint64_t context);
+  // Another context's work may run beside each context's (several GPUs in use): launches on legacy
+  // default streams may overlap later ones too.
+  void several_devices();
 
  private:
   using VectorClock = std::map<StreamRef, uint64_t>;  // stream -> latest launch sequence known done
@@ -82,7 +92,7 @@ class StreamOrder {
 
   std::mutex mutex_;
   uint64_t last_sequence_ = 0;
-  bool non_blocking_seen_ = false;
+  bool overlap_possible_ = false;  // a non-blocking stream was used, or several contexts are
   std::map<StreamRef, VectorClock> streams_;
   std::map<uint64_t, VectorClock> events_;
   VectorClock host_;

@@ -16,21 +16,57 @@ uint64_t host_thread_number() {
 
 uint64_t handle_value(CUstream stream) { return reinterpret_cast<uint64_t>(stream); }
 
+uint64_t current_context() {
+  CUcontext context = nullptr;
+  if (driver_api().ctx_get_current(&context) != CUDA_SUCCESS) context = nullptr;
+  return reinterpret_cast<uint64_t>(context);
+}
+
 }  // namespace
 
 StreamRef StreamTracker::stream_ref(CUstream stream, bool per_thread_entry) {
   const bool per_thread = stream == CU_STREAM_PER_THREAD || (stream == nullptr && per_thread_entry);
-  if (per_thread) return {handle_value(CU_STREAM_PER_THREAD), host_thread_number(), StreamKind::kBlocking};
-  if (stream == nullptr || stream == CU_STREAM_LEGACY) return {0, 0, StreamKind::kLegacyDefault};
+  if (per_thread) {
+    return {handle_value(CU_STREAM_PER_THREAD), host_thread_number(), StreamKind::kBlocking, 0, current_context()};
+  }
+  if (stream == nullptr || stream == CU_STREAM_LEGACY) return {0, 0, StreamKind::kLegacyDefault, 0, current_context()};
   unsigned int flags = 0;
   const DriverApi& api = driver_api();
   const bool non_blocking = api.stream_get_flags != nullptr && api.stream_get_flags(stream, &flags) == CUDA_SUCCESS &&
                             (flags & CU_STREAM_NON_BLOCKING) != 0;
-  return {handle_value(stream), 0, non_blocking ? StreamKind::kNonBlocking : StreamKind::kBlocking};
+  CUcontext context = nullptr;
+  if (api.stream_get_ctx == nullptr || api.stream_get_ctx(stream, &context) != CUDA_SUCCESS) context = nullptr;
+  return {handle_value(stream), 0, non_blocking ? StreamKind::kNonBlocking : StreamKind::kBlocking, 0,
+          context != nullptr ? reinterpret_cast<uint64_t>(context) : current_context()};
 }
 
 StreamRef StreamTracker::lane_ref(shim::GraphNodeRef node) {
-  return {reinterpret_cast<uint64_t>(node.exec), 0, StreamKind::kGraphNode, node.node + 1};
+  return {reinterpret_cast<uint64_t>(node.exec), 0, StreamKind::kGraphNode, node.node + 1, 0};
+}
+
+void StreamTracker::note_other_contexts(uint64_t context) {
+  if (several_contexts_.load(std::memory_order_relaxed)) return;
+  const DriverApi& api = driver_api();
+  bool other = false;
+  {
+    std::lock_guard lock(contexts_mutex_);
+    if (first_context_ == 0) first_context_ = context;
+    other = context != first_context_;
+  }
+  std::call_once(devices_counted_, [&] {
+    if (api.device_get_count == nullptr || api.device_get_count(&device_count_) != CUDA_SUCCESS) device_count_ = 1;
+  });
+  CUdevice current = -1;
+  if (!other && device_count_ > 1 && api.ctx_get_device(&current) == CUDA_SUCCESS) {
+    for (CUdevice device = 0; device < device_count_ && !other; ++device) {
+      unsigned int flags = 0;
+      int active = 0;
+      other = device != current && api.device_primary_ctx_get_state(device, &flags, &active) == CUDA_SUCCESS && active;
+    }
+  }
+  if (!other) return;
+  several_contexts_.store(true, std::memory_order_relaxed);
+  order_.several_devices();
 }
 
 StreamRef StreamTracker::recorded_into(const shim::SyncEvent& event) {
@@ -39,6 +75,7 @@ StreamRef StreamTracker::recorded_into(const shim::SyncEvent& event) {
 }
 
 engine::LaunchOrder StreamTracker::launch_order(const shim::LaunchCall& launch) {
+  note_other_contexts(current_context());
   if (launch.graph_node.exec != nullptr) return order_.launch(lane_ref(launch.graph_node));
   return order_.launch(stream_ref(launch.stream, launch.entry.per_thread_stream));
 }
@@ -74,9 +111,13 @@ void StreamTracker::synchronized(const shim::SyncEvent& event) {
     case shim::SyncKind::kHostWaitedEvent:
       order_.host_waits_event(event_id);
       break;
+    case shim::SyncKind::kHostWaitedContext:
+      order_.host_waits_context(event.context != nullptr ? reinterpret_cast<uint64_t>(event.context)
+                                                         : current_context());
+      break;
     case shim::SyncKind::kHostWaitedDevice:
-    case shim::SyncKind::kContextTeardown:  // a reset waits for all work first
-      order_.host_waits_device();
+    case shim::SyncKind::kContextTeardown:  // a reset waits for all of its context's work first
+      order_.host_waits_context(reinterpret_cast<uint64_t>(event.context));  // by device: every context
       break;
     case shim::SyncKind::kContextRelease:  // orders nothing: the context may live on
       break;

@@ -56,12 +56,14 @@ CUresult intercept_ctx_destroy(const DriverEntry& entry, CUcontext context) {
 }
 
 CUresult intercept_ctx_synchronize(const DriverEntry& entry) {
-  return observe_sync(entry, {SyncKind::kHostWaitedDevice},
+  return observe_sync(entry, {SyncKind::kHostWaitedContext},
                       [&] { return entry.real_as<PFN_cuCtxSynchronize_v2000>()(); });
 }
 
 CUresult intercept_ctx_synchronize_v2(const DriverEntry& entry, CUcontext context) {
-  return observe_sync(entry, {SyncKind::kHostWaitedDevice},
+  SyncEvent waited{SyncKind::kHostWaitedContext};
+  waited.context = context;
+  return observe_sync(entry, waited,
                       [&] { return entry.real_as<PFN_cuCtxSynchronize_v13000>()(context); });
 }
 

@@ -13,7 +13,8 @@ enum class SyncKind : unsigned char {
   kStreamWaitsEvent,  // cuStreamWaitEvent(stream, event)
   kHostWaitedStream,  // cuStreamSynchronize / a cuStreamQuery that found the stream idle; synchronous copies
   kHostWaitedEvent,   // cuEventSynchronize / a cuEventQuery that found the event complete
-  kHostWaitedDevice,  // cuCtxSynchronize, cuMemFree
+  kHostWaitedContext,  // cuCtxSynchronize (`context` null: the calling thread's current one)
+  kHostWaitedDevice,   // cuMemFree: every context, as far as the tool knows
   kContextTeardown,   // cuDevicePrimaryCtxReset (cudaDeviceReset) of `device`, cuCtxDestroy of `context`
   kContextRelease,    // cuDevicePrimaryCtxRelease of `device`: its last release destroys the context
   // A graph launch the shim replays node by node runs its nodes one after the other on `stream`, but the
@@ -29,7 +30,7 @@ struct SyncEvent {
   CUstream stream = nullptr;
   CUevent event = nullptr;
   bool per_thread_stream = false;  // the call was a "_ptsz"/"_ptds" variant: stream 0 is the thread's own
-  CUcontext context = nullptr;     // teardown by cuCtxDestroy
+  CUcontext context = nullptr;     // teardown by cuCtxDestroy; kHostWaitedContext
   CUdevice device = -1;            // teardown by cuDevicePrimaryCtxReset, cuDevicePrimaryCtxRelease
   GraphNodeRef graph_node;         // the kGraphNode* kinds; event record and wait nodes: in place of `stream`
   GraphNodeRef earlier_node;       // kGraphNodeFollowsNode

@@ -67,6 +67,8 @@ def main():
                              "write-after-read race, or both, depending on the order the host drained them)")
     parser.add_argument("--line", action="append", default=[], help="FILE:LINE one of the races must name")
     parser.add_argument("--trace-check", help="program run on the recorded event trace; must exit 0")
+    parser.add_argument("--race-class", help="class every race must have (e.g. inter-device)")
+    parser.add_argument("--devices", help="PREVIOUS,CURRENT: the GPU ordinals every race's two accesses must name")
     parser.add_argument("--diagnostics", type=int, help="diagnostics the report must hold")
     parser.add_argument("--printed-races", type=int, help="race warnings the tool's output must print, all processes")
     parser.add_argument("--incomplete", help="text the report's reason for an incomplete analysis must hold")
@@ -151,6 +153,13 @@ def main():
         for access in (race["current"], race["previous"]):
             site = access["site"]
             named.add(f"{os.path.basename(site['file'])}:{site['line']}")
+    for race in report["races"]:
+        if args.race_class and race["class"] != args.race_class:
+            failures.append(f"a race of class {race['class']}, expected {args.race_class}")
+        if args.devices:
+            devices = f"{race['previous'].get('device')},{race['current'].get('device')}"
+            if devices != args.devices:
+                failures.append(f"a race between devices {devices}, expected {args.devices}")
     for line in args.line:
         if line not in named:
             failures.append(f"no race names {line} (races name {sorted(named)})")

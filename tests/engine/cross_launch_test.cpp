@@ -25,7 +25,7 @@ LaunchInfo launch(uint64_t sequence, std::string kernel, std::vector<LaunchSeq> 
 }
 
 RecordHeader access(RecordOp op, const LaunchInfo& info, uint32_t block, uint32_t warp, uint32_t site,
-                    MemorySemantics sem = MemorySemantics::kWeak) {
+                    MemorySemantics sem = MemorySemantics::kWeak, MemoryScope scope = MemoryScope::kGpu) {
   RecordHeader h{};
   h.op = static_cast<uint8_t>(op);
   h.active_mask = 1;
@@ -33,7 +33,7 @@ RecordHeader access(RecordOp op, const LaunchInfo& info, uint32_t block, uint32_
   h.warp_id = static_cast<uint16_t>(warp);
   h.launch_id = info.launch_id;
   h.site_id = site;
-  h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, MemoryScope::kGpu);
+  h.space_sem = pack_space_sem(MemorySpace::kGlobal, sem, scope);
   h.size_mode = pack_size_mode(2, AddressMode::kAffine);
   h.base = kX;
   return h;
@@ -147,6 +147,57 @@ TEST(CrossLaunch, GpuScopedAtomicsDoNotRaceButAtomicAndPlainDo) {
   ASSERT_EQ(races.size(), 1u);
   EXPECT_EQ(races[0].hazard, Hazard::kAtomicPlain);
   EXPECT_EQ(races[0].first_site, SiteId{22});
+}
+
+LaunchInfo on_device(LaunchInfo info, uint32_t device) {
+  info.device = DeviceId{device};
+  return info;
+}
+
+// Two GPUs: a race between their launches is inter-device and names both devices; device-scope atomics
+// do not cover another GPU, system-scope ones do.
+TEST(CrossLaunch, LaunchesOnTwoDevicesRaceAsInterDevice) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = on_device(launch(1, "fill_a", {}, {}, true), 0);
+  run(engine, a, {access(RecordOp::kStore, a, 0, 0, 11)});
+  const LaunchInfo b = on_device(launch(2, "read_b", {kFirst}, {kFirst}, true), 1);
+  run(engine, b, {access(RecordOp::kLoad, b, 0, 0, 22)});
+  const std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(races[0].race_class, RaceClass::kInterDevice);
+  EXPECT_EQ(races[0].first_device, DeviceId{0});
+  EXPECT_EQ(races[0].device, DeviceId{1});
+}
+
+TEST(CrossLaunch, SameDeviceRacesNameThatDeviceTwice) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = on_device(launch(1, "fill_a", {}, {}, true), 1);
+  run(engine, a, {access(RecordOp::kStore, a, 0, 0, 11), access(RecordOp::kStore, a, 1, 0, 12)});
+  const LaunchInfo b = on_device(launch(2, "fill_b", {kFirst}, {kFirst}, true), 1);
+  run(engine, b, {access(RecordOp::kStore, b, 0, 0, 22)});
+  const std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 2u);  // within fill_a, and fill_b against it
+  for (const Race& race : races) {
+    EXPECT_EQ(race.race_class, RaceClass::kInterBlock);
+    EXPECT_EQ(race.first_device, DeviceId{1});
+    EXPECT_EQ(race.device, DeviceId{1});
+  }
+}
+
+TEST(CrossLaunch, DeviceScopedAtomicsOfTwoDevicesRaceAndSystemScopedOnesDoNot) {
+  Engine engine(EngineConfig{1});
+  const LaunchInfo a = on_device(launch(1, "count_a", {}, {}, true), 0);
+  run(engine, a, {access(RecordOp::kAtomic, a, 0, 0, 11, MemorySemantics::kRelaxed, MemoryScope::kGpu)});
+  const LaunchInfo b = on_device(launch(2, "count_b", {kFirst}, {kFirst}, true), 1);
+  run(engine, b, {access(RecordOp::kAtomic, b, 0, 0, 22, MemorySemantics::kRelaxed, MemoryScope::kGpu)});
+  std::vector<Race> races = engine.races();
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_EQ(races[0].race_class, RaceClass::kInterDevice);
+
+  Engine system_scope(EngineConfig{1});
+  run(system_scope, a, {access(RecordOp::kAtomic, a, 0, 0, 11, MemorySemantics::kRelaxed, MemoryScope::kSystem)});
+  run(system_scope, b, {access(RecordOp::kAtomic, b, 0, 0, 22, MemorySemantics::kRelaxed, MemoryScope::kSystem)});
+  EXPECT_TRUE(system_scope.races().empty());
 }
 
 // A volatile store and a spin read (kFlagSpinRead) in concurrent launches do not race (a flag one

@@ -1,9 +1,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "report/json_report.h"
+#include "report/text_renderer.h"
 #include "sample_report.h"
 
 namespace barracuda::report {
@@ -25,6 +27,23 @@ TEST(JsonReport, RoundTripsAMergedReportsProcesses) {
   merged.races[0].perturb_seed = 7;  // barracuda run --explore
   merged.diagnostics[0].perturb_seed = 8;
   EXPECT_EQ(parse_json_report(render_json(merged)), merged);
+}
+
+// Several GPUs: an inter-device race names both devices (JSON and text); a library's kernels left alone
+// by design are listed without making the analysis incomplete.
+TEST(JsonReport, RoundTripsDevicesAndLibraryCode) {
+  Report report = testing::sample_report();
+  report.races[0].race_class = RaceClass::kInterDevice;
+  report.races[0].previous.device = 0;
+  report.races[0].current.device = 1;
+  report.summary.library_code = {"NCCL (its collectives' kernels)"};
+  EXPECT_EQ(parse_json_report(render_json(report)), report);
+  std::ostringstream text;
+  render_text(report, TextOptions{}, text);
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("data race (inter-device"));
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("on GPU 1:"));
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("on GPU 0:"));
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("library code, not checked: NCCL"));
 }
 
 TEST(JsonReport, ReadsReportsWrittenBeforePidsExisted) {

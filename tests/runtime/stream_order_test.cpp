@@ -19,6 +19,50 @@ StreamRef per_thread(uint64_t thread) { return {0x2, thread, StreamKind::kBlocki
 // The lane of node `position` of the instantiated graph 0x9000 (runtime/stream_tracker.cpp).
 StreamRef lane(uint32_t position) { return {0x9000, 0, StreamKind::kGraphNode, position + 1}; }
 
+// The default streams of two contexts (two GPUs as cudart uses them), and a blocking stream of the second.
+const StreamRef kLegacyGpu0{0, 0, StreamKind::kLegacyDefault, 0, 0xc0};
+const StreamRef kLegacyGpu1{0, 0, StreamKind::kLegacyDefault, 0, 0xc1};
+const StreamRef kBlockingGpu1{0xd, 0, StreamKind::kBlocking, 0, 0xc1};
+
+TEST(StreamOrder, LegacyStreamsOfTwoContextsAreConcurrentOnceSeveralDevicesAreSeen) {
+  StreamOrder order;
+  order.several_devices();
+  const engine::LaunchOrder first = order.launch(kLegacyGpu0);
+  EXPECT_TRUE(first.may_overlap_later);  // remembered: another GPU's legacy stream runs beside it
+  EXPECT_EQ(order.launch(kLegacyGpu1).concurrent_with, Seqs{LaunchSeq{1}});
+  // A blocking stream waits for its own context's legacy stream only.
+  EXPECT_EQ(order.launch(kBlockingGpu1).concurrent_with, Seqs{LaunchSeq{1}});
+  // The legacy stream waits for its own context's blocking streams only.
+  EXPECT_EQ(order.launch(kLegacyGpu1).concurrent_with, Seqs{LaunchSeq{1}});
+}
+
+TEST(StreamOrder, OneDeviceLegacyLaunchesAreNotKept) {
+  StreamOrder order;
+  EXPECT_FALSE(order.launch(kLegacyGpu0).may_overlap_later);
+}
+
+TEST(StreamOrder, SynchronisingOneContextLeavesTheOtherOpen) {
+  StreamOrder order;
+  order.several_devices();
+  order.launch(kLegacyGpu0);
+  order.launch(kLegacyGpu1);
+  order.host_waits_context(0xc1);  // cudaSetDevice(1); cudaDeviceSynchronize()
+  EXPECT_EQ(order.launch(kLegacyGpu1).concurrent_with, Seqs{LaunchSeq{1}});
+  order.host_waits_context(0xc0);
+  const engine::LaunchOrder after = order.launch(kLegacyGpu1);
+  EXPECT_TRUE(after.concurrent_with.empty());
+  EXPECT_EQ(after.still_open, Seqs{LaunchSeq{3}});  // GPU 1's own last launch, until its GPU is waited for
+}
+
+TEST(StreamOrder, AnEventOrdersStreamsOfTwoContexts) {
+  StreamOrder order;
+  order.several_devices();
+  order.launch(kLegacyGpu0);
+  order.record_event(0xe, kLegacyGpu0);
+  order.wait_event(kBlockingGpu1, 0xe);
+  EXPECT_TRUE(order.launch(kBlockingGpu1).concurrent_with.empty());
+}
+
 TEST(StreamOrder, TwoNonBlockingStreamsAreConcurrent) {
   StreamOrder order;
   const engine::LaunchOrder first = order.launch(kA);
@@ -68,7 +112,7 @@ TEST(StreamOrder, HostWaitsCloseLaunches) {
   order.record_event(0xe, kB);
   order.host_waits_event(0xe);
   EXPECT_TRUE(order.launch(kA).still_open.empty());
-  order.host_waits_device();
+  order.host_waits_context(0);
   EXPECT_TRUE(order.launch(kB).still_open.empty());
 }
 

@@ -70,7 +70,8 @@ TEST(SyncHooks, EachCallIsAnnouncedWithItsStreamAndEvent) {
   EXPECT_EQ(recorder.events[2].stream, kStream);
   EXPECT_EQ(recorder.events[3].kind, SyncKind::kHostWaitedEvent);
   EXPECT_EQ(recorder.events[3].event, kEvent);
-  EXPECT_EQ(recorder.events[4].kind, SyncKind::kHostWaitedDevice);
+  EXPECT_EQ(recorder.events[4].kind, SyncKind::kHostWaitedContext);
+  EXPECT_EQ(recorder.events[4].context, nullptr);  // the calling thread's current context
   EXPECT_EQ(recorder.events[5].kind, SyncKind::kHostWaitedStream);
   EXPECT_EQ(recorder.events[5].stream, nullptr);
   EXPECT_TRUE(recorder.events[5].per_thread_stream);
