@@ -95,6 +95,30 @@ void StreamOrder::several_devices() {
   overlap_possible_ = true;
 }
 
+void StreamOrder::communicator(uint64_t comm, uint64_t clique, int ranks) {
+  std::lock_guard lock(mutex_);
+  communicators_[comm] = {clique, 0};
+  Clique& known = cliques_[clique];
+  known.ranks = ranks;
+  ++known.local_ranks;
+}
+
+void StreamOrder::collective(uint64_t comm, const StreamRef& stream) {
+  std::lock_guard lock(mutex_);
+  const auto found = communicators_.find(comm);
+  if (found == communicators_.end()) return;
+  const Clique& clique = cliques_[found->second.clique];
+  if (clique.local_ranks < clique.ranks) return;  // its other ranks run in other processes
+  const std::pair key{found->second.clique, ++found->second.collectives};
+  auto& arrivals = collectives_[key];
+  arrivals.emplace_back(stream, clock_before_work(stream));
+  if (arrivals.size() < static_cast<size_t>(clique.ranks)) return;
+  VectorClock joined;
+  for (const auto& [participant, clock] : arrivals) merge(joined, clock);
+  for (const auto& [participant, clock] : arrivals) merge(streams_[participant], joined);
+  collectives_.erase(key);
+}
+
 void StreamOrder::close_waited() {
   std::erase_if(open_, [this](const OpenLaunch& open) { return knows(host_, open); });
 }

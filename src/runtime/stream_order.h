@@ -16,6 +16,9 @@
 //   - stream/context synchronisation and synchronous copies merge clocks into the host's, and
 //     whatever the host waited for precedes everything it issues afterwards; a context's
 //     synchronisation waits for that context's streams only (another GPU's work goes on);
+//   - an NCCL collective joins the streams of its participants in this process: the work each issues
+//     after it runs after the work every participant issued before it (the n-th collective of each
+//     communicator of a clique match; cliques with ranks in other processes join nothing);
 //   - a graph launch the shim replays node by node gives each node a lane of its own (kGraphNode):
 //     its first nodes follow the stream, each node follows its predecessors, the stream follows its
 //     last nodes. A node's lane is the same on every launch of its instantiated graph, which CUDA
@@ -75,6 +78,10 @@ class StreamOrder {
   // Another context's work may run beside each context's (several GPUs in use): launches on legacy
   // default streams may overlap later ones too.
   void several_devices();
+  // NCCL: communicator `comm` is one of `ranks` of clique `clique`; a collective on it was issued into
+  // `stream`.
+  void communicator(uint64_t comm, uint64_t clique, int ranks);
+  void collective(uint64_t comm, const StreamRef& stream);
 
  private:
   using VectorClock = std::map<StreamRef, uint64_t>;  // stream -> latest launch sequence known done
@@ -97,6 +104,18 @@ class StreamOrder {
   std::map<uint64_t, VectorClock> events_;
   VectorClock host_;
   std::vector<OpenLaunch> open_;  // launches a later launch may still overlap, in issue order
+  struct Communicator {
+    uint64_t clique = 0;
+    uint64_t collectives = 0;  // issued on it so far
+  };
+  struct Clique {
+    int ranks = 0;
+    int local_ranks = 0;  // communicators of it made in this process
+  };
+  std::map<uint64_t, Communicator> communicators_;
+  std::map<uint64_t, Clique> cliques_;
+  // Collectives not every local rank has issued yet, by clique and number: the streams and their clocks.
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<std::pair<StreamRef, VectorClock>>> collectives_;
 };
 
 }  // namespace barracuda::runtime

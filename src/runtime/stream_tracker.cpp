@@ -121,6 +121,14 @@ void StreamTracker::synchronized(const shim::SyncEvent& event) {
       break;
     case shim::SyncKind::kContextRelease:  // orders nothing: the context may live on
       break;
+    case shim::SyncKind::kCommunicatorCreated:
+      order_.communicator(reinterpret_cast<uint64_t>(event.communicator), event.clique, event.ranks);
+      break;
+    case shim::SyncKind::kCollective:
+      if (!stream_is_being_captured(event.stream)) {
+        order_.collective(reinterpret_cast<uint64_t>(event.communicator), stream_ref(event.stream, false));
+      }
+      break;
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include "shim/dlsym_route.h"
 #include "shim/interceptors.h"
+#include "shim/nccl_hooks.h"
 #include "shim/nvjitlink_hooks.h"
 #include "shim/nvrtc_hooks.h"
 #include "shim/real_driver.h"
@@ -64,7 +65,8 @@ void* route_dlsym(void* handle, const char* name) {
   std::optional<HookedSymbol> hooked = hook_for_exported_symbol(name);
   const bool nvrtc = !hooked && is_wrapped_nvrtc_symbol(name);
   const bool nvjitlink = !hooked && !nvrtc && is_wrapped_nvjitlink_symbol(name);
-  if (!hooked && !nvrtc && !nvjitlink) return nullptr;
+  const bool nccl = !hooked && !nvrtc && !nvjitlink && is_wrapped_nccl_symbol(name);
+  if (!hooked && !nvrtc && !nvjitlink && !nccl) return nullptr;
   ReentrancyGuard guard;
   DlsymFunction lookup = real_dlsym();
   if (guard.nested() || lookup == nullptr) return nullptr;
@@ -72,6 +74,7 @@ void* route_dlsym(void* handle, const char* name) {
   if (real == nullptr || is_shim_address(real)) return nullptr;
   if (nvrtc) return nvrtc_wrapper_for(handle, real);
   if (nvjitlink) return nvjitlink_wrapper_for(name, handle, real);
+  if (nccl) return nccl_wrapper_for(name, real);
   return wrapper_for(*hooked, real);
 }
 

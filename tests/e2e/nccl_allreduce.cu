@@ -5,6 +5,9 @@
 //   clean: each GPU fills its own buffer, the all-reduce sums them in the buffers' streams, each GPU then
 //          scales its own result; after the host waits for both streams, GPU 0 compares both results
 //          (GPU 1's through peer access). Nothing races.
+//   cross: the same, and GPU 0 also writes a marker buffer of its own before the all-reduce that GPU 1 reads
+//          after it, in its own stream: the collective orders them (GPU 1's all-reduce cannot end
+//          before GPU 0's has begun, which follows the marker's write in GPU 0's stream). Nothing races.
 //   racy:  the same, but GPU 1 also writes GPU 0's buffer from a second stream that waits only for
 //          GPU 0's fill, while GPU 0 scales it: one inter-device write-write race between the user's
 //          kernels (the scale's load precedes its own store, which the race names).
@@ -58,6 +61,11 @@ __global__ void overwrite(float* data) {
   if (i < kCount) data[i] = 1.0f;
 }
 
+__global__ void read_marker(const float* marker, float* sink) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < kCount && marker[i] < 0.0f) sink[i] = marker[i];  // never true: the output stays the same
+}
+
 __global__ void count_equal(const float* a, const float* b, int* equal) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < kCount && a[i] == b[i]) atomicAdd(equal, 1);
@@ -68,6 +76,7 @@ __global__ void count_equal(const float* a, const float* b, int* equal) {
 
 int main(int argc, char** argv) {
   const bool racy = argc > 1 && std::strcmp(argv[1], "racy") == 0;
+  const bool cross = argc > 1 && std::strcmp(argv[1], "cross") == 0;
   int devices = 0;
   Nccl nccl{};
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 2 || !load_nccl(nccl)) {
@@ -98,6 +107,9 @@ int main(int argc, char** argv) {
     fill<<<kCount / 256, 256, 0, streams[d]>>>(buffers[d], static_cast<float>(d + 1));
   }
   CHECK(cudaSetDevice(0));
+  float* marker = nullptr;
+  CHECK(cudaMalloc(&marker, kCount * sizeof(float)));
+  if (cross) fill<<<kCount / 256, 256, 0, streams[0]>>>(marker, 5.0f);
   CHECK(cudaEventRecord(filled, streams[0]));
   nccl.group_start();
   for (int d = 0; d < 2; ++d) {
@@ -110,6 +122,12 @@ int main(int argc, char** argv) {
   for (int d = 0; d < 2; ++d) {
     CHECK(cudaSetDevice(d));
     scale<<<kCount / 256, 256, 0, streams[d]>>>(buffers[d], 0.5f);
+  }
+  if (cross) {
+    CHECK(cudaSetDevice(1));
+    float* sink = nullptr;
+    CHECK(cudaMalloc(&sink, kCount * sizeof(float)));
+    read_marker<<<kCount / 256, 256, 0, streams[1]>>>(marker, sink);
   }
   if (racy) {
     CHECK(cudaSetDevice(1));

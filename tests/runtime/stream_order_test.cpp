@@ -63,6 +63,34 @@ TEST(StreamOrder, AnEventOrdersStreamsOfTwoContexts) {
   EXPECT_TRUE(order.launch(kBlockingGpu1).concurrent_with.empty());
 }
 
+// NCCL: a collective over both GPUs joins their streams; a clique with ranks elsewhere joins nothing.
+TEST(StreamOrder, ACollectiveJoinsTheStreamsOfItsLocalRanks) {
+  StreamOrder order;
+  order.several_devices();
+  const StreamRef gpu0{0xa0, 0, StreamKind::kBlocking, 0, 0xc0};
+  const StreamRef gpu1{0xa1, 0, StreamKind::kBlocking, 0, 0xc1};
+  order.communicator(0x100, 7, 2);
+  order.communicator(0x101, 7, 2);
+  order.launch(gpu0);  // writes what GPU 1 reads after the collective
+  order.collective(0x100, gpu0);
+  EXPECT_EQ(order.launch(gpu1).concurrent_with, Seqs{LaunchSeq{1}});  // before GPU 1 joined
+  order.collective(0x101, gpu1);
+  EXPECT_TRUE(order.launch(gpu1).concurrent_with.empty());
+  order.launch(gpu0);  // after the collective on GPU 0: not covered by it
+  EXPECT_EQ(order.launch(gpu1).concurrent_with, Seqs{LaunchSeq{4}});
+}
+
+TEST(StreamOrder, ACollectiveWithRanksInOtherProcessesJoinsNothing) {
+  StreamOrder order;
+  const StreamRef gpu0{0xa0, 0, StreamKind::kNonBlocking, 0, 0xc0};
+  const StreamRef other{0xa1, 0, StreamKind::kNonBlocking, 0, 0xc0};
+  order.communicator(0x100, 7, 2);  // rank 1 lives in another process
+  order.launch(gpu0);
+  order.collective(0x100, gpu0);
+  order.collective(0x100, gpu0);
+  EXPECT_EQ(order.launch(other).concurrent_with, Seqs{LaunchSeq{1}});
+}
+
 TEST(StreamOrder, TwoNonBlockingStreamsAreConcurrent) {
   StreamOrder order;
   const engine::LaunchOrder first = order.launch(kA);
