@@ -141,6 +141,55 @@ TEST_F(DrainPoolTest, ALaterLaunchIsHeldBackWithoutBlockingItsProducersAndComesF
   EXPECT_EQ(pool.held_back_slots(), 0u);
 }
 
+// Two GPUs: each context's queues have a pool of their own and both feed the same engine workers. While
+// GPU 0's launch is current, GPU 1's pool only holds its launch's records back (its producers never
+// block); they reach the shared sink once GPU 1's launch is made current after GPU 0's was closed.
+TEST_F(DrainPoolTest, PoolsOfTwoGpusFeedOneSinkOnlyForTheCurrentLaunch) {
+  constexpr uint32_t kThreads = 2, kProducers = 10, kRecordsEach = 300;
+  testing::SimulatedArena second_gpu({kQueues, 1, kCapacity});
+  LiveArena second_arena(second_gpu.host.data(), {kQueues, 1, kCapacity});
+  Delivered delivered(kThreads);
+  std::atomic<bool> second_current{false};
+  std::atomic<bool> second_too_early{false};
+  RecordSink from_second = [&, inner = delivered.sink()](uint32_t thread, uint32_t queue,
+                                                         std::span<const RecordHeader> records) {
+    if (!second_current.load()) second_too_early = true;
+    inner(thread, queue, records);
+  };
+  DrainPool first(arena_, kThreads, delivered.sink());
+  DrainPool second(second_arena, kThreads, from_second);
+  first.open(1);
+  second.open(2);
+  first.make_current(1);
+  std::vector<std::thread> second_producers;
+  for (uint32_t p = 0; p < kProducers; ++p) {
+    second_producers.emplace_back([&, p] {
+      SimulatedProducer producer(second_gpu, p % kQueues);
+      for (uint32_t s = 0; s < kRecordsEach; ++s) {
+        auto record = testing::tagged_record(p, s, testing::mixed_mode(p, s));
+        record.header.launch_id = 2;
+        producer.log(record.header, record.payload);
+      }
+    });
+  }
+  for (std::thread& thread : second_producers) thread.join();
+  EXPECT_GT(second.held_back_slots(), 0u);
+  start_producers(kProducers, 3, 1);
+  join_producers();
+  EXPECT_FALSE(first.close_current().error);
+  EXPECT_EQ(delivered.records_per_launch(), (std::map<uint16_t, uint64_t>{{1, kProducers * 3}}));
+  EXPECT_FALSE(second_too_early);
+
+  for (auto& queue : delivered.slots) queue.clear();
+  second_current = true;
+  second.make_current(2);
+  const DrainTotals totals = second.close_current();
+  EXPECT_FALSE(totals.error) << *totals.error;
+  EXPECT_FALSE(delivered.wrong_thread);
+  expect_all_in_order(delivered, kProducers, kRecordsEach, 2);
+  EXPECT_EQ(second.held_back_slots(), 0u);
+}
+
 TEST_F(DrainPoolTest, RecordsPublishedJustBeforeTheLaunchEndsAreNotLost) {
   // No back-pressure and a sink that is slow on its first call: the launch ends while most records
   // still sit in the queues, so only the closing pass can deliver them.
