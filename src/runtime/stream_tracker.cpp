@@ -115,6 +115,14 @@ void StreamTracker::synchronized(const shim::SyncEvent& event) {
       order_.host_waits_context(event.context != nullptr ? reinterpret_cast<uint64_t>(event.context)
                                                          : current_context());
       break;
+    case shim::SyncKind::kPeerCopy:
+      // Ordering the three contexts' earlier work before all of their later work: taken as a wait of
+      // the host for them (it may assume order where the copy gives none; it never misses one).
+      for (const CUcontext context : {event.context, event.source_context}) {
+        if (context != nullptr) order_.host_waits_context(reinterpret_cast<uint64_t>(context));
+      }
+      order_.host_waits_context(current_context());
+      break;
     case shim::SyncKind::kHostWaitedDevice:
     case shim::SyncKind::kContextTeardown:  // a reset waits for all of its context's work first
       order_.host_waits_context(reinterpret_cast<uint64_t>(event.context));  // by device: every context

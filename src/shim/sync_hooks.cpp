@@ -101,6 +101,16 @@ CUresult intercept_memcpy_dtoh(const DriverEntry& entry, void* destination, CUde
   return synchronous_copy<PFN_cuMemcpyDtoH_v3020>(entry, destination, source, bytes);
 }
 
+CUresult intercept_memcpy_peer(const DriverEntry& entry, CUdeviceptr destination, CUcontext destination_context,
+                               CUdeviceptr source, CUcontext source_context, size_t bytes) {
+  SyncEvent copied{SyncKind::kPeerCopy};
+  copied.context = destination_context;
+  copied.source_context = source_context;
+  return observe_sync(entry, copied, [&] {
+    return entry.real_as<PFN_cuMemcpyPeer_v4000>()(destination, destination_context, source, source_context, bytes);
+  });
+}
+
 CUresult intercept_mem_free(const DriverEntry& entry, CUdeviceptr pointer) {
   const CUresult result = observe_sync(entry, {SyncKind::kHostWaitedDevice},
                                        [&] { return entry.real_as<PFN_cuMemFree_v3020>()(pointer); });

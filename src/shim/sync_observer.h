@@ -15,6 +15,9 @@ enum class SyncKind : unsigned char {
   kHostWaitedEvent,   // cuEventSynchronize / a cuEventQuery that found the event complete
   kHostWaitedContext,  // cuCtxSynchronize (`context` null: the calling thread's current one)
   kHostWaitedDevice,   // cuMemFree: every context, as far as the tool knows
+  // cuMemcpyPeer: the copy runs after the work issued before it to the current context, `context` (the
+  // destination's) and `source_context`, and their later work runs after it.
+  kPeerCopy,
   kContextTeardown,   // cuDevicePrimaryCtxReset (cudaDeviceReset) of `device`, cuCtxDestroy of `context`
   kContextRelease,    // cuDevicePrimaryCtxRelease of `device`: its last release destroys the context
   // A graph launch the shim replays node by node runs its nodes one after the other on `stream`, but the
@@ -34,7 +37,8 @@ struct SyncEvent {
   CUstream stream = nullptr;
   CUevent event = nullptr;
   bool per_thread_stream = false;  // the call was a "_ptsz"/"_ptds" variant: stream 0 is the thread's own
-  CUcontext context = nullptr;     // teardown by cuCtxDestroy; kHostWaitedContext
+  CUcontext context = nullptr;     // teardown by cuCtxDestroy; kHostWaitedContext; kPeerCopy
+  CUcontext source_context = nullptr;  // kPeerCopy
   CUdevice device = -1;            // teardown by cuDevicePrimaryCtxReset, cuDevicePrimaryCtxRelease
   GraphNodeRef graph_node;         // the kGraphNode* kinds; event record and wait nodes: in place of `stream`
   GraphNodeRef earlier_node;       // kGraphNodeFollowsNode

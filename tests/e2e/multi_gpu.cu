@@ -5,6 +5,8 @@
 //   peer_event:       the same, with an event recorded after the write and waited for before the read.
 //   sync_wrong_device: the host synchronises GPU 1 (not the writer) between them: still a race.
 //   sync_writer:      the host synchronises GPU 0, the writer, between them: ordered.
+//   peer_copy:        a cudaMemcpyPeer of GPU 0's buffer to GPU 1 between them (serialised with both
+//                     GPUs' work): ordered.
 //   threads:          one host thread per GPU, each filling its own buffer; after joining them a kernel
 //                     on GPU 0 sums both buffers (GPU 1's through peer access): ordered.
 //   threads_racy:     one host thread per GPU, both writing one managed buffer with nothing between.
@@ -208,6 +210,19 @@ int main(int argc, char** argv) {
   }
   if (!std::strcmp(mode, "sync_writer")) {
     return write_then_read([] { return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1; });
+  }
+  if (!std::strcmp(mode, "peer_copy")) {
+    return write_then_read([] {
+      int* source = nullptr;
+      int* copy = nullptr;
+      // The copy is of another buffer of GPU 0's: what orders the two kernels is the copy's serialisation.
+      if (cudaSetDevice(0) != cudaSuccess || cudaMalloc(&source, kWords * sizeof(int)) != cudaSuccess ||
+          cudaSetDevice(1) != cudaSuccess || cudaMalloc(&copy, kWords * sizeof(int)) != cudaSuccess ||
+          cudaSetDevice(0) != cudaSuccess) {
+        return 1;
+      }
+      return cudaMemcpyPeer(copy, 1, source, 0, kWords * sizeof(int)) == cudaSuccess ? 0 : 1;
+    });
   }
   if (!std::strcmp(mode, "threads")) return threads(false);
   if (!std::strcmp(mode, "threads_racy")) return threads(true);

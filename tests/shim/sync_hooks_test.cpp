@@ -33,6 +33,7 @@ CUresult fake_record(CUevent, CUstream) { return next_result; }
 CUresult fake_wait(CUstream, CUevent, unsigned int) { return next_result; }
 CUresult fake_ctx() { return next_result; }
 CUresult fake_dtoh(void*, CUdeviceptr, size_t) { return next_result; }
+CUresult fake_peer(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t) { return next_result; }
 
 // What the observer had heard when the driver's reset ran.
 const SyncRecorder* reset_observer = nullptr;
@@ -75,6 +76,17 @@ TEST(SyncHooks, EachCallIsAnnouncedWithItsStreamAndEvent) {
   EXPECT_EQ(recorder.events[5].kind, SyncKind::kHostWaitedStream);
   EXPECT_EQ(recorder.events[5].stream, nullptr);
   EXPECT_TRUE(recorder.events[5].per_thread_stream);
+}
+
+TEST(SyncHooks, APeerCopyNamesBothContexts) {
+  SyncRecorder& recorder = SyncRecorder::fresh();
+  next_result = CUDA_SUCCESS;
+  const auto destination = reinterpret_cast<CUcontext>(0xC1), source = reinterpret_cast<CUcontext>(0xC0);
+  EXPECT_EQ(wrap({Hook::MemcpyPeer, false}, &fake_peer)(0x1000, destination, 0x2000, source, 64), CUDA_SUCCESS);
+  ASSERT_EQ(recorder.events.size(), 1u);
+  EXPECT_EQ(recorder.events[0].kind, SyncKind::kPeerCopy);
+  EXPECT_EQ(recorder.events[0].context, destination);
+  EXPECT_EQ(recorder.events[0].source_context, source);
 }
 
 TEST(SyncHooks, FailedOrUnfinishedCallsOrderNothing) {
