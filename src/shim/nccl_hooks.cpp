@@ -13,14 +13,11 @@
 #include "shim/real_driver.h"
 #include "shim/shim_runtime.h"
 
-// The part of nccl.h (NCCL 2.x ABI) the wrappers need; NCCL's headers are not required to build.
 namespace {
-using NcclResult = int;
-using NcclComm = void*;
-struct NcclUniqueId {
-  char internal[128];
-};
-constexpr NcclResult kNcclSuccess = 0;
+using NcclResult = barracuda::shim::nccl::Result;
+using NcclComm = barracuda::shim::nccl::Comm;
+using NcclUniqueId = barracuda::shim::nccl::UniqueId;
+constexpr NcclResult kNcclSuccess = barracuda::shim::nccl::kSuccess;
 }  // namespace
 
 namespace barracuda::shim {

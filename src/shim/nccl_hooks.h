@@ -11,6 +11,16 @@
 
 namespace barracuda::shim {
 
+// The part of nccl.h (NCCL 2.x ABI) the wrappers need: NCCL's headers are not required to build.
+namespace nccl {
+using Result = int;
+using Comm = void*;  // ncclComm_t
+struct UniqueId {    // ncclUniqueId, passed by value
+  char internal[128];
+};
+constexpr Result kSuccess = 0;
+}  // namespace nccl
+
 // Whether the shim wraps this NCCL export.
 bool is_wrapped_nccl_symbol(std::string_view name);
 

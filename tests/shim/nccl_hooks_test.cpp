@@ -28,10 +28,8 @@ class NcclRecorder final : public SyncObserver {
   std::vector<SyncEvent> events;
 };
 
-struct UniqueId {
-  char internal[128];
-};
-using Comm = void*;
+using UniqueId = nccl::UniqueId;
+using Comm = nccl::Comm;
 
 int next_result = 0;
 int fake_init_all(Comm* comms, int count, const int*) {
