@@ -27,6 +27,8 @@ constexpr auto kLastPoll = std::chrono::microseconds(500);
 constexpr auto kFirstRecordPoll = std::chrono::microseconds(200);
 // How often a thread waiting for a graph launch (or a launch without an event) asks its stream.
 constexpr auto kStreamPoll = std::chrono::microseconds(20);
+// How often the report of a stopped run looks whether the launches in flight were checked.
+constexpr auto kReportPoll = std::chrono::milliseconds(10);
 
 // The stream whose completion means the kernel finished: the "_ptsz" entry points read stream 0 as the
 // calling thread's default stream.
@@ -588,13 +590,22 @@ bool LaunchMonitor::check(Flight& flight) {
 
 bool LaunchMonitor::wait_until_checked(std::chrono::milliseconds limit) {
   std::unique_lock lock(state_mutex_);
-  const uint64_t issued = launches_issued_;  // not those other threads issue meanwhile
-  return state_changed_.wait_for(lock, limit, [&] { return launches_done_ >= issued; });
+  const uint64_t issued = launches_issued_.load(std::memory_order_relaxed);  // not those issued meanwhile
+  return state_changed_.wait_for(lock, limit, [&] { return launches_done_.load(std::memory_order_relaxed) >= issued; });
+}
+
+bool LaunchMonitor::poll_until_checked(std::chrono::milliseconds limit) const {
+  const uint64_t issued = launches_issued_.load(std::memory_order_acquire);
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (launches_done_.load(std::memory_order_acquire) < issued) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(kReportPoll);
+  }
+  return true;
 }
 
 uint64_t LaunchMonitor::in_flight() const {
-  std::lock_guard lock(state_mutex_);
-  return in_flight_.size();
+  return launches_issued_.load(std::memory_order_acquire) - launches_done_.load(std::memory_order_acquire);
 }
 
 LaunchTotals LaunchMonitor::totals() const {

@@ -101,7 +101,11 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // Waits until every launch issued before the call was checked (its kernel ended, its records
   // consumed), for at most `limit`; false when some are still in flight.
   bool wait_until_checked(std::chrono::milliseconds limit);
-  // Launches issued but not checked yet.
+  // The same without the monitor's lock, for the report of a run being stopped: an application thread
+  // may hold that lock while it waits for the GPU (a launch's set-up), for as long as a running kernel
+  // takes.
+  bool poll_until_checked(std::chrono::milliseconds limit) const;
+  // Launches issued but not checked yet (without the monitor's lock).
   uint64_t in_flight() const;
   // A context is being destroyed (cuCtxDestroy, cudaDeviceReset) or may be (the release of a primary
   // context): the spare events made in it go with it. A new primary context may get the old one's
@@ -184,8 +188,9 @@ class LaunchMonitor final : public shim::LaunchObserver {
   std::deque<std::shared_ptr<Flight>> in_flight_;  // issued, not checked yet, in issue order
   std::array<std::shared_ptr<Flight>, kLaunchSlots> slot_owner_;  // launches whose kernel may still run
   uint16_t next_launch_id_ = 0;
-  uint64_t launches_issued_ = 0;  // pushed into in_flight_
-  uint64_t launches_done_ = 0;    // popped from it
+  // Written under state_mutex_, read without it too (poll_until_checked, in_flight).
+  std::atomic<uint64_t> launches_issued_{0};  // pushed into in_flight_
+  std::atomic<uint64_t> launches_done_{0};    // popped from it
   std::chrono::steady_clock::time_point in_flight_since_;  // when in_flight_ last became non-empty
   bool exclusive_ = false;           // a graph launch not replayed is running: nothing else is issued
   std::map<uint64_t, Drain> drains_;  // by QueueHost::id

@@ -255,7 +255,7 @@ class Session final : public shim::SyncObserver {
     // hold back for their sync tickets could take minutes to apply, and the report must not wait for it.
     if (stopped_by) engine_.stop_checking();
     const auto patience = stopped_by ? std::chrono::seconds(5) : std::chrono::seconds(60);
-    const bool all_checked = monitor_.wait_until_checked(patience);
+    const bool all_checked = monitor_.poll_until_checked(patience);
     if (recorder_) recorder_->finish();
     report::Report report = build_report();
     if (!all_checked) {
