@@ -95,9 +95,9 @@ void StreamOrder::several_devices() {
   overlap_possible_ = true;
 }
 
-void StreamOrder::communicator(uint64_t comm, uint64_t clique, int ranks) {
+void StreamOrder::communicator(uint64_t comm, uint64_t clique, int ranks, int rank) {
   std::lock_guard lock(mutex_);
-  communicators_[comm] = {clique, 0};
+  communicators_[comm] = {clique, rank, 0, {}};
   Clique& known = cliques_[clique];
   known.ranks = ranks;
   ++known.local_ranks;
@@ -110,13 +110,30 @@ void StreamOrder::collective(uint64_t comm, const StreamRef& stream) {
   const Clique& clique = cliques_[found->second.clique];
   if (clique.local_ranks < clique.ranks) return;  // its other ranks run in other processes
   const std::pair key{found->second.clique, ++found->second.collectives};
-  auto& arrivals = collectives_[key];
+  arrive(collectives_[key], stream, static_cast<size_t>(clique.ranks));
+  if (collectives_[key].empty()) collectives_.erase(key);
+}
+
+void StreamOrder::point_to_point(uint64_t comm, int peer, bool send, const StreamRef& stream) {
+  std::lock_guard lock(mutex_);
+  const auto found = communicators_.find(comm);
+  if (found == communicators_.end()) return;
+  Communicator& own = found->second;
+  const Clique& clique = cliques_[own.clique];
+  if (clique.local_ranks < clique.ranks) return;  // the peer may run in another process
+  const uint64_t number = ++own.transfers[{peer, send}];
+  const std::tuple key{own.clique, send ? own.rank : peer, send ? peer : own.rank, number};
+  arrive(transfers_[key], stream, 2);
+  if (transfers_[key].empty()) transfers_.erase(key);
+}
+
+void StreamOrder::arrive(Arrivals& arrivals, const StreamRef& stream, size_t parties) {
   arrivals.emplace_back(stream, clock_before_work(stream));
-  if (arrivals.size() < static_cast<size_t>(clique.ranks)) return;
+  if (arrivals.size() < parties) return;
   VectorClock joined;
   for (const auto& [participant, clock] : arrivals) merge(joined, clock);
   for (const auto& [participant, clock] : arrivals) merge(streams_[participant], joined);
-  collectives_.erase(key);
+  arrivals.clear();
 }
 
 void StreamOrder::close_waited() {

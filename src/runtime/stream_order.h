@@ -18,7 +18,8 @@
 //     synchronisation waits for that context's streams only (another GPU's work goes on);
 //   - an NCCL collective joins the streams of its participants in this process: the work each issues
 //     after it runs after the work every participant issued before it (the n-th collective of each
-//     communicator of a clique match; cliques with ranks in other processes join nothing);
+//     communicator of a clique match; cliques with ranks in other processes join nothing); a send and
+//     the receive it matches (the n-th from one rank to another) join the two streams alike;
 //   - a graph launch the shim replays node by node gives each node a lane of its own (kGraphNode):
 //     its first nodes follow the stream, each node follows its predecessors, the stream follows its
 //     last nodes. A node's lane is the same on every launch of its instantiated graph, which CUDA
@@ -78,10 +79,11 @@ class StreamOrder {
   // Another context's work may run beside each context's (several GPUs in use): launches on legacy
   // default streams may overlap later ones too.
   void several_devices();
-  // NCCL: communicator `comm` is one of `ranks` of clique `clique`; a collective on it was issued into
-  // `stream`.
-  void communicator(uint64_t comm, uint64_t clique, int ranks);
+  // NCCL: communicator `comm` is rank `rank` of `ranks` of clique `clique`; a collective on it was
+  // issued into `stream`; a send to (`send`) or a receive from rank `peer`.
+  void communicator(uint64_t comm, uint64_t clique, int ranks, int rank);
   void collective(uint64_t comm, const StreamRef& stream);
+  void point_to_point(uint64_t comm, int peer, bool send, const StreamRef& stream);
 
  private:
   using VectorClock = std::map<StreamRef, uint64_t>;  // stream -> latest launch sequence known done
@@ -106,16 +108,24 @@ class StreamOrder {
   std::vector<OpenLaunch> open_;  // launches a later launch may still overlap, in issue order
   struct Communicator {
     uint64_t clique = 0;
-    uint64_t collectives = 0;  // issued on it so far
+    int rank = 0;
+    uint64_t collectives = 0;                // issued on it so far
+    std::map<std::pair<int, bool>, uint64_t> transfers;  // sends to / receives from each peer so far
   };
+  // Streams and their clocks at a join's arrivals.
+  using Arrivals = std::vector<std::pair<StreamRef, VectorClock>>;
+  // Adds `stream` to `arrivals`; once `parties` have arrived, each one's stream follows them all.
+  void arrive(Arrivals& arrivals, const StreamRef& stream, size_t parties);
   struct Clique {
     int ranks = 0;
     int local_ranks = 0;  // communicators of it made in this process
   };
   std::map<uint64_t, Communicator> communicators_;
   std::map<uint64_t, Clique> cliques_;
-  // Collectives not every local rank has issued yet, by clique and number: the streams and their clocks.
-  std::map<std::pair<uint64_t, uint64_t>, std::vector<std::pair<StreamRef, VectorClock>>> collectives_;
+  // Collectives not every local rank has issued yet, by clique and number.
+  std::map<std::pair<uint64_t, uint64_t>, Arrivals> collectives_;
+  // Sends or receives whose match has not been issued yet, by clique, sender, receiver and number.
+  std::map<std::tuple<uint64_t, int, int, uint64_t>, Arrivals> transfers_;
 };
 
 }  // namespace barracuda::runtime

@@ -130,13 +130,21 @@ void StreamTracker::synchronized(const shim::SyncEvent& event) {
     case shim::SyncKind::kContextRelease:  // orders nothing: the context may live on
       break;
     case shim::SyncKind::kCommunicatorCreated:
-      order_.communicator(reinterpret_cast<uint64_t>(event.communicator), event.clique, event.ranks);
+      order_.communicator(reinterpret_cast<uint64_t>(event.communicator), event.clique, event.ranks, event.rank);
       break;
     case shim::SyncKind::kCollective:
-      if (!stream_is_being_captured(event.stream)) {
-        order_.collective(reinterpret_cast<uint64_t>(event.communicator), stream_ref(event.stream, false));
+    case shim::SyncKind::kSend:
+    case shim::SyncKind::kReceive: {
+      if (stream_is_being_captured(event.stream)) break;
+      const auto comm = reinterpret_cast<uint64_t>(event.communicator);
+      const StreamRef stream = stream_ref(event.stream, false);
+      if (event.kind == shim::SyncKind::kCollective) {
+        order_.collective(comm, stream);
+      } else {
+        order_.point_to_point(comm, event.peer, event.kind == shim::SyncKind::kSend, stream);
       }
       break;
+    }
   }
 }
 

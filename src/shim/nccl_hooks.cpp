@@ -33,11 +33,14 @@ enum class NcclEntry : std::size_t {
   kReduce,
   kAllGather,
   kReduceScatter,
+  kSend,
+  kRecv,
   kCount
 };
 constexpr std::array<std::string_view, static_cast<std::size_t>(NcclEntry::kCount)> kNames{
     "ncclCommInitAll", "ncclCommInitRank", "ncclCommInitRankConfig", "ncclAllReduce",
-    "ncclBroadcast",   "ncclReduce",       "ncclAllGather",          "ncclReduceScatter"};
+    "ncclBroadcast",   "ncclReduce",       "ncclAllGather",          "ncclReduceScatter",
+    "ncclSend",        "ncclRecv"};
 
 std::array<std::atomic<void*>, kNames.size()> real_entries{};
 
@@ -66,11 +69,12 @@ void announce(const SyncEvent& event) {
   runtime.sync_observers.for_each([&](SyncObserver& observer) { observer.synchronized(event); });
 }
 
-void announce_communicator(NcclComm comm, uint64_t clique, int ranks) {
+void announce_communicator(NcclComm comm, uint64_t clique, int ranks, int rank) {
   SyncEvent event{SyncKind::kCommunicatorCreated};
   event.communicator = comm;
   event.clique = clique;
   event.ranks = ranks;
+  event.rank = rank;
   announce(event);
 }
 
@@ -81,15 +85,18 @@ uint64_t clique_of(const NcclUniqueId& id) {
   return hash | 1;  // never 0
 }
 
-// `call()` makes the collective; on success it is announced with its communicator and stream. NCCL's own
-// launches, event records and waits inside the call are the application's as far as the shim is concerned.
+// `call()` makes the collective (or the send or receive, to or from `peer`); on success it is announced
+// with its communicator and stream. NCCL's own launches, event records and waits inside the call are
+// the application's as far as the shim is concerned.
 template <typename Call>
-NcclResult collective(NcclComm comm, CUstream stream, Call&& call) {
+NcclResult collective(NcclComm comm, CUstream stream, Call&& call, SyncKind kind = SyncKind::kCollective,
+                      int peer = 0) {
   const NcclResult result = call();
   if (result != kNcclSuccess) return result;
-  SyncEvent event{SyncKind::kCollective};
+  SyncEvent event{kind};
   event.communicator = comm;
   event.stream = stream;
+  event.peer = peer;
   announce(event);
   return result;
 }
@@ -109,7 +116,7 @@ NcclResult ncclCommInitAll(NcclComm* comms, int count, const int* devices) {
   if (result != kNcclSuccess || comms == nullptr) return result;
   // One clique: named by its first communicator.
   for (int rank = 0; rank < count; ++rank) {
-    barracuda::shim::announce_communicator(comms[rank], reinterpret_cast<uint64_t>(comms[0]), count);
+    barracuda::shim::announce_communicator(comms[rank], reinterpret_cast<uint64_t>(comms[0]), count, rank);
   }
   return result;
 }
@@ -119,7 +126,7 @@ NcclResult ncclCommInitRank(NcclComm* comm, int ranks, NcclUniqueId id, int rank
   if (call == nullptr) return 1;
   const NcclResult result = call(comm, ranks, id, rank);
   if (result == kNcclSuccess && comm != nullptr) {
-    barracuda::shim::announce_communicator(*comm, barracuda::shim::clique_of(id), ranks);
+    barracuda::shim::announce_communicator(*comm, barracuda::shim::clique_of(id), ranks, rank);
   }
   return result;
 }
@@ -129,7 +136,7 @@ NcclResult ncclCommInitRankConfig(NcclComm* comm, int ranks, NcclUniqueId id, in
   if (call == nullptr) return 1;
   const NcclResult result = call(comm, ranks, id, rank, config);
   if (result == kNcclSuccess && comm != nullptr) {
-    barracuda::shim::announce_communicator(*comm, barracuda::shim::clique_of(id), ranks);
+    barracuda::shim::announce_communicator(*comm, barracuda::shim::clique_of(id), ranks, rank);
   }
   return result;
 }
@@ -174,6 +181,22 @@ NcclResult ncclReduceScatter(const void* send, void* receive, size_t count, int 
   return barracuda::shim::collective(comm, stream, [&] { return call(send, receive, count, type, op, comm, stream); });
 }
 
+NcclResult ncclSend(const void* send, size_t count, int type, int peer, NcclComm comm, CUstream stream) {
+  const auto call = real<NcclResult (*)(const void*, size_t, int, int, NcclComm, CUstream)>(NcclEntry::kSend);
+  if (call == nullptr) return 1;
+  return barracuda::shim::collective(
+      comm, stream, [&] { return call(send, count, type, peer, comm, stream); }, barracuda::shim::SyncKind::kSend,
+      peer);
+}
+
+NcclResult ncclRecv(void* receive, size_t count, int type, int peer, NcclComm comm, CUstream stream) {
+  const auto call = real<NcclResult (*)(void*, size_t, int, int, NcclComm, CUstream)>(NcclEntry::kRecv);
+  if (call == nullptr) return 1;
+  return barracuda::shim::collective(
+      comm, stream, [&] { return call(receive, count, type, peer, comm, stream); },
+      barracuda::shim::SyncKind::kReceive, peer);
+}
+
 }  // extern "C"
 
 namespace barracuda::shim {
@@ -190,7 +213,8 @@ void* nccl_wrapper_for(std::string_view name, void* found) {
       reinterpret_cast<void*>(&ncclCommInitAll),   reinterpret_cast<void*>(&ncclCommInitRank),
       reinterpret_cast<void*>(&ncclCommInitRankConfig), reinterpret_cast<void*>(&ncclAllReduce),
       reinterpret_cast<void*>(&ncclBroadcast),     reinterpret_cast<void*>(&ncclReduce),
-      reinterpret_cast<void*>(&ncclAllGather),     reinterpret_cast<void*>(&ncclReduceScatter)};
+      reinterpret_cast<void*>(&ncclAllGather),     reinterpret_cast<void*>(&ncclReduceScatter),
+      reinterpret_cast<void*>(&ncclSend),          reinterpret_cast<void*>(&ncclRecv)};
   for (std::size_t entry = 0; entry < kNames.size(); ++entry) {
     if (kNames[entry] != name) continue;
     void* expected = nullptr;

@@ -26,10 +26,12 @@ enum class SyncKind : unsigned char {
   kGraphNodeFollowsStream,  // graph_node, a first node, runs after the work issued to `stream` before
   kGraphNodeFollowsNode,    // graph_node runs after earlier_node (an edge of the graph)
   kStreamFollowsGraphNode,  // work issued to `stream` from now on runs after graph_node (a last node)
-  // NCCL (shim/nccl_hooks.h): a communicator was made, one of `ranks` in clique `clique`; a collective was
-  // issued on `communicator` into `stream`.
+  // NCCL (shim/nccl_hooks.h): a communicator was made, rank `rank` of `ranks` in clique `clique`; a
+  // collective was issued on `communicator` into `stream`; a send to / receive from rank `peer`.
   kCommunicatorCreated,
   kCollective,
+  kSend,
+  kReceive,
 };
 
 struct SyncEvent {
@@ -42,9 +44,11 @@ struct SyncEvent {
   CUdevice device = -1;            // teardown by cuDevicePrimaryCtxReset, cuDevicePrimaryCtxRelease
   GraphNodeRef graph_node;         // the kGraphNode* kinds; event record and wait nodes: in place of `stream`
   GraphNodeRef earlier_node;       // kGraphNodeFollowsNode
-  const void* communicator = nullptr;  // kCommunicatorCreated, kCollective: an ncclComm_t
+  const void* communicator = nullptr;  // kCommunicatorCreated, kCollective, kSend, kReceive: an ncclComm_t
   uint64_t clique = 0;                 // kCommunicatorCreated: the same for every rank of one clique
   int ranks = 0;                       // kCommunicatorCreated: how many ranks the clique has
+  int rank = 0;                        // kCommunicatorCreated: the communicator's own
+  int peer = 0;                        // kSend, kReceive
 };
 
 class SyncObserver {

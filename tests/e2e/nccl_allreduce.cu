@@ -8,6 +8,8 @@
 //   cross: the same, and GPU 0 also writes a marker buffer of its own before the all-reduce that GPU 1 reads
 //          after it, in its own stream: the collective orders them (GPU 1's all-reduce cannot end
 //          before GPU 0's has begun, which follows the marker's write in GPU 0's stream). Nothing races.
+//   sendrecv: GPU 0 writes a marker of its own, then sends its buffer to GPU 1 (ncclSend/ncclRecv in one
+//          group) instead of the all-reduce; GPU 1 reads the marker after the receive: ordered by it.
 //   racy:  the same, but GPU 1 also writes GPU 0's buffer from a second stream that waits only for
 //          GPU 0's fill, while GPU 0 scales it: one inter-device write-write race between the user's
 //          kernels (the scale's load precedes its own store, which the race names).
@@ -31,6 +33,8 @@ struct Nccl {
   NcclResult (*group_start)();
   NcclResult (*group_end)();
   NcclResult (*comm_destroy)(NcclComm);
+  NcclResult (*send)(const void*, size_t, int, int, NcclComm, cudaStream_t);
+  NcclResult (*recv)(void*, size_t, int, int, NcclComm, cudaStream_t);
 };
 
 bool load_nccl(Nccl& nccl) {
@@ -41,7 +45,10 @@ bool load_nccl(Nccl& nccl) {
   nccl.group_start = reinterpret_cast<decltype(nccl.group_start)>(dlsym(library, "ncclGroupStart"));
   nccl.group_end = reinterpret_cast<decltype(nccl.group_end)>(dlsym(library, "ncclGroupEnd"));
   nccl.comm_destroy = reinterpret_cast<decltype(nccl.comm_destroy)>(dlsym(library, "ncclCommDestroy"));
-  return nccl.comm_init_all && nccl.all_reduce && nccl.group_start && nccl.group_end && nccl.comm_destroy;
+  nccl.send = reinterpret_cast<decltype(nccl.send)>(dlsym(library, "ncclSend"));
+  nccl.recv = reinterpret_cast<decltype(nccl.recv)>(dlsym(library, "ncclRecv"));
+  return nccl.comm_init_all && nccl.all_reduce && nccl.group_start && nccl.group_end && nccl.comm_destroy &&
+         nccl.send && nccl.recv;
 }
 
 constexpr int kCount = 1024;
@@ -76,7 +83,8 @@ __global__ void count_equal(const float* a, const float* b, int* equal) {
 
 int main(int argc, char** argv) {
   const bool racy = argc > 1 && std::strcmp(argv[1], "racy") == 0;
-  const bool cross = argc > 1 && std::strcmp(argv[1], "cross") == 0;
+  const bool send_receive = argc > 1 && std::strcmp(argv[1], "sendrecv") == 0;
+  const bool cross = send_receive || (argc > 1 && std::strcmp(argv[1], "cross") == 0);
   int devices = 0;
   Nccl nccl{};
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 2 || !load_nccl(nccl)) {
@@ -112,8 +120,13 @@ int main(int argc, char** argv) {
   if (cross) fill<<<kCount / 256, 256, 0, streams[0]>>>(marker, 5.0f);
   CHECK(cudaEventRecord(filled, streams[0]));
   nccl.group_start();
-  for (int d = 0; d < 2; ++d) {
-    nccl.all_reduce(buffers[d], buffers[d], kCount, kNcclFloat, kNcclSum, comms[d], streams[d]);
+  if (send_receive) {
+    nccl.send(buffers[0], kCount, kNcclFloat, 1, comms[0], streams[0]);
+    nccl.recv(buffers[1], kCount, kNcclFloat, 0, comms[1], streams[1]);
+  } else {
+    for (int d = 0; d < 2; ++d) {
+      nccl.all_reduce(buffers[d], buffers[d], kCount, kNcclFloat, kNcclSum, comms[d], streams[d]);
+    }
   }
   if (nccl.group_end() != 0) {
     std::printf("ncclAllReduce failed\n");
@@ -148,7 +161,11 @@ int main(int argc, char** argv) {
   count_equal<<<kCount / 256, 256>>>(buffers[0], buffers[1], equal);
   CHECK(cudaDeviceSynchronize());
   // Racy: how many agree depends on the order the race takes; the output must not.
-  std::printf("all-reduce %s\n", racy ? "done" : (*equal == kCount ? "agrees" : "differs"));
+  if (send_receive) {
+    std::printf("sent\n");
+  } else {
+    std::printf("all-reduce %s\n", racy ? "done" : (*equal == kCount ? "agrees" : "differs"));
+  }
   for (NcclComm comm : comms) nccl.comm_destroy(comm);
   return 0;
 }

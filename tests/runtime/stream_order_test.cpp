@@ -63,14 +63,21 @@ TEST(StreamOrder, AnEventOrdersStreamsOfTwoContexts) {
   EXPECT_TRUE(order.launch(kBlockingGpu1).concurrent_with.empty());
 }
 
-// NCCL: a collective over both GPUs joins their streams; a clique with ranks elsewhere joins nothing.
+// NCCL between two GPUs: streams of ranks 0 and 1 (communicators 0x100 and 0x101 of clique 7).
+const StreamRef kRank0Stream{0xa0, 0, StreamKind::kBlocking, 0, 0xc0};
+const StreamRef kRank1Stream{0xa1, 0, StreamKind::kBlocking, 0, 0xc1};
+void make_two_ranks(StreamOrder& order) {
+  order.several_devices();
+  order.communicator(0x100, 7, 2, 0);
+  order.communicator(0x101, 7, 2, 1);
+}
+
+// A collective over both GPUs joins their streams; a clique with ranks elsewhere joins nothing.
 TEST(StreamOrder, ACollectiveJoinsTheStreamsOfItsLocalRanks) {
   StreamOrder order;
-  order.several_devices();
-  const StreamRef gpu0{0xa0, 0, StreamKind::kBlocking, 0, 0xc0};
-  const StreamRef gpu1{0xa1, 0, StreamKind::kBlocking, 0, 0xc1};
-  order.communicator(0x100, 7, 2);
-  order.communicator(0x101, 7, 2);
+  make_two_ranks(order);
+  const StreamRef& gpu0 = kRank0Stream;
+  const StreamRef& gpu1 = kRank1Stream;
   order.launch(gpu0);  // writes what GPU 1 reads after the collective
   order.collective(0x100, gpu0);
   EXPECT_EQ(order.launch(gpu1).concurrent_with, Seqs{LaunchSeq{1}});  // before GPU 1 joined
@@ -80,11 +87,27 @@ TEST(StreamOrder, ACollectiveJoinsTheStreamsOfItsLocalRanks) {
   EXPECT_EQ(order.launch(gpu1).concurrent_with, Seqs{LaunchSeq{4}});
 }
 
+// A send from rank 0 to rank 1 and the receive it matches join the two streams; a second send has to
+// wait for its own receive.
+TEST(StreamOrder, ASendAndItsReceiveJoinTheirStreams) {
+  StreamOrder order;
+  make_two_ranks(order);
+  const StreamRef& gpu0 = kRank0Stream;
+  const StreamRef& gpu1 = kRank1Stream;
+  order.launch(gpu0);
+  order.point_to_point(0x101, 0, /*send=*/false, gpu1);  // the receive may be issued first
+  order.point_to_point(0x100, 1, /*send=*/true, gpu0);
+  EXPECT_TRUE(order.launch(gpu1).concurrent_with.empty());
+  order.launch(gpu0);
+  order.point_to_point(0x100, 1, /*send=*/true, gpu0);  // the second send: no receive yet
+  EXPECT_EQ(order.launch(gpu1).concurrent_with, Seqs{LaunchSeq{3}});
+}
+
 TEST(StreamOrder, ACollectiveWithRanksInOtherProcessesJoinsNothing) {
   StreamOrder order;
   const StreamRef gpu0{0xa0, 0, StreamKind::kNonBlocking, 0, 0xc0};
   const StreamRef other{0xa1, 0, StreamKind::kNonBlocking, 0, 0xc0};
-  order.communicator(0x100, 7, 2);  // rank 1 lives in another process
+  order.communicator(0x100, 7, 2, 0);  // rank 1 lives in another process
   order.launch(gpu0);
   order.collective(0x100, gpu0);
   order.collective(0x100, gpu0);

@@ -23,7 +23,10 @@ class NcclRecorder final : public SyncObserver {
     return *instance;
   }
   void synchronized(const SyncEvent& event) override {
-    if (event.kind == SyncKind::kCommunicatorCreated || event.kind == SyncKind::kCollective) events.push_back(event);
+    if (event.kind == SyncKind::kCommunicatorCreated || event.kind == SyncKind::kCollective ||
+        event.kind == SyncKind::kSend || event.kind == SyncKind::kReceive) {
+      events.push_back(event);
+    }
   }
   std::vector<SyncEvent> events;
 };
@@ -41,6 +44,7 @@ int fake_init_rank(Comm* comm, int, UniqueId, int rank) {
   return next_result;
 }
 int fake_all_reduce(const void*, void*, size_t, int, int, Comm, CUstream) { return next_result; }
+int fake_send(const void*, size_t, int, int, Comm, CUstream) { return next_result; }
 
 template <typename Function>
 Function wrapped(const char* name, Function fake) {
@@ -52,6 +56,8 @@ const auto kStream = reinterpret_cast<CUstream>(0x5100);
 TEST(NcclHooks, WrapsTheCommunicatorAndCollectiveEntryPoints) {
   EXPECT_TRUE(is_wrapped_nccl_symbol("ncclAllReduce"));
   EXPECT_TRUE(is_wrapped_nccl_symbol("ncclCommInitRank"));
+  EXPECT_TRUE(is_wrapped_nccl_symbol("ncclSend"));
+  EXPECT_TRUE(is_wrapped_nccl_symbol("ncclRecv"));
   EXPECT_FALSE(is_wrapped_nccl_symbol("ncclGroupStart"));
   EXPECT_FALSE(is_wrapped_nccl_symbol("cuLaunchKernel"));
 }
@@ -66,6 +72,7 @@ TEST(NcclHooks, CommunicatorsOfOneInitAllShareAClique) {
   for (int rank = 0; rank < 2; ++rank) {
     EXPECT_EQ(recorder.events[rank].communicator, comms[rank]);
     EXPECT_EQ(recorder.events[rank].ranks, 2);
+    EXPECT_EQ(recorder.events[rank].rank, rank);
     EXPECT_EQ(recorder.events[rank].clique, recorder.events[0].clique);
   }
 }
@@ -98,6 +105,17 @@ TEST(NcclHooks, ACollectiveIsAnnouncedWithItsStreamOnceItSucceeded) {
   ASSERT_EQ(recorder.events.size(), 1u);
   EXPECT_EQ(recorder.events[0].kind, SyncKind::kCollective);
   EXPECT_EQ(recorder.events[0].communicator, comm);
+  EXPECT_EQ(recorder.events[0].stream, kStream);
+}
+
+TEST(NcclHooks, ASendIsAnnouncedWithItsPeer) {
+  NcclRecorder& recorder = NcclRecorder::fresh();
+  next_result = 0;
+  const Comm comm = reinterpret_cast<Comm>(0x100);
+  ASSERT_EQ(wrapped("ncclSend", &fake_send)(nullptr, 4, 7, 1, comm, kStream), 0);
+  ASSERT_EQ(recorder.events.size(), 1u);
+  EXPECT_EQ(recorder.events[0].kind, SyncKind::kSend);
+  EXPECT_EQ(recorder.events[0].peer, 1);
   EXPECT_EQ(recorder.events[0].stream, kStream);
 }
 
