@@ -98,6 +98,22 @@ TEST(SassBackend, AnUnreadableLineTableIsSaidAndTheModuleStillPatched) {
   EXPECT_NE(messages[0].find("line table is not understood"), std::string::npos) << messages[0];
 }
 
+// NCCL's kernels are library code: left unpatched and listed, not skipped (runtime/library_code.h).
+TEST(SassBackend, NcclsKernelsAreLeftAloneAndListed) {
+  setenv("BARRACUDA_SANITIZER_LIBRARY", FAKE_SANITIZER_LIBRARY, 1);
+  SiteRegistry sites;
+  SassBackend sass(sites, [](const std::string&) {});
+  ASSERT_TRUE(sass.start());
+  const Fake fake;
+  const size_t before = fake.modules().size();
+  fake.fire_module_loaded(context(3), module(0x50), std::string("\x7f" "ELF ... _Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
+  fake.fire_module_loaded(context(3), module(0x60), std::string("\x7f" "ELF ... ncclKernel_Broadcast_RING_LL_Sum_int8_t"));
+  EXPECT_EQ(fake.modules().size(), before) << "neither patched";
+  ASSERT_EQ(sass.library_code().size(), 1u) << "one library, listed once";
+  EXPECT_NE(sass.library_code()[0].find("NCCL"), std::string::npos);
+  EXPECT_TRUE(sass.skipped().empty());
+}
+
 TEST(SassBackend, AMissingLibraryTurnsItOffSayingWhy) {
   setenv("BARRACUDA_SANITIZER_LIBRARY", "/nonexistent/libsanitizer-public.so", 1);
   setenv("CUDA_HOME", "/nonexistent", 1);
