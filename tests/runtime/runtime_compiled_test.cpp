@@ -133,6 +133,24 @@ TEST(RuntimeCompiledPtx, TheInstrumenterChecksAnNvrtcCubinFromItsPtx) {
   std::filesystem::remove_all(cache);
 }
 
+// A module whose PTX holds NCCL's kernels is library code (runtime/library_code.h): left alone and
+// listed, not skipped.
+TEST(RuntimeCompiledPtx, NcclsKernelsAreLeftAloneAsLibraryCode) {
+  const Compiled compiled = compile_with_nvrtc(
+      "extern \"C\" __global__ void ncclDevKernel_AllReduce_Sum_f32_RING_LL(int* data) { data[0] = 1; }\n");
+  const std::filesystem::path cache = empty_dir("barracuda-nvrtc-nccl-cache");
+  RuntimeCompiledPtx known{std::filesystem::path()};
+  known.on_cubin_compiled(announced(compiled));
+  SiteRegistry sites;
+  ModuleInstrumenter instrumenter(config(cache, &known), sites, [] { return SharedQueues(); });
+  EXPECT_EQ(instrumenter.transform(cubin_image(compiled.cubin)), nullptr);
+  EXPECT_TRUE(instrumenter.skipped().empty());
+  ASSERT_EQ(instrumenter.library_code().size(), 1u);
+  EXPECT_NE(instrumenter.library_code()[0].find("NCCL"), std::string::npos);
+  EXPECT_TRUE(instrumenter.instrumented_kernels().empty());
+  std::filesystem::remove_all(cache);
+}
+
 TEST(RuntimeCompiledPtx, AnUnknownCubinIsNamedAsNotInstrumented) {
   const Compiled compiled = compile_with_nvrtc(kSource);
   const std::filesystem::path cache = empty_dir("barracuda-nvrtc-unknown-cache");
