@@ -66,6 +66,7 @@ void BM_OneLocation(benchmark::State& s) { run_trace(s, one_location, 64, 4); }
 void BM_SmallLaunch(benchmark::State& s) { run_trace(s, coalesced, 1, 1); }
 void BM_BroadcastRead(benchmark::State& s) { run_trace(s, broadcast_read, 2048, 1); }
 void BM_LookBack(benchmark::State& s) { run_trace(s, look_back, 2048, 2); }
+void BM_SpinningLookBack(benchmark::State& s) { run_trace(s, spinning_look_back, 1024, 64); }
 void BM_BarrierHeavy(benchmark::State& s) { run_trace(s, barrier_heavy, 256, 16); }
 void BM_LockHeavy(benchmark::State& s) { run_trace(s, lock_heavy, 64, 4); }
 void BM_TicketedLock(benchmark::State& s) { run_trace(s, ticketed_lock, 64, 16); }
@@ -82,6 +83,7 @@ BENCHMARK(BM_Strided)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Scattered)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BroadcastRead)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LookBack)->Arg(1)->Arg(2)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SpinningLookBack)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneLocation)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SmallLaunch)->Arg(1)->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BroadcastRead)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);

@@ -1,6 +1,7 @@
 #include "synthetic_traces.h"
 #include "barracuda/sync_bucket.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
@@ -201,6 +202,28 @@ SyntheticTrace look_back(uint32_t blocks, uint32_t queues, uint32_t rounds) {
     t.memory(b, w, RecordOp::kLoad, ~0u, kArrayA + i * 4, 4);
     t.memory(b, w, RecordOp::kStore, ~0u, kArrayB + i * 4, 4);
   });
+}
+
+SyntheticTrace spinning_look_back(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  // Windows of kWarpSize blocks in flight, each spinning `rounds` times on the state words of the tiles
+  // before it: round by round, every block of the window reads once (their records interleave in the
+  // queues, as blocks running side by side log them), then each block writes its own state.
+  TraceBuilder t(blocks, queues);
+  for (uint32_t first = 0; first < blocks; first += kWarpSize) {
+    const uint32_t last = std::min(blocks, first + kWarpSize);
+    for (uint32_t r = 0; r < rounds; ++r) {
+      for (uint32_t b = first; b < last; ++b) {
+        std::array<uint64_t, kWarpSize> predecessors;
+        for (uint32_t lane = 0; lane < kWarpSize; ++lane) predecessors[lane] = kLock + (b > lane ? b - 1 - lane : 0) * 8;
+        t.gather(b, 0, RecordOp::kLoad, predecessors);
+      }
+    }
+    for (uint32_t b = first; b < last; ++b) {
+      t.memory(b, 0, RecordOp::kStore, 1u, kLock + uint64_t{b} * 8 + 4, 0);
+      t.exit_all_warps(b);
+    }
+  }
+  return t.take();
 }
 
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {

@@ -32,6 +32,9 @@ SyntheticTrace broadcast_read(uint32_t blocks, uint32_t queues, uint32_t rounds)
 // Decoupled look-back (cub_scan): warp 0 of each block reads the state words of the 32 tiles before
 // its own, then writes its tile's value; every warp also streams its own elements. Race-free.
 SyntheticTrace look_back(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// The same look-back while predecessors are not ready yet: the blocks in flight spin, re-reading the
+// state words `rounds` times, their reads of one word interleaving (cub_scan under the tool).
+SyntheticTrace spinning_look_back(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Lane 0 of each warp takes a global spin lock (atomicCAS + fence), updates a counter, releases
 // it (fence + atomicExch).
