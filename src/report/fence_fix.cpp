@@ -54,7 +54,7 @@ MemoryScope covering_scope(const Race& race) {
 std::string widened_access(const Access& access, MemoryScope needed) {
   const std::string from = memory_scope_name(access.scope);
   const std::string to = memory_scope_name(needed);
-  if (access.kind == AccessKind::kAtomic) {
+  if (access.kind == AccessOperation::kAtomic) {
     return "give this atomic " + to + " scope instead of " + from +
            (needed == MemoryScope::kGpu && access.scope == MemoryScope::kCta
                 ? " (atomicAdd instead of atomicAdd_block, and so on; PTX atom.gpu / atom.relaxed.gpu)"
@@ -62,7 +62,7 @@ std::string widened_access(const Access& access, MemoryScope needed) {
            ": its scope must cover both racing threads";
   }
   return "give this " + std::string{memory_semantics_name(access.semantics)} + " " +
-         (access.kind == AccessKind::kWrite ? "store" : "load") + " " + to + " scope instead of " + from +
+         (access.kind == AccessOperation::kWrite ? "store" : "load") + " " + to + " scope instead of " + from +
          " (PTX ." + to + "; cuda::atomic_ref with cuda::thread_scope_" +
          (needed == MemoryScope::kGpu ? "device" : "block") + "): its scope must cover both racing threads";
 }

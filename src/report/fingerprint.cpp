@@ -42,7 +42,7 @@ std::string site_key(const Access& access) {
     key += '<' + frame.function + '@' + source_location_text(frame.location);
   }
   key += '/';
-  key += name_of(kAccessKindNames, access.kind);
+  key += name_of(kAccessOperationNames, access.kind);
   return key;
 }
 

@@ -139,7 +139,7 @@ Allocation read_allocation(const Node& node) {
 
 Access read_access(const Node& node) {
   Access access{read_site(node.field("site")), read_thread(node.field("thread")),
-                node.field("kind").enumeration(kAccessKindNames),
+                node.field("kind").enumeration(kAccessOperationNames),
                 node.field("semantics").enumeration(kMemorySemanticsNames),
                 node.field("scope").enumeration(kMemoryScopeNames)};
   if (node.has("out_of_bounds")) {  // optional

@@ -29,7 +29,7 @@ Json site_json(const Site& site) {
 }
 
 Json access_json(const Access& access) {
-  Json json{{"kind", name_of(kAccessKindNames, access.kind)},
+  Json json{{"kind", name_of(kAccessOperationNames, access.kind)},
             {"semantics", name_of(kMemorySemanticsNames, access.semantics)},
             {"scope", name_of(kMemoryScopeNames, access.scope)},
             {"thread", thread_json(access.thread)},

@@ -91,12 +91,13 @@ struct OutOfBounds {
   friend bool operator==(const OutOfBounds&, const OutOfBounds&) = default;
 };
 
-enum class AccessKind { kRead, kWrite, kAtomic };
+// What an access did (engine::AccessKind is the engine's fuller description of one).
+enum class AccessOperation { kRead, kWrite, kAtomic };
 
 struct Access {
   Site site;
   ThreadCoordinates thread;
-  AccessKind kind = AccessKind::kRead;
+  AccessOperation kind = AccessOperation::kRead;
   MemorySemantics semantics = MemorySemantics::kWeak;
   MemoryScope scope = MemoryScope::kSystem;  // meaningful only for strong (non-weak) accesses
   std::optional<OutOfBounds> out_of_bounds;

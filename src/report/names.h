@@ -31,10 +31,10 @@ inline constexpr auto kMemoryScopeNames = dense_named_values<MemoryScope, kMemor
 inline constexpr auto kMemorySemanticsNames =
     dense_named_values<MemorySemantics, kMemorySemanticsCount>(memory_semantics_name);
 
-inline constexpr std::array<NamedValue<AccessKind>, 3> kAccessKindNames{{
-    {AccessKind::kRead, "read"},
-    {AccessKind::kWrite, "write"},
-    {AccessKind::kAtomic, "atomic"},
+inline constexpr std::array<NamedValue<AccessOperation>, 3> kAccessOperationNames{{
+    {AccessOperation::kRead, "read"},
+    {AccessOperation::kWrite, "write"},
+    {AccessOperation::kAtomic, "atomic"},
 }};
 
 // Named for the driver entry point that made the memory (cudaMalloc reaches the driver as cuMemAlloc).

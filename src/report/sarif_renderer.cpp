@@ -49,7 +49,7 @@ Json location_json(const Site& site) {
 }
 
 std::string access_phrase(const Access& access) {
-  return std::string{name_of(kAccessKindNames, access.kind)} + " by thread " + coord_text(access.thread.thread) +
+  return std::string{name_of(kAccessOperationNames, access.kind)} + " by thread " + coord_text(access.thread.thread) +
          " of block " + coord_text(access.thread.block) + " at " + site_position_text(access.site);
 }
 

@@ -43,7 +43,7 @@ void print_stack(const Site& site, std::ostream& out) {
 
 // "Write", "Atomic (relaxed.gpu)", "Read (acquire.gpu)": strong accesses show their qualifiers.
 std::string access_description(const Access& access) {
-  std::string text{name_of(kAccessKindNames, access.kind)};
+  std::string text{name_of(kAccessOperationNames, access.kind)};
   if (access.semantics != MemorySemantics::kWeak) {
     text += " (";
     text += name_of(kMemorySemanticsNames, access.semantics);

@@ -70,8 +70,8 @@ report::Hazard to_report(engine::Hazard h) {
 }
 
 // The kinds of the two accesses follow from the hazard (named from the earlier to the later access).
-std::pair<report::AccessKind, report::AccessKind> access_kinds(engine::Hazard h) {
-  using K = report::AccessKind;
+std::pair<report::AccessOperation, report::AccessOperation> access_kinds(engine::Hazard h) {
+  using K = report::AccessOperation;
   switch (h) {
     case engine::Hazard::kReadAfterWrite: return {K::kWrite, K::kRead};
     case engine::Hazard::kWriteAfterRead: return {K::kRead, K::kWrite};

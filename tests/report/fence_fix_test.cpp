@@ -17,7 +17,7 @@ Site site_at(const char* function, const char* file, uint32_t line) {
   return site;
 }
 
-Access access_of(Site site, Coord3 block, AccessKind kind, MemorySemantics semantics, MemoryScope scope) {
+Access access_of(Site site, Coord3 block, AccessOperation kind, MemorySemantics semantics, MemoryScope scope) {
   Access access;
   access.site = std::move(site);
   access.thread.block = block;
@@ -33,9 +33,9 @@ Race unfenced_race(const std::string& missing_fence) {
   race.race_class = RaceClass::kInterBlock;
   race.hazard = Hazard::kReadAfterWrite;
   race.kernel = "handoff";
-  race.previous = access_of(site_at("produce", "mp.cu", 10), {0, 0, 0}, AccessKind::kWrite, MemorySemantics::kWeak,
+  race.previous = access_of(site_at("produce", "mp.cu", 10), {0, 0, 0}, AccessOperation::kWrite, MemorySemantics::kWeak,
                             MemoryScope::kSystem);
-  race.current = access_of(site_at("consume", "mp.cu", 21), {1, 0, 0}, AccessKind::kRead, MemorySemantics::kWeak,
+  race.current = access_of(site_at("consume", "mp.cu", 21), {1, 0, 0}, AccessOperation::kRead, MemorySemantics::kWeak,
                            MemoryScope::kSystem);
   race.unfenced_acquire = UnfencedAcquire{site_at("consume", "mp.cu", 19), missing_fence};
   return race;
@@ -46,9 +46,9 @@ Race scoped_atomics(MemoryScope current_scope, MemoryScope previous_scope) {
   race.race_class = RaceClass::kScoped;
   race.hazard = Hazard::kWriteAfterWrite;
   race.kernel = "count";
-  race.current = access_of(site_at("count", "count.cu", 8), {3, 0, 0}, AccessKind::kAtomic, MemorySemantics::kLegacy,
+  race.current = access_of(site_at("count", "count.cu", 8), {3, 0, 0}, AccessOperation::kAtomic, MemorySemantics::kLegacy,
                            current_scope);
-  race.previous = access_of(site_at("count", "count.cu", 12), {0, 0, 0}, AccessKind::kAtomic,
+  race.previous = access_of(site_at("count", "count.cu", 12), {0, 0, 0}, AccessOperation::kAtomic,
                             MemorySemantics::kLegacy, previous_scope);
   return race;
 }
@@ -108,7 +108,7 @@ TEST(FenceFix, OnlyTheTooNarrowSideOfAScopedRaceChanges) {
 
 TEST(FenceFix, AStrongStoreOfBlockScopeBecomesADeviceScopeStore) {
   Race race = scoped_atomics(MemoryScope::kGpu, MemoryScope::kCta);
-  race.previous.kind = AccessKind::kWrite;
+  race.previous.kind = AccessOperation::kWrite;
   race.previous.semantics = MemorySemantics::kRelease;
   const RaceHardening hardening = harden_race(race);
   ASSERT_EQ(hardening.fixes.size(), 1u);
@@ -141,7 +141,7 @@ TEST(FenceFix, PlainRacesGetTheReasonNoFenceFixesThem) {
   EXPECT_TRUE(hardening.fixes.empty());
   EXPECT_NE(hardening.no_fix_reason.find("both accesses are plain"), std::string::npos);
 
-  race.previous.kind = AccessKind::kAtomic;
+  race.previous.kind = AccessOperation::kAtomic;
   race.previous.semantics = MemorySemantics::kLegacy;
   hardening = harden_race(race);
   EXPECT_NE(hardening.no_fix_reason.find("make the plain access atomic"), std::string::npos);

@@ -27,7 +27,7 @@ TEST(Fingerprint, IsStableAcrossBuilds) {
 
 TEST(Fingerprint, DoesNotDependOnWhichAccessCameFirst) {
   Race write_then_read = sample_race(kStore, kLoad);
-  write_then_read.current.kind = AccessKind::kRead;
+  write_then_read.current.kind = AccessOperation::kRead;
   write_then_read.hazard = Hazard::kReadAfterWrite;
   Race read_then_write = write_then_read;
   std::swap(read_then_write.current, read_then_write.previous);
@@ -60,7 +60,7 @@ TEST(Fingerprint, DistinguishesWhatMakesARaceDifferent) {
   EXPECT_NE(id, changed([](Race& r) { r.hazard = Hazard::kAtomicPlain; }));
   EXPECT_NE(id, changed([](Race& r) { r.current.site.source.line = 21; }));
   EXPECT_NE(id, changed([](Race& r) { r.current.site.source.column = 8; }));
-  EXPECT_NE(id, changed([](Race& r) { r.current.kind = AccessKind::kAtomic; }));
+  EXPECT_NE(id, changed([](Race& r) { r.current.kind = AccessOperation::kAtomic; }));
   EXPECT_NE(id, changed([](Race& r) { r.previous.site.inlined_at.push_back({"caller", {"b.cu", 5, 1}}); }));
 }
 

@@ -17,7 +17,7 @@ Site ptx_site(const char* function, uint32_t ptx_line) {
   return site;
 }
 
-Access access(Site site, ThreadCoordinates thread, AccessKind kind) {
+Access access(Site site, ThreadCoordinates thread, AccessOperation kind) {
   Access result;
   result.site = std::move(site);
   result.thread = thread;
@@ -31,9 +31,9 @@ Race sample_race(const Site& first, const Site& second) {
   Race race;
   race.kernel = std::string{"k"};
   race.previous.site = first;
-  race.previous.kind = AccessKind::kWrite;
+  race.previous.kind = AccessOperation::kWrite;
   race.current.site = second;
-  race.current.kind = AccessKind::kWrite;
+  race.current.kind = AccessOperation::kWrite;
   return race;
 }
 
@@ -63,9 +63,9 @@ Report sample_report() {
   inter_block.dynamic_count = 17;
   Site add_bin = source_site("add_bin", "/src/hist.cu", 12, 5);
   add_bin.inlined_at.push_back(InlinedFrame{"histogram", SourceLocation{"/src/hist.cu", 30, 9}});
-  inter_block.current = access(add_bin, ThreadCoordinates{{1, 0, 0}, {3, 0, 0}, 0, 3}, AccessKind::kWrite);
+  inter_block.current = access(add_bin, ThreadCoordinates{{1, 0, 0}, {3, 0, 0}, 0, 3}, AccessOperation::kWrite);
   inter_block.previous = access(source_site("histogram", "/src/hist.cu", 31, 7),
-                                ThreadCoordinates{{0, 0, 0}, {35, 0, 0}, 1, 3}, AccessKind::kWrite);
+                                ThreadCoordinates{{0, 0, 0}, {35, 0, 0}, 1, 3}, AccessOperation::kWrite);
   inter_block.allocation = Allocation{AllocationKind::kMemAlloc, 0x7f3a00000ff0, 1024, 0x10, "", {},
                                       {"cudaMalloc+0x5f (histogram)", "main+0x1c (histogram)"}};
   inter_block.previous.out_of_bounds =
@@ -81,8 +81,8 @@ Report sample_report() {
   intra_warp.kernel = "reduce";
   intra_warp.launch_index = 5;
   intra_warp.dynamic_count = 1;
-  intra_warp.current = access(ptx_site("reduce", 112), ThreadCoordinates{{2, 1, 0}, {4, 2, 0}, 2, 4}, AccessKind::kRead);
-  intra_warp.previous = access(ptx_site("reduce", 108), ThreadCoordinates{{2, 1, 0}, {5, 2, 0}, 2, 5}, AccessKind::kWrite);
+  intra_warp.current = access(ptx_site("reduce", 112), ThreadCoordinates{{2, 1, 0}, {4, 2, 0}, 2, 4}, AccessOperation::kRead);
+  intra_warp.previous = access(ptx_site("reduce", 108), ThreadCoordinates{{2, 1, 0}, {5, 2, 0}, 2, 5}, AccessOperation::kWrite);
   intra_warp.allocation = Allocation{.kind = AllocationKind::kShared, .offset = 0x80, .block = {2, 1, 0}};
 
   Race scoped;
@@ -97,11 +97,11 @@ Report sample_report() {
   scoped.dynamic_count = 2;
   scoped.known = true;
   scoped.current = access(source_site("counter", "src/count.cu", 8, 3), ThreadCoordinates{{4, 0, 0}, {0, 0, 0}, 0, 0},
-                          AccessKind::kAtomic);
+                          AccessOperation::kAtomic);
   scoped.current.semantics = MemorySemantics::kRelaxed;
   scoped.current.scope = MemoryScope::kCta;
   scoped.previous = access(source_site("counter", "src/count.cu", 9, 3), ThreadCoordinates{{1, 0, 0}, {0, 0, 0}, 0, 0},
-                           AccessKind::kRead);
+                           AccessOperation::kRead);
 
   report.races = {inter_block, intra_warp, scoped};
   report.diagnostics = {

@@ -31,7 +31,7 @@ report::Race scoped_atomics() {
   race.kernel = "_Z7counterPi";
   race.race_class = report::RaceClass::kScoped;
   for (report::Access* access : {&race.current, &race.previous}) {
-    access->kind = report::AccessKind::kAtomic;
+    access->kind = report::AccessOperation::kAtomic;
     access->semantics = MemorySemantics::kLegacy;
     access->scope = MemoryScope::kCta;
   }
@@ -68,8 +68,8 @@ TEST(HardeningEdits, PlainAccessesOfAScopedRaceGetAFenceAfterTheFirstAndBeforeTh
   report::Report report;
   report::Race race = scoped_atomics();
   race.current.semantics = race.previous.semantics = MemorySemantics::kWeak;
-  race.current.kind = report::AccessKind::kRead;
-  race.previous.kind = report::AccessKind::kWrite;
+  race.current.kind = report::AccessOperation::kRead;
+  race.previous.kind = report::AccessOperation::kWrite;
   report.races = {race};
   const std::vector<Edit> expected{
       {"_Z7counterPi", 31, Edit::Kind::kFenceAfter, ptx::Scope::Gpu},
