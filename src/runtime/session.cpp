@@ -35,6 +35,7 @@
 #include "runtime/module_instrumenter.h"
 #include "runtime/race_allocations.h"
 #include "runtime/report_builder.h"
+#include "runtime/queue_sizing.h"
 #include "runtime/runtime_compiled_ptx.h"
 #include "runtime/sass_backend.h"
 #include "runtime/termination_flush.h"
@@ -43,17 +44,6 @@
 
 namespace barracuda::runtime {
 namespace {
-
-// The queues are page-locked host memory mapped into the device (no device memory): never more
-// than this for all queues together, and by default at most 1/16 of the host's free memory, 1-64 MiB
-// a queue. By default they start at kInitialQueueArenaBytes in all (a small program pins little) and
-// grow fourfold after each launch that found one at least half full.
-constexpr uint64_t kMaxQueueArenaBytes = uint64_t{2} << 30;
-constexpr uint64_t kInitialQueueArenaBytes = uint64_t{64} << 20;
-constexpr uint64_t kQueueGrowth = 4;
-constexpr uint64_t kFreeMemoryShare = 16;
-constexpr uint64_t kMinAutoQueueBytes = uint64_t{1} << 20;
-constexpr uint64_t kMaxAutoQueueBytes = uint64_t{64} << 20;
 
 // Device shared-memory checking sends only races: the redundant-barrier warning needs every access,
 // and the lockstep warp model orders a warp's lanes in ways the device rule does not follow.
@@ -95,25 +85,6 @@ std::vector<std::string> process_command_line() {
   std::vector<std::string> args;
   for (std::string arg; std::getline(in, arg, '\0');) args.push_back(arg);
   return args;
-}
-
-uint64_t queue_bytes(uint64_t requested, uint32_t queues) {
-  if (requested > 0) return std::min<uint64_t>(requested, kMaxQueueArenaBytes / queues);
-  const long pages = sysconf(_SC_AVPHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
-  const uint64_t free_bytes = pages > 0 && page_bytes > 0 ? uint64_t(pages) * uint64_t(page_bytes) : 0;
-  const uint64_t share = std::min(free_bytes / kFreeMemoryShare, kMaxQueueArenaBytes) / queues;
-  return std::clamp(share, kMinAutoQueueBytes, kMaxAutoQueueBytes);
-}
-
-uint64_t floor_power_of_two(uint64_t v) {
-  uint64_t p = 1;
-  while (p * 2 <= v) p *= 2;
-  return p;
-}
-
-// Slots per queue for `bytes` per queue: a power of two, room for two of the largest records.
-uint64_t queue_capacity(uint64_t bytes) {
-  return std::max<uint64_t>(floor_power_of_two(bytes / kSlotBytes), kMaxRecordSlots * 2);
 }
 
 // One engine worker per drain thread; the launching thread mostly waits, so it needs no core of its own.
@@ -409,10 +380,9 @@ class Session final : public shim::SyncObserver {
     int sms = 0;
     driver_api().device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
     QueueArenaShape shape{static_cast<uint32_t>(sms > 0 ? sms : 1), 1, 0};
-    queue_capacity_limit_ = queue_capacity(queue_bytes(options_.queue_bytes, shape.queue_count));
-    shape.capacity = options_.queue_bytes != 0
-                         ? queue_capacity_limit_
-                         : std::min(queue_capacity_limit_, queue_capacity(kInitialQueueArenaBytes / shape.queue_count));
+    const QueueSizing sizing = queue_sizing(options_.queue_bytes, shape.queue_count, free_host_bytes());
+    queue_capacity_limit_ = sizing.limit;
+    shape.capacity = sizing.initial;
     queues = make_queues(shape, queues_error_);
     if (!queues) queues_failed();
     return queues;
@@ -458,7 +428,7 @@ class Session final : public shim::SyncObserver {
     SharedQueues& queues = found->second;
     const QueueArenaShape old_shape = queues->arena().shape();
     QueueArenaShape shape = old_shape;
-    shape.capacity = std::min(shape.capacity * kQueueGrowth, queue_capacity_limit_);
+    shape.capacity = grown_capacity(shape.capacity, queue_capacity_limit_);
     SharedQueues old = std::move(queues);
     // Freed first where nobody else holds them, so the run's peak is not the old and new together.
     if (old.use_count() == 1) old.reset();
