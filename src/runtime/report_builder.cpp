@@ -163,4 +163,26 @@ void add_findings(report::Report& report, const engine::Engine& engine, const Si
   }
 }
 
+report::Statistics run_statistics(const LaunchTotals& launches, const engine::EngineStats& engine,
+                                  const InstrumentationTotals& modules, const QueueMemory& queues) {
+  report::Statistics statistics;
+  statistics.slots = launches.slots;
+  statistics.queue_host_bytes = queues.host_bytes;
+  statistics.queue_device_bytes = queues.device_bytes;
+  statistics.drain_threads = launches.drain_threads;
+  statistics.drain_wait = launches.in_flight_time;
+  statistics.engine_time = launches.engine_time;
+  statistics.engine_thread_accesses = engine.thread_accesses;
+  statistics.engine_peak_resident_blocks = engine.peak_resident_blocks;
+  statistics.engine_peak_held_back_records = engine.peak_held_back_records;
+  statistics.launches_global_on_device = launches.launches_global_on_device;
+  statistics.global_on_host_reason = launches.global_declined;
+  statistics.modules_instrumented = modules.compiled + modules.cached;
+  statistics.cache_misses = modules.compiled;
+  statistics.jit_time = modules.compile_time;
+  statistics.cache_hits = modules.cached;
+  statistics.cache_load_time = modules.cache_load_time;
+  return statistics;
+}
+
 }  // namespace barracuda::runtime

@@ -8,6 +8,7 @@
 #include "engine/findings.h"
 #include "report/model.h"
 #include "runtime/launch_monitor.h"
+#include "runtime/module_instrumenter.h"
 #include "runtime/site_registry.h"
 
 namespace barracuda::runtime {
@@ -46,6 +47,16 @@ struct FindingOptions {
   // showed it can be run again (and `barracuda run --explore` knows which of its runs found what).
   uint64_t perturb_seed = 0;
 };
+
+// The queues' memory: the largest arena of the run (a device reset frees one before the next exists).
+struct QueueMemory {
+  uint64_t host_bytes = 0;
+  uint64_t device_bytes = 0;
+};
+
+// The run's statistics (report::Statistics) from the monitor's, the engine's and the instrumenter's totals.
+report::Statistics run_statistics(const LaunchTotals& launches, const engine::EngineStats& engine,
+                                  const InstrumentationTotals& modules, const QueueMemory& queues);
 
 // Appends the engine's races and diagnostics to `report`.
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,

@@ -93,33 +93,6 @@ uint32_t drain_threads(const options::Options& options) {
   return std::max(std::thread::hardware_concurrency(), 2u) - 1;
 }
 
-// The queues' memory: the largest arena of the run (a device reset frees one before the next exists).
-struct QueueMemory {
-  uint64_t host_bytes = 0;
-  uint64_t device_bytes = 0;
-};
-
-report::Statistics run_statistics(const LaunchTotals& launches, const engine::EngineStats& engine,
-                                  const InstrumentationTotals& modules, const QueueMemory& queues) {
-  report::Statistics statistics;
-  statistics.slots = launches.slots;
-  statistics.queue_host_bytes = queues.host_bytes;
-  statistics.queue_device_bytes = queues.device_bytes;
-  statistics.drain_threads = launches.drain_threads;
-  statistics.drain_wait = launches.in_flight_time;
-  statistics.engine_time = launches.engine_time;
-  statistics.engine_thread_accesses = engine.thread_accesses;
-  statistics.engine_peak_resident_blocks = engine.peak_resident_blocks;
-  statistics.engine_peak_held_back_records = engine.peak_held_back_records;
-  statistics.launches_global_on_device = launches.launches_global_on_device;
-  statistics.global_on_host_reason = launches.global_declined;
-  statistics.modules_instrumented = modules.compiled + modules.cached;
-  statistics.cache_misses = modules.compiled;
-  statistics.jit_time = modules.compile_time;
-  statistics.cache_hits = modules.cached;
-  statistics.cache_load_time = modules.cache_load_time;
-  return statistics;
-}
 
 
 std::filesystem::path tool_cache_dir(const options::Options& options) {

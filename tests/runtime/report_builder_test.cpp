@@ -149,6 +149,28 @@ TEST(AddFindings, AWriteWriteARacingReadObservedIsNotSameValue) {
   EXPECT_TRUE(write_write);
 }
 
+TEST(RunStatistics, TakeEachFigureFromItsSource) {
+  LaunchTotals launches;
+  launches.slots = 7;
+  launches.drain_threads = 15;
+  launches.launches_global_on_device = 2;
+  engine::EngineStats engine;
+  engine.thread_accesses = 99;
+  InstrumentationTotals modules;
+  modules.compiled = 3;
+  modules.cached = 4;
+  const report::Statistics statistics = run_statistics(launches, engine, modules, QueueMemory{1024, 64});
+  EXPECT_EQ(statistics.slots, 7u);
+  EXPECT_EQ(statistics.drain_threads, 15u);
+  EXPECT_EQ(statistics.launches_global_on_device, 2u);
+  EXPECT_EQ(statistics.engine_thread_accesses, 99u);
+  EXPECT_EQ(statistics.modules_instrumented, 7u);
+  EXPECT_EQ(statistics.cache_misses, 3u);
+  EXPECT_EQ(statistics.cache_hits, 4u);
+  EXPECT_EQ(statistics.queue_host_bytes, 1024u);
+  EXPECT_EQ(statistics.queue_device_bytes, 64u);
+}
+
 TEST(StoreValues, ASiteIsConstantOnlyWhileEveryRecordStoredTheSameValue) {
   engine::StoreValues values;
   const auto site = static_cast<engine::SiteId>(7);
