@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "fatbin/error.h"
 #include "fatbin/image.h"
 #include "fatbin/ptx_select.h"
+#include "fatbin/writer.h"
 #include "ptx/parser.h"
 #include "ptx/passes/device_launch_copies.h"
 #include "ptx/passes/instrument.h"
@@ -35,6 +37,38 @@ bool targets_arch_specific(const ptx::Module& module, std::string_view device_ta
     }
   }
   return false;
+}
+
+// The architectures to compile a module for: the current GPU's first, then the process's other GPUs'
+// (distinct), lowest first.
+std::vector<unsigned> target_archs(unsigned arch, const std::function<std::vector<unsigned>()>& others) {
+  std::vector<unsigned> targets{arch};
+  if (!others) return targets;
+  std::vector<unsigned> rest = others();
+  std::sort(rest.begin(), rest.end());
+  for (const unsigned other : rest) {
+    if (std::find(targets.begin(), targets.end(), other) == targets.end()) targets.push_back(other);
+  }
+  return targets;
+}
+
+// A fat binary holding `cubins` (one per architecture), as cuModuleLoadData and cuLibraryLoadData take
+// it: the driver picks each GPU's own.
+std::vector<char> fat_binary_of(const std::vector<std::pair<unsigned, std::vector<char>>>& cubins) {
+  std::vector<fatbin::Entry> entries;
+  for (const auto& [arch, cubin] : cubins) {
+    fatbin::Entry entry;
+    entry.kind = fatbin::EntryKind::Cubin;
+    entry.arch = fatbin::SmArch{arch};
+    entry.version = fatbin::IsaVersion{1, 8};  // as nvcc 13 writes its cubins' entries
+    entry.flags = fatbin::flag::k64Bit | fatbin::flag::kHostLinux;
+    const auto* bytes = reinterpret_cast<const std::byte*>(cubin.data());
+    entry.payload.assign(bytes, bytes + cubin.size());
+    entries.push_back(std::move(entry));
+  }
+  const std::vector<std::byte> container = fatbin::write_container(entries);
+  const auto* begin = reinterpret_cast<const char*>(container.data());
+  return {begin, begin + container.size()};
 }
 
 const std::string kCacheKeyVersion = "barracuda " + std::string(kToolVersion);
@@ -125,11 +159,18 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   const auto start = std::chrono::steady_clock::now();
   const fatbin::Image decoded = fatbin::read_image(image.data, image.size);
   const unsigned arch = config_.device_arch();
+  // With GPUs of several architectures, the PTX for the lowest, compiled for each (PTX compiles for
+  // later architectures); where the module has none that low, the current GPU's alone.
+  std::vector<unsigned> targets = target_archs(arch, config_.other_device_archs);
   // One PTX per container: a relocatable-device-code (-rdc) module keeps each object's PTX in its own
   // prelinked container, and only all of them linked together make the module.
   std::vector<PtxSource> sources;
-  for (const fatbin::Entry* entry : fatbin::select_ptx_per_container(decoded.containers, fatbin::SmArch{arch})) {
-    sources.push_back({entry->text(), entry->ptxas_options});
+  for (const unsigned ptx_arch : {*std::min_element(targets.begin(), targets.end()), arch}) {
+    for (const fatbin::Entry* entry : fatbin::select_ptx_per_container(decoded.containers, fatbin::SmArch{ptx_arch})) {
+      sources.push_back({entry->text(), entry->ptxas_options});
+    }
+    if (!sources.empty()) break;
+    targets = {arch};
   }
   // A cubin compiled at run time (NVRTC, a JIT link) may still have its PTX at hand.
   std::optional<RuntimeCompiledModule> runtime_compiled;
@@ -223,21 +264,30 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   }
 
   const std::string name = module_name(image.id);
-  JitRequest request{{}, link_arch, split_options(sources.front().ptxas_options)};
   size_t ptx_bytes = 0;
-  for (const std::string& text : texts) {
-    request.inputs.push_back({name, text});
-    ptx_bytes += text.size();
-  }
-  request.inputs.push_back(device_runtime_input(link_arch));
-  if (links_device_runtime) request.inputs.push_back({"libcudadevrt.a", *cuda_device_runtime_library(), LinkInputKind::kLibrary});
+  for (const std::string& text : texts) ptx_bytes += text.size();
   bool large = ptx_bytes > kLargeModuleBytes;
   if (large && config_.message) {
     config_.message("compiling instrumented " + name + " (" + std::to_string(ptx_bytes >> 20) +
                     " MiB of PTX); this can take a while");
   }
+  // An arch-specific target (sm_90a) is the current GPU's alone.
+  if (link_arch.back() == 'a') targets = {arch};
   bool compiled = false;
-  std::vector<char> cubin = cached_link_to_cubin(config_.cache, request, kCacheKeyVersion, &compiled);
+  std::vector<std::pair<unsigned, std::vector<char>>> cubins;
+  for (const unsigned target : targets) {
+    const std::string target_arch = target == arch ? link_arch : "sm_" + std::to_string(target);
+    JitRequest request{{}, target_arch, split_options(sources.front().ptxas_options)};
+    for (const std::string& text : texts) request.inputs.push_back({name, text});
+    request.inputs.push_back(device_runtime_input(target_arch));
+    if (links_device_runtime) {
+      request.inputs.push_back({"libcudadevrt.a", *cuda_device_runtime_library(), LinkInputKind::kLibrary});
+    }
+    bool compiled_now = false;
+    cubins.emplace_back(target, cached_link_to_cubin(config_.cache, request, kCacheKeyVersion, &compiled_now));
+    compiled |= compiled_now;
+  }
+  std::vector<char> cubin = cubins.size() == 1 ? std::move(cubins.front().second) : fat_binary_of(cubins);
   const std::chrono::nanoseconds elapsed = std::chrono::steady_clock::now() - start;
   if ((large || config_.verbose) && config_.message) {
     config_.message(name + (compiled ? " compiled in " : " loaded from cache in ") +

@@ -44,6 +44,9 @@ struct InstrumentationTotals {
 
 struct InstrumenterConfig {
   std::function<unsigned()> device_arch;  // compute capability major * 10 + minor of the current device
+  // The process's other GPUs' architectures (the same numbering; may be unset): a module is compiled
+  // for each, since a library loaded once is used by every context (docs/multi_gpu.md).
+  std::function<std::vector<unsigned>()> other_device_archs;
   ptx::passes::InstrumentOptions passes;  // what the passes log; first_site_id is set per module
   CubinCache cache{default_cache_dir()};
   bool verbose = false;

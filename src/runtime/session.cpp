@@ -270,6 +270,7 @@ class Session final : public shim::SyncObserver {
   InstrumenterConfig make_instrumenter_config() {
     InstrumenterConfig config;
     config.device_arch = [this] { return device_arch(); };
+    config.other_device_archs = [this] { return device_archs(); };
     config.cache = CubinCache(tool_cache_dir(options_));
     config.runtime_compiled = [this](const void* cubin, size_t size) { return runtime_compiled_.find(cubin, size); };
     config.verbose = options_.verbose;
@@ -330,6 +331,23 @@ class Session final : public shim::SyncObserver {
       device_name_ = name;
     }
     return static_cast<unsigned>(major * 10 + minor);
+  }
+
+  // Every visible GPU's architecture, read once (a process's GPUs do not change).
+  std::vector<unsigned> device_archs() {
+    std::call_once(device_archs_read_, [this] {
+      const DriverApi& api = driver_api();
+      int count = 0;
+      if (api.device_get_count == nullptr || api.device_get_count(&count) != CUDA_SUCCESS) return;
+      for (CUdevice device = 0; device < count; ++device) {
+        int major = 0, minor = 0;
+        if (api.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) == CUDA_SUCCESS &&
+            api.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) == CUDA_SUCCESS) {
+          device_archs_.push_back(static_cast<unsigned>(major * 10 + minor));
+        }
+      }
+    });
+    return device_archs_;
   }
 
   // The current context's queue arena (each GPU's kernels log into queues of their own context), created
@@ -510,6 +528,8 @@ class Session final : public shim::SyncObserver {
   std::atomic<bool> finished_{false};
   std::mutex mutex_;
   std::string device_name_;
+  std::once_flag device_archs_read_;
+  std::vector<unsigned> device_archs_;
   std::ofstream log_file_;
   std::unique_ptr<TraceRecorder> recorder_;
   SiteRegistry sites_;

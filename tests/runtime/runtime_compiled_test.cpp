@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fatbin/image.h"
 #include "runtime/jit_link.h"
 #include "runtime/module_instrumenter.h"
 #include "runtime/runtime_compiled_ptx.h"
@@ -148,6 +149,32 @@ TEST(RuntimeCompiledPtx, NcclsKernelsAreLeftAloneAsLibraryCode) {
   ASSERT_EQ(instrumenter.library_code().size(), 1u);
   EXPECT_NE(instrumenter.library_code()[0].find("NCCL"), std::string::npos);
   EXPECT_TRUE(instrumenter.instrumented_kernels().empty());
+  std::filesystem::remove_all(cache);
+}
+
+// GPUs of two architectures in one process: the instrumented module is a fat binary with a cubin for
+// each (a library loaded once serves every context), compiled from the one instrumented PTX.
+TEST(RuntimeCompiledPtx, AModuleIsCompiledForEveryArchitectureOfTheProcess) {
+  const Compiled compiled = compile_with_nvrtc(kSource);
+  const std::filesystem::path cache = empty_dir("barracuda-two-arch-cache");
+  InstrumenterConfig two_archs = config(cache, nullptr);
+  two_archs.other_device_archs = [] { return std::vector<unsigned>{100, 90}; };
+  SiteRegistry sites;
+  ModuleInstrumenter instrumenter(std::move(two_archs), sites, [] { return SharedQueues(); });
+  const shim::ModuleImage ptx_image{shim::ModuleId{1}, {shim::Hook::ModuleLoadData, false}, compiled.ptx.c_str(),
+                                    shim::ImageKind::PtxText, compiled.ptx.size() + 1};
+  const void* replacement = instrumenter.transform(ptx_image);
+  ASSERT_NE(replacement, nullptr) << (instrumenter.skipped().empty() ? "" : instrumenter.skipped()[0].reason);
+  const fatbin::Image image = fatbin::read_image(replacement);
+  ASSERT_EQ(image.kind, fatbin::ImageKind::Container);
+  ASSERT_EQ(image.containers.size(), 1u);
+  std::vector<uint32_t> archs;
+  for (const fatbin::Entry& entry : image.containers[0].entries) {
+    EXPECT_EQ(entry.kind, fatbin::EntryKind::Cubin);
+    EXPECT_EQ(std::memcmp(entry.payload.data(), "\x7f" "ELF", 4), 0);
+    archs.push_back(entry.arch.value);
+  }
+  EXPECT_EQ(archs, (std::vector<uint32_t>{90, 100})) << "the current GPU's first";
   std::filesystem::remove_all(cache);
 }
 
