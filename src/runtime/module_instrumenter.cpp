@@ -190,7 +190,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   }
   if (sources.empty()) {
     if (config_.machine_code_checked && config_.machine_code_checked()) {
-      if (config_.message) config_.message(module_name(image.id) + " has no PTX: the SASS back end checks it");
+      if (config_.message) config_.message(module_name(image.id) + " has no PTX: left to the SASS back end");
       return nullptr;
     }
     const std::optional<std::string> library = shipped_in(image.data);
