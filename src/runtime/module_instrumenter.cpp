@@ -203,9 +203,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     if (std::optional<std::string> library = library_code_in(source.text)) {
       if (config_.message) config_.message(module_name(image.id) + " is library code, not checked: " + *library);
       std::lock_guard lock(mutex_);
-      if (std::find(library_code_.begin(), library_code_.end(), *library) == library_code_.end()) {
-        library_code_.push_back(std::move(*library));
-      }
+      library_code_.insert(std::move(*library));
       return nullptr;
     }
   }
@@ -452,7 +450,7 @@ std::vector<SkippedModule> ModuleInstrumenter::skipped() const {
   return skipped_;
 }
 
-std::vector<std::string> ModuleInstrumenter::library_code() const {
+std::set<std::string> ModuleInstrumenter::library_code() const {
   std::lock_guard lock(mutex_);
   return library_code_;
 }

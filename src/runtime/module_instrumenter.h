@@ -89,7 +89,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::vector<SkippedModule> skipped() const;
   std::vector<std::string> instrumented_kernels() const;
   // Libraries whose modules it left alone by design (runtime/library_code.h).
-  std::vector<std::string> library_code() const;
+  std::set<std::string> library_code() const;
   // The memory instructions of `kernel` (call closure included) that are not logged, by kind
   // (ptx/passes/unlogged_memory.h); empty for kernels with none and modules not instrumented.
   std::map<std::string, uint64_t> unlogged_memory(shim::ModuleId module, std::string_view kernel) const;
@@ -122,7 +122,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::set<shim::ModuleId> reported_;   // modules whose failure to connect is in skipped_
   std::vector<SkippedModule> skipped_;
   std::vector<std::string> kernels_;
-  std::vector<std::string> library_code_;
+  std::set<std::string> library_code_;
   std::map<shim::ModuleId, std::vector<std::string>> variables_;  // the .global variables each module defines
   std::map<shim::ModuleId, ptx::passes::UnloggedMemory> unlogged_;
   std::map<shim::ModuleId, std::map<std::string, std::vector<uint32_t>>> read_only_parameters_;

@@ -136,9 +136,7 @@ void SassBackend::on_module_loaded(const sanitizer::ModuleData& loaded) {
   std::lock_guard lock(mutex_);
   const std::string_view image = loaded.cubin != nullptr ? std::string_view(loaded.cubin, loaded.cubin_bytes) : "";
   if (const std::optional<std::string> library = library_code_in(image)) {
-    if (std::find(library_code_.begin(), library_code_.end(), *library) == library_code_.end()) {
-      library_code_.push_back(*library);
-    }
+    library_code_.insert(*library);
     return;
   }
   const std::string name = "a module of " + std::to_string(loaded.cubin_bytes) + " bytes of machine code";
@@ -292,7 +290,7 @@ std::vector<std::string> SassBackend::kernels() const {
   return kernels_;
 }
 
-std::vector<std::string> SassBackend::library_code() const {
+std::set<std::string> SassBackend::library_code() const {
   std::lock_guard lock(mutex_);
   return library_code_;
 }

@@ -54,7 +54,7 @@ class SassBackend {
   // Modules it could not patch, kernels it checked, and libraries whose kernels it left alone by design.
   std::vector<SkippedModule> skipped() const;
   std::vector<std::string> kernels() const;
-  std::vector<std::string> library_code() const;
+  std::set<std::string> library_code() const;
 
  private:
   static void on_callback(void* self, int domain, uint32_t cbid, const void* data);
@@ -92,7 +92,7 @@ class SassBackend {
   };
   std::map<CUcontext, EntryTable> tables_;
   std::map<CUfunction, Entry> entry_of_;   // by the function the module holds
-  std::vector<std::string> library_code_;
+  std::set<std::string> library_code_;
   std::set<std::string, std::less<>> skipped_kernels_;
   uint32_t next_site_ = kFirstSassSite;
   std::vector<std::string> kernels_;

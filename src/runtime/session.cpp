@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "barracuda/version.h"
@@ -448,14 +449,9 @@ class Session final : public shim::SyncObserver {
     LaunchTotals totals = monitor_.totals();
     report.summary.kernels_instrumented = instrumenter_.instrumented_kernels().size();
     report.summary.kernels_machine_code = sass_.kernels();
-    for (const std::vector<std::string>& list : {instrumenter_.library_code(), sass_.library_code()}) {
-      for (const std::string& library : list) {
-        if (std::find(report.summary.library_code.begin(), report.summary.library_code.end(), library) ==
-            report.summary.library_code.end()) {
-          report.summary.library_code.push_back(library);
-        }
-      }
-    }
+    std::set<std::string> library_code = instrumenter_.library_code();
+    library_code.merge(sass_.library_code());
+    report.summary.library_code.assign(library_code.begin(), library_code.end());
     report.summary.kernels_instrumented += report.summary.kernels_machine_code.size();
     for (const std::vector<SkippedModule>& list : {instrumenter_.skipped(), sass_.skipped()}) {
       for (const SkippedModule& skipped : list) report.summary.kernels_skipped.push_back({skipped.module, skipped.reason});

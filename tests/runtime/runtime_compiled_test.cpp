@@ -147,7 +147,7 @@ TEST(RuntimeCompiledPtx, NcclsKernelsAreLeftAloneAsLibraryCode) {
   EXPECT_EQ(instrumenter.transform(cubin_image(compiled.cubin)), nullptr);
   EXPECT_TRUE(instrumenter.skipped().empty());
   ASSERT_EQ(instrumenter.library_code().size(), 1u);
-  EXPECT_NE(instrumenter.library_code()[0].find("NCCL"), std::string::npos);
+  EXPECT_NE(instrumenter.library_code().begin()->find("NCCL"), std::string::npos);
   EXPECT_TRUE(instrumenter.instrumented_kernels().empty());
   std::filesystem::remove_all(cache);
 }

@@ -110,7 +110,7 @@ TEST(SassBackend, NcclsKernelsAreLeftAloneAndListed) {
   fake.fire_module_loaded(context(3), module(0x60), std::string("\x7f" "ELF ... ncclKernel_Broadcast_RING_LL_Sum_int8_t"));
   EXPECT_EQ(fake.modules().size(), before) << "neither patched";
   ASSERT_EQ(sass.library_code().size(), 1u) << "one library, listed once";
-  EXPECT_NE(sass.library_code()[0].find("NCCL"), std::string::npos);
+  EXPECT_NE(sass.library_code().begin()->find("NCCL"), std::string::npos);
   EXPECT_TRUE(sass.skipped().empty());
 }
 
