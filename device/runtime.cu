@@ -1,6 +1,7 @@
 // The device logging runtime: compiled to relocatable PTX at build time, embedded into the host
 // library as text, and linked by nvJitLink with every instrumented module. The queue protocol and
 // arena layout are specified in barracuda/queue.h; the record format in barracuda/record.h.
+#include "barracuda/device_launch.h"
 #include "barracuda/queue.h"
 #include "barracuda/global_check_launch.h"
 #include "barracuda/shared_check_pool.h"
@@ -132,12 +133,23 @@ __device__ __forceinline__ uint64_t load_relaxed_gpu(const uint64_t* address) {
   asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
   return value;
 }
+__device__ __forceinline__ uint32_t load_relaxed_gpu_u32(const uint32_t* address) {
+  uint32_t value;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(address) : "memory");
+  return value;
+}
 
 // What a call logs into: the queues, and the slot of the launch its grid registered at entry.
 struct Launch {
   QueueProducerHeader* producers;
   LaunchSlot* slot;      // null: the grid is not checked (or not registered): log nothing
   uint32_t table_index;  // the grid's entry in the grid table
+  // The id of its block 0 in the launch's numbering: 0 for a host-launched grid, above its blocks for a
+  // child grid launched from the device (barracuda/device_launch.h). No field more: the SASS back end's
+  // callbacks run on the patched kernel's stack (cuBLAS's gemm faulted with 8 bytes more).
+  uint32_t first_block;
+
+  __device__ bool child() const { return first_block != 0; }
 };
 
 __device__ __forceinline__ LaunchSlot* slot_at(QueueProducerHeader* producers, uint32_t slot) {
@@ -145,9 +157,21 @@ __device__ __forceinline__ LaunchSlot* slot_at(QueueProducerHeader* producers, u
                                        launch_slot_offset(producers->queue_count, slot));
 }
 
+__device__ __forceinline__ GridChild* grid_child(QueueProducerHeader* producers, uint32_t table_index) {
+  return reinterpret_cast<GridChild*>(reinterpret_cast<char*>(producers) + grid_children_offset(producers->queue_count)) +
+         table_index;
+}
+
+// The launch an entry names; a child grid's first block id is beside it (written at its entry).
+__device__ __forceinline__ Launch launch_of_entry(QueueProducerHeader* producers, uint64_t entry, uint32_t index) {
+  Launch launch{producers, slot_at(producers, grid_table_slot(entry)), index, 0};
+  if (grid_table_is_child(entry)) launch.first_block = load_relaxed_gpu_u32(&grid_child(producers, index)->first_block);
+  return launch;
+}
+
 // Every lane (the same loads, so one transaction): the launch this grid registered.
 __device__ Launch find_launch(QueueProducerHeader* producers) {
-  Launch launch{producers, nullptr, 0};
+  Launch launch{producers, nullptr, 0, 0};
   if (producers == nullptr) return launch;
   const uint64_t grid = grid_id();
   const uint64_t key = grid_table_key(grid);
@@ -156,21 +180,13 @@ __device__ Launch find_launch(QueueProducerHeader* producers) {
   // lanes, waiting to reconverge with ours, go on without us (see reserve()), and this runs on every call.
   const uint32_t home = grid_table_home(grid) & (kGridTableEntries - 1);
   const uint64_t home_entry = load_relaxed_gpu(&table[home]);
-  if (home_entry >> 8 == key) {
-    launch.slot = slot_at(producers, static_cast<uint32_t>(home_entry & 0xffu));
-    launch.table_index = home;
-    return launch;
-  }
+  if (home_entry >> 8 == key) return launch_of_entry(producers, home_entry, home);
   if (home_entry == 0) return launch;
   for (uint32_t probe = 1; probe < kGridTableEntries; ++probe) {
     const uint32_t index = (grid_table_home(grid) + probe) & (kGridTableEntries - 1);
     const uint64_t entry = load_relaxed_gpu(&table[index]);
     if (entry == 0) break;
-    if (entry >> 8 == key) {
-      launch.slot = slot_at(producers, static_cast<uint32_t>(entry & 0xffu));
-      launch.table_index = index;
-      break;
-    }
+    if (entry >> 8 == key) return launch_of_entry(producers, entry, index);
   }
   return launch;
 }
@@ -180,8 +196,9 @@ __device__ Launch find_launch(QueueProducerHeader* producers) {
 // host has seen the grid's first record, it may let a launch of the same kernel in another stream
 // name its own slot in the global while this grid's later blocks are still starting. A full table
 // leaves the grid unlogged.
-__device__ Launch register_launch(QueueProducerHeader* producers, uint32_t slot) {
-  Launch launch{producers, nullptr, 0};
+// `child_flag`: kGridChildFlag for a child grid launched from the device.
+__device__ Launch register_launch(QueueProducerHeader* producers, uint32_t slot, uint32_t child_flag = 0) {
+  Launch launch{producers, nullptr, 0, 0};
   if (producers == nullptr) return launch;
   const uint64_t grid = grid_id();
   const uint64_t key = grid_table_key(grid);
@@ -196,11 +213,11 @@ __device__ Launch register_launch(QueueProducerHeader* producers, uint32_t slot)
       }
       if (slot >= kLaunchSlots) return launch;  // not registered, and the global names no launch
       const auto seen = static_cast<uint64_t>(atomicCAS(reinterpret_cast<unsigned long long*>(&table[index]), entry,
-                                                        grid_table_entry(grid, slot)));
+                                                        grid_table_entry(grid, slot | child_flag)));
       if (seen != entry && seen >> 8 != key) continue;  // another grid took it: look at it again
-      entry = seen == entry ? grid_table_entry(grid, slot) : seen;
+      entry = seen == entry ? grid_table_entry(grid, slot | child_flag) : seen;
     }
-    launch.slot = slot_at(producers, static_cast<uint32_t>(entry & 0xffu));
+    launch.slot = slot_at(producers, grid_table_slot(entry));
     launch.table_index = index;
     return launch;
   }
@@ -266,7 +283,11 @@ __device__ __forceinline__ RecordHeader make_header(const Launch& launch, Record
   header.op = static_cast<uint8_t>(op);
   header.active_mask = active_mask;
   header.site_id = site_id;
-  header.block_id = linear_block_id();
+#ifndef BARRACUDA_TOOLS_PATCH
+  header.block_id = launch.first_block + linear_block_id();
+#else
+  header.block_id = linear_block_id();  // no child grids in modules without PTX
+#endif
   header.warp_id = warp_in_block();
   header.launch_id = static_cast<uint16_t>(launch.slot->launch_id);
   return header;
@@ -642,22 +663,132 @@ extern "C" __device__ __noinline__ void __barracuda_log_entry(uint32_t site_id, 
   log_header_only(launch, group, make_header(launch, RecordOp::kWarpEntry, group.mask, site_id));
 }
 
+// Releases to the grids launched after this one into its stream, and those its grid tail-launched
+// (ticketed: before they start). Inlined: a logging entry point calls nothing (tests/device/
+// runtime_convergence_barrier_test.cpp says why); left out of the SASS back end's patch (sass_patch.cu),
+// whose callbacks run on the patched kernel's stack and never get here.
+__device__ __forceinline__ void log_child_exit(QueueProducerHeader* producers, LaunchSlot* slot, uint32_t table_index,
+                                            uint32_t first_block, uint32_t site_id) {
+  const Launch launch{producers, slot, table_index, first_block};
+  const WarpGroup group = form_group(site_id);
+  log_header_only(launch, group, make_header(launch, RecordOp::kChildExit, group.mask, site_id),
+                  take_tickets(launch, group, true, kDeviceLaunchBucket));
+}
+
 extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
   const Launch launch = find_launch(__barracuda_queues);
   if (launch.slot == nullptr) return;
+#ifndef BARRACUDA_TOOLS_PATCH  // modules without PTX have no launches from the device
+  if (launch.child() || (launch.slot->flags & kLaunchHasChildGrids)) {
+    log_child_exit(launch.producers, launch.slot, launch.table_index, launch.first_block, site_id);
+  }
+#endif
   WarpGroup group = form_group(site_id);
   log_header_only(launch, group, make_header(launch, RecordOp::kWarpExit, group.mask, site_id));
   if (group.is_leader()) {
-    // The grid's last thread frees its table entry: no call of the grid looks it up after that.
+    // The grid's last thread frees its table entry: no call of the grid looks it up after that. A
+    // child grid counts its own threads (its launch slot counts the host-launched grid's), and its
+    // last thread zeroes the count for the next grid of the entry.
     const uint64_t threads = uint64_t{gridDim.x} * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
     const uint32_t lanes = __popc(group.mask);
-    const auto before = static_cast<uint64_t>(
-        atomicAdd(reinterpret_cast<unsigned long long*>(&launch.slot->threads_exited), lanes));
+#ifndef BARRACUDA_TOOLS_PATCH
+    uint32_t* child_exited = launch.child() ? &grid_child(launch.producers, launch.table_index)->threads_exited : nullptr;
+#else
+    uint32_t* const child_exited = nullptr;  // not a stack byte more for the SASS back end's callbacks
+#endif
+    const uint64_t before =
+        child_exited != nullptr
+            ? atomicAdd(child_exited, lanes)
+            : static_cast<uint64_t>(atomicAdd(reinterpret_cast<unsigned long long*>(&launch.slot->threads_exited), lanes));
     if (before + lanes == threads) {
+      if (child_exited != nullptr) atomicExch(child_exited, 0u);
       atomicExch(reinterpret_cast<unsigned long long*>(&grid_table(launch.producers)[launch.table_index]),
                  kGridDeleted);
     }
   }
+}
+
+// ---- Dynamic parallelism (barracuda/device_launch.h) ------------------------------------------------
+
+__device__ __forceinline__ uint32_t slot_index(const Launch& launch) {
+  return static_cast<uint32_t>(launch.slot - slot_at(launch.producers, 0));
+}
+
+// Each calling lane on its own: lanes of a warp launch children of their own.
+extern "C" __device__ __noinline__ void __barracuda_claim_child_token(uint64_t buffer, uint32_t token_offset, uint32_t grid_x,
+                                                                uint32_t grid_y, uint32_t grid_z) {
+  if (buffer == 0) return;  // the device runtime had no buffer: nothing is launched
+  const Launch launch = find_launch(__barracuda_queues);
+  uint64_t token = 0;  // the parent logs nothing: neither does its child
+  if (launch.slot != nullptr) {
+    const uint64_t blocks = uint64_t{grid_x} * grid_y * grid_z;
+    uint32_t first = kUncheckedChildGrid;
+    // Ids are claimed only below the limit, so the counter cannot wrap.
+    if (blocks <= kChildBlockIdLimit && load_relaxed_gpu_u32(&launch.slot->next_block) < kChildBlockIdLimit) {
+      first = atomicAdd(&launch.slot->next_block, static_cast<uint32_t>(blocks));
+      if (first > kChildBlockIdLimit - blocks) first = kUncheckedChildGrid;
+    }
+    token = child_token(slot_index(launch), first);
+  }
+  *reinterpret_cast<uint64_t*>(buffer + token_offset) = token;
+}
+
+extern "C" __device__ __noinline__ void __barracuda_log_device_launch(uint32_t site_id, uint64_t buffer, uint32_t token_offset,
+                                                                  uint64_t stream) {
+  const WarpGroup group = form_group(site_id);
+  const Launch launch = find_launch(__barracuda_queues);
+  const uint64_t token = buffer != 0 ? *reinterpret_cast<const uint64_t*>(buffer + token_offset) : 0;
+  if (launch.slot != nullptr && is_child_token(token)) {
+    // One record per launching lane, in the order of the launches (its ticket).
+    const WarpGroup alone = lane_alone();
+    RecordHeader header = make_header(launch, RecordOp::kDeviceLaunch, alone.mask, site_id);
+    header.base = stream;
+    header.stride = static_cast<int32_t>(child_token_first_block(token));
+    log_header_only(launch, alone, header, take_tickets(launch, alone, true, kDeviceLaunchBucket));
+  }
+  rejoin(group);
+}
+
+extern "C" __device__ __noinline__ void __barracuda_log_child_entry(uint32_t site_id, uint64_t token) {
+  const WarpGroup group = form_group(site_id);
+  const uint32_t first_block = child_token_first_block(token);
+  if (!is_child_token(token) || first_block == kUncheckedChildGrid || __barracuda_queues == nullptr) {
+    rejoin(group);
+    return;
+  }
+  Launch launch{};
+  if (group.is_leader()) {
+    launch = register_launch(__barracuda_queues, child_token_slot(token), kGridChildFlag);
+    // Every warp of the grid writes the same value before its own first lookup.
+    if (launch.slot != nullptr) grid_child(__barracuda_queues, launch.table_index)->first_block = first_block;
+  }
+  launch.slot = reinterpret_cast<LaunchSlot*>(from_leader(group, reinterpret_cast<uint64_t>(launch.slot)));
+  launch.table_index = static_cast<uint32_t>(from_leader(group, launch.table_index));
+  if (launch.slot == nullptr) {
+    rejoin(group);
+    return;
+  }
+  launch.producers = __barracuda_queues;
+  launch.first_block = first_block;
+  RecordHeader header = make_header(launch, RecordOp::kChildEntry, group.mask, site_id);
+  header.size_mode = pack_size_mode(0, AddressMode::kDelta32);
+  const Tickets tickets = take_tickets(launch, group, true, kDeviceLaunchBucket);
+  Queue queue = block_queue(launch.producers);
+  const uint32_t slots = record_slots(AddressMode::kDelta32);
+  Reservation reservation = reserve_record(launch, group, queue, slots, header, tickets);
+  if (group.is_leader()) {
+    const uint32_t words[kChildGridWords] = {first_block, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z};
+    // Payload slots may hold an older lap's bytes: every word is written.
+    for (uint32_t slot = 0; slot < slots - 1; ++slot) {
+      auto* slot_words = reinterpret_cast<uint32_t*>(queue.slot(reservation.record + 1 + slot));
+      for (uint32_t w = 0; w < kSlotBytes / 4; ++w) {
+        const uint32_t index = slot * (kSlotBytes / 4) + w;
+        slot_words[w] = index < kChildGridWords ? words[index] : 0;
+      }
+    }
+    publish(queue, reservation, header);
+  }
+  rejoin(group);
 }
 
 extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {

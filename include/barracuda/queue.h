@@ -66,7 +66,8 @@ inline constexpr uint32_t kQueueArenaMagic = 0xBA7AC0DAu;
 // 6: LaunchSlot::flags (loads through read-only parameters)
 // 8: sync tickets per location bucket (LaunchSlot::sync_buckets) instead of one counter per launch
 // 9: 2^14 sync-ticket buckets per launch slot (2^11 before)
-inline constexpr uint32_t kQueueFormatVersion = 9;
+// 10: child grids (dynamic parallelism): LaunchSlot::next_block, grid-table child entries, GridChild
+inline constexpr uint32_t kQueueFormatVersion = 10;
 inline constexpr uint32_t kQueueLineBytes = 128;  // fields written by different sides never share a line
 
 // Names the instrumentation passes and the host use to reach the device runtime (device/runtime.cu).
@@ -128,6 +129,9 @@ enum LaunchFlag : uint32_t {
   // recorded trace keeps all of them for a replay under either model. Without them, kernels whose
   // accesses the device checks send little more than their barriers and exits.
   kLaunchLogsEveryRecord = 1u << 1,
+  // The kernel may launch child grids from the device (barracuda/device_launch.h): its warps log
+  // kChildExit before they exit, for the grids tail-launched after it.
+  kLaunchHasChildGrids = 1u << 2,
 };
 
 struct LaunchSlot {
@@ -140,7 +144,9 @@ struct LaunchSlot {
   uint64_t shared_pool_row_bytes;
   uint64_t threads_exited;    // device-incremented: threads past their kWarpExit record
   uint32_t flags;             // LaunchFlag bits
-  uint32_t unused;
+  // The next free block id for a child grid launched from the device (barracuda/device_launch.h): the
+  // host sets it to the grid's block count, launching threads claim ids from it.
+  uint32_t next_block;
   // With kLaunchSkipsReadOnlyParameterLoads: the allocation [begin, end) each read-only parameter
   // below kReadOnlyParameterRanges points into; an empty range for the others.
   uint64_t read_only_begin[kReadOnlyParameterRanges];
@@ -160,12 +166,25 @@ static_assert(sizeof(LaunchSlot) == kQueueLineBytes && offsetof(LaunchSlot, sync
 // grid_table_entry(grid, slot).
 inline constexpr uint32_t kGridTableEntries = 1024;  // a power of two, well above kLaunchSlots
 inline constexpr uint64_t kGridDeleted = 1;
+// The entry's low byte: the slot, and kGridChildFlag for a child grid launched from the device, whose
+// first block id and exit count are in the GridChild of the same index.
+inline constexpr uint32_t kGridChildFlag = 0x80;
 constexpr uint64_t grid_table_key(uint64_t grid_id) { return (grid_id & 0xffffffffffffull) + 1; }  // never 0
 constexpr uint64_t grid_table_entry(uint64_t grid_id, uint32_t slot) { return grid_table_key(grid_id) << 8 | slot; }
+constexpr uint32_t grid_table_slot(uint64_t entry) { return static_cast<uint32_t>(entry & (kGridChildFlag - 1)); }
+constexpr bool grid_table_is_child(uint64_t entry) { return (entry & kGridChildFlag) != 0; }
+
+// Beside each grid-table entry: a child grid's first block id (written by each of its warps at entry,
+// the same value) and its threads past their exit record (the last one zeroes it for the next grid).
+struct GridChild {
+  uint32_t first_block;
+  uint32_t threads_exited;
+};
+static_assert(sizeof(GridChild) == 8, "layout is shared with device code: change it only with kQueueFormatVersion");
 constexpr uint32_t grid_table_home(uint64_t grid_id) {
   return static_cast<uint32_t>((grid_id * 0x9E3779B97F4A7C15ull) >> 32) & (kGridTableEntries - 1);
 }
-static_assert((kGridTableEntries & (kGridTableEntries - 1)) == 0 && kLaunchSlots <= 256,
+static_assert((kGridTableEntries & (kGridTableEntries - 1)) == 0 && kLaunchSlots < kGridChildFlag,
               "the slot index fits the entry's low byte");
 
 struct QueueProducerLine {
@@ -182,9 +201,13 @@ constexpr uint64_t launch_slot_offset(uint32_t queue_count, uint32_t slot) {
   return producer_line_offset(queue_count) + uint64_t{slot} * sizeof(LaunchSlot);
 }
 constexpr uint64_t grid_table_offset(uint32_t queue_count) { return launch_slot_offset(queue_count, kLaunchSlots); }
+constexpr uint64_t grid_children_offset(uint32_t queue_count) {
+  return grid_table_offset(queue_count) + uint64_t{kGridTableEntries} * sizeof(uint64_t);
+}
+// The grid table and its GridChild array, cleared together.
+constexpr uint64_t grid_table_bytes() { return uint64_t{kGridTableEntries} * (sizeof(uint64_t) + sizeof(GridChild)); }
 constexpr uint64_t sync_buckets_offset(uint32_t queue_count, uint32_t slot) {
-  return grid_table_offset(queue_count) + uint64_t{kGridTableEntries} * sizeof(uint64_t) +
-         uint64_t{slot} * kSyncBuckets * sizeof(uint64_t);
+  return grid_table_offset(queue_count) + grid_table_bytes() + uint64_t{slot} * kSyncBuckets * sizeof(uint64_t);
 }
 constexpr uint64_t producer_block_bytes(uint32_t queue_count) { return sync_buckets_offset(queue_count, kLaunchSlots); }
 

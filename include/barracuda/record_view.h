@@ -10,6 +10,7 @@
 // --expt-relaxed-constexpr, which makes those callable on the GPU).
 #include <string.h>
 
+#include "barracuda/device_launch.h"
 #include "barracuda/record.h"
 
 #if defined(__CUDACC__)
@@ -141,9 +142,15 @@ constexpr SyncRole sync_role(RecordOp op, uint8_t space_sem) {
 // from (the instrumentation keeps that address in a register and passes it to the fence's call).
 // Shared-memory atomics, hot in histogram-like kernels, stay ticket-free: queue order within the
 // block already orders them.
+// The dynamic-parallelism records (kDeviceLaunch, kChildEntry, kChildExit) always take one, in
+// kDeviceLaunchBucket (device_launch.h).
 constexpr bool takes_sync_ticket(RecordOp op, uint8_t space_sem) {
+  if (op == RecordOp::kDeviceLaunch || op == RecordOp::kChildEntry || op == RecordOp::kChildExit) return true;
   return space_of(space_sem) != MemorySpace::kShared && sync_role(op, space_sem) != SyncRole::kNone;
 }
+
+// Ops other than memory accesses whose records carry a kDelta32 payload of words.
+constexpr bool has_word_payload(RecordOp op) { return op == RecordOp::kGlobalRace || op == RecordOp::kChildEntry; }
 
 // Why a header cannot start a record (RecordView::defect()).
 enum class RecordDefect : uint8_t {
@@ -152,7 +159,7 @@ enum class RecordDefect : uint8_t {
   kReservedSizeModeBits,
   kUnknownOp,
   kAddressPayloadWithoutAccess,  // a non-memory op whose address mode claims payload slots
-  kFindingWithoutPayload,        // a kGlobalRace record without its kDelta32 payload
+  kFindingWithoutPayload,        // a kGlobalRace or kChildEntry record without its kDelta32 payload
   kAccessSizeAbove16Bytes,
 };
 
@@ -163,7 +170,7 @@ constexpr const char* record_defect_text(RecordDefect defect) {
     case RecordDefect::kReservedSizeModeBits: return "reserved size_mode bits set";
     case RecordDefect::kUnknownOp: return "unknown record op";
     case RecordDefect::kAddressPayloadWithoutAccess: return "non-memory record op with an address payload";
-    case RecordDefect::kFindingWithoutPayload: return "device global race record without its payload";
+    case RecordDefect::kFindingWithoutPayload: return "device global race or child-grid entry record without its payload";
     case RecordDefect::kAccessSizeAbove16Bytes: return "access size above 16 bytes";
   }
   return "unknown defect";
@@ -191,11 +198,11 @@ class RecordView {
     }
     if (reserved_bits_of(header_->size_mode) != 0) return RecordDefect::kReservedSizeModeBits;
     if (!is_known_op(header_->op)) return RecordDefect::kUnknownOp;
-    if (!is_memory_access() && op() != RecordOp::kGlobalRace && address_mode() != AddressMode::kAffine &&
+    if (!is_memory_access() && !has_word_payload(op()) && address_mode() != AddressMode::kAffine &&
         !(op() == RecordOp::kSyncTicket && address_mode() == AddressMode::kFull64)) {
       return RecordDefect::kAddressPayloadWithoutAccess;
     }
-    if (op() == RecordOp::kGlobalRace && address_mode() != AddressMode::kDelta32) {
+    if (has_word_payload(op()) && address_mode() != AddressMode::kDelta32) {
       return RecordDefect::kFindingWithoutPayload;
     }
     if (size_log2_of(header_->size_mode) > 4) return RecordDefect::kAccessSizeAbove16Bytes;
@@ -244,6 +251,17 @@ class RecordView {
     payload.same_value = (hazard >> 2 & 1u) != 0;
     payload.value = payload_word(kGlobalRaceValue);
     return payload;
+  }
+
+  // The payload of a kChildEntry record (record_ops.inc); needs its payload slots.
+  ChildGridShape child_grid() const {
+    ChildGridShape shape{};
+    shape.first_block = payload_word(kChildGridFirstBlock);
+    for (uint32_t d = 0; d < 3; ++d) {
+      shape.grid[d] = payload_word(kChildGridDimX + d);
+      shape.block[d] = payload_word(kChildBlockDimX + d);
+    }
+    return shape;
   }
 
   // The address `lane` accessed; meaningful for the active lanes of a memory access.

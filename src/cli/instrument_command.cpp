@@ -11,6 +11,7 @@
 #include "cli/ptx_input.h"
 #include "ptx/parser.h"
 #include "device/runtime_ptx.h"
+#include "ptx/passes/device_launch_copies.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
 #include "ptx/passes/runtime_merge.h"
@@ -66,6 +67,8 @@ int run_instrument(const InstrumentCommandOptions& options) {
   try {
     std::vector<ptx::passes::HardeningEdit> hardening;
     if (!options.harden.empty()) hardening = runtime::hardening_edits_from_file(options.harden);
+    // As a run does: kernels launched from the device get their checked (or unchecked) copies.
+    ptx::passes::copy_device_launched_kernels(*module);
     instrumented.emplace(ptx::passes::instrument_module(*module, {.first_site_id = options.first_site,
                                                                   .log_branches = !options.no_branches,
                                                                   .log_read_only = options.log_read_only,

@@ -15,17 +15,17 @@ bool scope_reaches(MemoryScope scope, MemoryScope level) { return static_cast<in
 
 }  // namespace
 
-BlockState::BlockState(const LaunchInfo& launch, BlockId id, BarrierLog& barriers)
+BlockState::BlockState(const LaunchInfo& launch, BlockId id, Dim3 block, BarrierLog& barriers)
     : id_(id),
       cluster_(launch.cluster_of(id)),
       clustered_(launch.cluster.volume() > 1),
       first_thread_(raw(id) * launch.padded_threads_per_block()),
       threads_per_block_(launch.padded_threads_per_block()),
-      block_threads_(static_cast<uint32_t>(launch.block.volume())),
+      block_threads_(static_cast<uint32_t>(block.volume())),
       shared_words_hint_((launch.shared_bytes + 3) / 4),
       barriers_(barriers),
-      threads_(threads_per_block_),
-      warps_(launch.warps_per_block()),
+      threads_((block_threads_ + kWarpSize - 1) / kWarpSize * kWarpSize),
+      warps_((block_threads_ + kWarpSize - 1) / kWarpSize),
       gpu_acquires_(threads_per_block_) {
   for (uint32_t w = 0; w < warps_.size(); ++w) warps_[w].live_mask = warps_[w].path_mask = existing_lanes(w);
 }

@@ -93,7 +93,8 @@ struct BarrierLog {
 
 class BlockState {
  public:
-  BlockState(const LaunchInfo& launch, BlockId id, BarrierLog& barriers);
+  // `block`: the block's shape (the launch's, or its child grid's).
+  BlockState(const LaunchInfo& launch, BlockId id, Dim3 block, BarrierLog& barriers);
   ~BlockState();
 
   BlockId id() const { return id_; }

@@ -80,6 +80,7 @@ void Engine::end_launch() {
     });
   }
   for (auto& worker : workers_) {
+    if (shared_->launch.launches_child_grids) name_child_grids(worker->races());
     races_.merge(std::move(worker->races()), kernel, launch, shared_->launch.device, launch_values);
     diagnostics_.merge(std::move(worker->diagnostics()), kernel, launch);
     const EngineStats& s = worker->stats();
@@ -89,6 +90,7 @@ void Engine::end_launch() {
     stats_.malformed_records += s.malformed_records;
     stats_.unsupported_records += s.unsupported_records;
     stats_.writes_into_unlogged_loads += s.writes_into_unlogged_loads;
+    stats_.unchecked_child_grids += s.unchecked_child_grids;
     peak_blocks += s.peak_resident_blocks;
     peak_held += s.peak_held_back_records;
     worker->reset_stats();
@@ -100,7 +102,21 @@ void Engine::end_launch() {
   shared_->global.clear();
   shared_->cluster.clear();
   shared_->sync.clear();
+  shared_->children.clear();
   open_ = false;
+}
+
+void Engine::name_child_grids(RaceLog& races) const {
+  const auto name = [this](ThreadCoord& thread) {
+    if (raw(thread.block) < shared_->launch.block_count()) return;
+    if (const std::optional<ChildGrids::Grid> grid = shared_->children.find(raw(thread.block))) {
+      thread.child = grid->shape;
+    }
+  };
+  races.for_each([&name](Race& race) {
+    name(race.first_thread);
+    name(race.second_thread);
+  });
 }
 
 void Engine::apply_deferred(DiagnosticLog& diagnostics) {

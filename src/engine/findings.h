@@ -2,7 +2,10 @@
 // What the engine reports, as plain data: races (deduplicated), diagnostics, counters. Rendering
 // them (text, JSON, SARIF) is the report component's job.
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "barracuda/dim3.h"
 
 #include "barracuda/race_rule.h"
 #include "barracuda/record.h"
@@ -14,10 +17,21 @@ namespace barracuda::engine {
 using barracuda::Hazard;
 using barracuda::RaceClass;
 
-// A thread as the report shows it: the caller turns `thread` into threadIdx with the block dims.
+// A grid launched from the device (dynamic parallelism, child_grids.h): its blocks' ids start at
+// `first_block`, after the host-launched grid's.
+struct ChildGrid {
+  BlockId first_block{};
+  Dim3 grid;
+  Dim3 block;
+  friend bool operator==(const ChildGrid&, const ChildGrid&) = default;
+};
+
+// A thread as the report shows it: the caller turns `thread` into threadIdx with the block dims (of
+// `child` when set: `block` is then a block of that child grid, counted from its first_block).
 struct ThreadCoord {
   BlockId block{};
   uint32_t thread = 0;  // linear thread index within the block
+  std::optional<ChildGrid> child;
   friend bool operator==(const ThreadCoord&, const ThreadCoord&) = default;
 };
 
@@ -99,6 +113,8 @@ struct EngineStats {
   // Lane writes into LaunchInfo::unlogged_load_ranges (an out-of-bounds write, most likely): races
   // with the loads not logged there go unseen.
   uint64_t writes_into_unlogged_loads = 0;
+  // Grids launched from the device that ran unchecked (the launch ran out of block ids for them).
+  uint64_t unchecked_child_grids = 0;
 };
 
 }  // namespace barracuda::engine

@@ -44,11 +44,19 @@ struct LaunchInfo {
   // (ptx/passes/read_only_parameters.h): a write landing there may race with loads the engine never
   // saw, so it is counted (EngineStats::writes_into_unlogged_loads) and the launch said not fully checked.
   std::vector<std::pair<uint64_t, uint64_t>> unlogged_load_ranges;
+  // The kernel may launch child grids from the device (dynamic parallelism; child_grids.h): their
+  // blocks take the ids after the grid's, and every block is given kMaxBlockThreads thread ids, so that
+  // a child's blocks of another size fit the same numbering.
+  bool launches_child_grids = false;
 
+  static constexpr uint32_t kMaxBlockThreads = 1024;
   uint32_t warps_per_block() const { return static_cast<uint32_t>((block.volume() + 31) / 32); }
-  uint32_t padded_threads_per_block() const { return warps_per_block() * 32; }
+  uint32_t padded_threads_per_block() const {
+    return launches_child_grids ? kMaxBlockThreads : warps_per_block() * 32;
+  }
   uint32_t block_count() const { return static_cast<uint32_t>(grid.volume()); }
-  // Linear cluster index of a block, from its 3-D coordinates and the cluster shape.
+  // Linear cluster index of a block, from its 3-D coordinates and the cluster shape (a child grid's
+  // block: its own id, the block being its own cluster).
   uint32_t cluster_of(BlockId block_id) const;
   // Thread ids of a launch must fit in 32 bits.
   bool fits() const { return grid.volume() * padded_threads_per_block() < (uint64_t{1} << 32); }

@@ -25,6 +25,10 @@ class RaceLog {
   void for_each(Visit&& visit) const {  // unordered, no copies
     for (const auto& entry : entries_) visit(entry.second);
   }
+  template <typename Visit>
+  void for_each(Visit&& visit) {  // may change what the key leaves out (threads, address)
+    for (auto& entry : entries_) visit(entry.second);
+  }
   uint64_t dynamic_count() const { return dynamic_; }
   uint64_t size() const { return entries_.size(); }
   void clear();

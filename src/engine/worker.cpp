@@ -144,20 +144,32 @@ void Worker::malformed(const RecordHeader& h, const char* why) {
 BlockState* Worker::block_for(const RecordHeader& h) {
   const LaunchInfo& launch = shared_.launch;
   if (h.launch_id != launch.launch_id) return malformed(h, "launch id of another launch"), nullptr;
-  if (h.block_id >= launch.block_count()) return malformed(h, "block id outside the grid"), nullptr;
-  if (h.warp_id >= launch.warps_per_block()) return malformed(h, "warp id outside the block"), nullptr;
-  if (finished_blocks_.size() != launch.block_count()) finished_blocks_.assign(launch.block_count(), false);
-  if (finished_blocks_[h.block_id]) return malformed(h, "record after every warp of its block exited"), nullptr;
-  auto& slot = blocks_[h.block_id];
-  if (!slot) {
-    slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), barriers_);
+  const auto found = blocks_.find(h.block_id);
+  if (found == blocks_.end()) {
+    // A child grid's block (child_grids.h) is known once its warp's kChildEntry gave the grid's shape.
+    Dim3 shape = launch.block;
+    if (h.block_id >= launch.block_count()) {
+      const std::optional<ChildGrids::Grid> child =
+          launch.launches_child_grids ? shared_.children.find(h.block_id) : std::nullopt;
+      if (!child) return malformed(h, "block id outside the grid"), nullptr;
+      shape = child->shape.block;
+    }
+    if (h.warp_id >= (shape.volume() + kWarpSize - 1) / kWarpSize) return malformed(h, "warp id outside the block"), nullptr;
+    if (finished_blocks_.size() <= h.block_id) {
+      finished_blocks_.resize(std::max<size_t>(launch.block_count(), size_t{h.block_id} + 1), false);
+    }
+    if (finished_blocks_[h.block_id]) return malformed(h, "record after every warp of its block exited"), nullptr;
+    auto& slot = blocks_[h.block_id];
+    slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), shape, barriers_);
     stats_.peak_resident_blocks = std::max<uint64_t>(stats_.peak_resident_blocks, blocks_.size());
   }
-  BlockState& block = *slot;
+  BlockState& block = *blocks_[h.block_id];
+  if (h.warp_id >= block.warp_count()) return malformed(h, "warp id outside the block"), nullptr;
   const WarpState& warp = block.warp(h.warp_id);
   if (warp.exited) return malformed(h, "record after the warp's exit record"), nullptr;
   const auto op = static_cast<RecordOp>(h.op);
-  const uint32_t allowed = op == RecordOp::kWarpEntry ? block.existing_lanes(h.warp_id) : warp.live_mask;
+  const bool entry = op == RecordOp::kWarpEntry || op == RecordOp::kChildEntry;
+  const uint32_t allowed = entry ? block.existing_lanes(h.warp_id) : warp.live_mask;
   if (h.active_mask & ~allowed) return malformed(h, "active lanes that do not exist or have exited"), nullptr;
   return &block;
 }
@@ -167,11 +179,16 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
   if (const RecordDefect defect = record.defect(); defect != RecordDefect::kNone) {
     return malformed(h, record_defect_text(defect));
   }
+  const auto op = static_cast<RecordOp>(h.op);
+  if (op == RecordOp::kChildEntry &&
+      (!shared_.launch.launches_child_grids ||
+       !shared_.children.note_shape(record.child_grid(), shared_.launch.block_count()))) {
+    return malformed(h, "child grid entry of a grid that cannot be");
+  }
   BlockState* block_ptr = block_for(h);
   if (!block_ptr) return;
   BlockState& block = *block_ptr;
-  const auto op = static_cast<RecordOp>(h.op);
-  if (op != RecordOp::kWarpEntry) settle_barrier(block, h.warp_id, h.active_mask);
+  if (op != RecordOp::kWarpEntry && op != RecordOp::kChildEntry) settle_barrier(block, h.warp_id, h.active_mask);
   const bool lockstep = shared_.launch.warp_model == WarpModel::kLockstep;
   switch (op) {
     case RecordOp::kFence:
@@ -206,6 +223,12 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
       return;
     case RecordOp::kWarpExit:
       return apply_exit(h, block);
+    case RecordOp::kDeviceLaunch:
+      return apply_device_launch(h, block);
+    case RecordOp::kChildEntry:
+      return apply_child_entry(h, block);
+    case RecordOp::kChildExit:
+      return apply_child_exit(h, block);
     case RecordOp::kBarrierArrive:
       if (h.base >= kHardwareBarriers) return malformed(h, "barrier id above 15");
       block.arrive_partial(static_cast<uint32_t>(h.base), static_cast<uint32_t>(h.stride), h.warp_id, h.active_mask,

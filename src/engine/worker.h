@@ -10,6 +10,7 @@
 
 #include "barracuda/record_view.h"
 #include "engine/block_state.h"
+#include "engine/child_grids.h"
 #include "engine/deferred_warps.h"
 #include "engine/diagnostic_log.h"
 #include "engine/earlier_launches.h"
@@ -32,6 +33,7 @@ struct LaunchShared {
   PagedShadow cluster;  // distributed shared memory, addressed as the records give it
   SyncMap sync;
   SyncTickets tickets;
+  ChildGrids children;  // grids the launch's kernels launched from the device
   // Set while the launch may run concurrently with remembered earlier launches.
   const EarlierLaunches* earlier = nullptr;
   // Set for good once the run is being stopped (Engine::stop_checking): held-back records are dropped.
@@ -117,6 +119,10 @@ class Worker {
   void apply_barrier(const RecordHeader& h, BlockState& block);
   void apply_cluster_barrier(const RecordHeader& h, BlockState& block);
   void apply_exit(const RecordHeader& h, BlockState& block);
+  // Dynamic parallelism (child_grids.h): a launch from the device, a child grid's warp entering, exiting.
+  void apply_device_launch(const RecordHeader& h, BlockState& block);
+  void apply_child_entry(const RecordHeader& h, BlockState& block);
+  void apply_child_exit(const RecordHeader& h, BlockState& block);
   // A lane that already waits at the pending barrier logs again: the barrier must have released
   // it on the GPU, so complete it now (divergently: some lanes never arrived).
   void settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes);

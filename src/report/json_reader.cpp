@@ -105,8 +105,13 @@ Coord3 read_coord(const Node& node) {
 }
 
 ThreadCoordinates read_thread(const Node& node) {
-  return ThreadCoordinates{read_coord(node.field("block")), read_coord(node.field("thread")),
-                           node.field("warp").u32(), node.field("lane").u32()};
+  ThreadCoordinates thread{read_coord(node.field("block")), read_coord(node.field("thread")),
+                           node.field("warp").u32(), node.field("lane").u32(), std::nullopt};
+  if (node.has("child_grid")) {
+    const Node child = node.field("child_grid");
+    thread.child_grid = ChildGrid{read_coord(child.field("grid")), read_coord(child.field("block"))};
+  }
+  return thread;
 }
 
 SourceLocation read_location(const Node& node) {

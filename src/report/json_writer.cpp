@@ -12,7 +12,11 @@ using Json = nlohmann::ordered_json;
 Json coord_json(const Coord3& d) { return Json::array({d.x, d.y, d.z}); }
 
 Json thread_json(const ThreadCoordinates& t) {
-  return Json{{"block", coord_json(t.block)}, {"thread", coord_json(t.thread)}, {"warp", t.warp}, {"lane", t.lane}};
+  Json json{{"block", coord_json(t.block)}, {"thread", coord_json(t.thread)}, {"warp", t.warp}, {"lane", t.lane}};
+  if (t.child_grid) {
+    json["child_grid"] = Json{{"grid", coord_json(t.child_grid->grid)}, {"block", coord_json(t.child_grid->block)}};
+  }
+  return json;
 }
 
 Json site_json(const Site& site) {

@@ -47,11 +47,20 @@ struct Site {
   friend bool operator==(const Site&, const Site&) = default;
 };
 
+// A grid launched from the device (dynamic parallelism): its shape.
+struct ChildGrid {
+  Coord3 grid;
+  Coord3 block;
+  friend bool operator==(const ChildGrid&, const ChildGrid&) = default;
+};
+
 struct ThreadCoordinates {
   Coord3 block;
   Coord3 thread;
   uint32_t warp = 0;  // warp index within the block
   uint32_t lane = 0;
+  // Set when the thread ran in a child grid launched from the device: `block` is its block there.
+  std::optional<ChildGrid> child_grid;
   friend bool operator==(const ThreadCoordinates&, const ThreadCoordinates&) = default;
 };
 

@@ -14,8 +14,13 @@ namespace {
 constexpr std::string_view kSeparator = "==================\n";
 
 std::string thread_text(const ThreadCoordinates& t) {
-  return "thread " + coord_text(t.thread) + " of block " + coord_text(t.block) + " (warp " +
-         std::to_string(t.warp) + ", lane " + std::to_string(t.lane) + ")";
+  std::string text = "thread " + coord_text(t.thread) + " of block " + coord_text(t.block) + " (warp " +
+                     std::to_string(t.warp) + ", lane " + std::to_string(t.lane) + ")";
+  if (t.child_grid) {
+    text += " of a child grid <<<" + coord_text(t.child_grid->grid) + ", " + coord_text(t.child_grid->block) +
+            ">>> launched from the device";
+  }
+  return text;
 }
 
 // " on GPU 1": named where a race involves a GPU other than the first (a process using one GPU, its

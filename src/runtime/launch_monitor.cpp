@@ -196,10 +196,15 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   info.warp_model = warp_model_;
   const std::map<std::string, uint64_t> unlogged = modules_.unlogged_memory(launch.module, launch.kernel_name);
   info.unlogged_accesses = !unlogged.empty();
+  // Child grids launched from the device run beside their parent in its launch slot, with parameters
+  // of their own: no device checks, no unlogged loads (the slot's ranges are the parent's).
+  info.launches_child_grids = modules_.launches_from_device(launch.module);
   if (allocations_) flight->arguments = allocations_->arguments_of(launch);
   // Outside state_mutex_: the lookups take the allocation map's and the instrumenter's locks.
-  const QueueHost::ReadOnlyRanges read_only = read_only_ranges(launch, flight->arguments);
-  const std::optional<GlobalShadow::Request> global = global_request(launch, flight->arguments);
+  const QueueHost::ReadOnlyRanges read_only =
+      info.launches_child_grids ? QueueHost::ReadOnlyRanges{} : read_only_ranges(launch, flight->arguments);
+  const std::optional<GlobalShadow::Request> global =
+      info.launches_child_grids ? std::nullopt : global_request(launch, flight->arguments);
 
   std::unique_lock lock(state_mutex_);
   // The filters count launches in issue order. A launch they leave out runs with its kernel's global
@@ -256,8 +261,10 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   QueueHost::LaunchSetup setup;
   try {
     setup = flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
-                                           check_shared_on_device_ && pool_free, flight->read_only_ranges,
-                                           device_global, warp_model_ == WarpModel::kLockstep || recorder_ != nullptr);
+                                           check_shared_on_device_ && pool_free && !info.launches_child_grids,
+                                           flight->read_only_ranges, device_global,
+                                           warp_model_ == WarpModel::kLockstep || recorder_ != nullptr,
+                                           info.block_count(), info.launches_child_grids);
     flight->device_checks_shared = setup.device_checks_shared;
     const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
     if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));

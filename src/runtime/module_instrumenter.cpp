@@ -15,6 +15,7 @@
 #include "fatbin/ptx_select.h"
 #include "fatbin/writer.h"
 #include "ptx/parser.h"
+#include "barracuda/device_launch.h"
 #include "ptx/passes/device_launch_copies.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_call.h"
@@ -123,7 +124,9 @@ std::vector<std::string> global_variable_names(const ptx::Module& module) {
 std::vector<std::string> kernel_names(const ptx::Module& module) {
   std::vector<std::string> names;
   for (const ptx::Function* function : module.functions()) {
-    if (function->is_entry && function->is_definition && !function->name.starts_with(ptx::passes::kUncheckedPrefix)) {
+    // A kernel's copies for its launches from the device are the kernel.
+    if (function->is_entry && function->is_definition && !function->name.starts_with(ptx::passes::kUncheckedPrefix) &&
+        !function->name.starts_with(BARRACUDA_CHILD_KERNEL_PREFIX)) {
       names.emplace_back(function->name);
     }
   }
@@ -215,7 +218,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   std::map<std::string, std::vector<uint32_t>> read_only;
   std::set<std::string, std::less<>> global_checkable;
   bool links_device_runtime = false;
-  std::vector<std::string> launched_from_device;  // their child grids run unchecked
+  std::vector<std::string> unchecked_children;  // kernels launched from the device whose child grids run unchecked
   uint32_t next_site = sites_.next_id();
   std::string link_arch = "sm_" + std::to_string(arch);
   for (const PtxSource& source : sources) {
@@ -232,8 +235,9 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
       }
       links_device_runtime = true;
     }
-    for (std::string& kernel : ptx::passes::copy_device_launched_kernels(*parsed.module)) {
-      launched_from_device.push_back(std::move(kernel));
+    ptx::passes::DeviceLaunchedKernels children = ptx::passes::copy_device_launched_kernels(*parsed.module);
+    if (!children.checked) {
+      for (std::string& kernel : children.kernels) unchecked_children.push_back(std::move(kernel));
     }
     if (targets_arch_specific(*parsed.module, link_arch)) link_arch += 'a';
     std::vector<std::string> object_variables = global_variable_names(*parsed.module);
@@ -296,13 +300,14 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     sites_.add(std::move(table));
   }
   std::lock_guard lock(mutex_);
-  if (!launched_from_device.empty()) {
+  if (!unchecked_children.empty()) {
     std::string names;
-    for (const std::string& kernel : launched_from_device) names += (names.empty() ? "" : ", ") + kernel;
+    for (const std::string& kernel : unchecked_children) names += (names.empty() ? "" : ", ") + kernel;
     skipped_.push_back({name + " (" + names + ")",
-                        "child grids launched from the device (dynamic parallelism) run unchecked; launches of "
-                        "these kernels from the host are checked"});
+                        "child grids launched from the device (dynamic parallelism) run unchecked: a launch the "
+                        "instrumentation could not follow; launches of these kernels from the host are checked"});
   }
+  if (links_device_runtime) launches_from_device_.insert(image.id);
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
   variables_[image.id] = std::move(variables);
   if (!unlogged.empty()) unlogged_[image.id] = std::move(unlogged);
@@ -466,6 +471,11 @@ std::vector<uint32_t> ModuleInstrumenter::read_only_parameters(shim::ModuleId mo
   if (found == read_only_parameters_.end()) return {};
   auto parameters = found->second.find(std::string(kernel));
   return parameters == found->second.end() ? std::vector<uint32_t>{} : parameters->second;
+}
+
+bool ModuleInstrumenter::launches_from_device(shim::ModuleId module) const {
+  std::lock_guard lock(mutex_);
+  return launches_from_device_.contains(module);
 }
 
 bool ModuleInstrumenter::global_checkable(shim::ModuleId module, std::string_view kernel) const {

@@ -127,9 +127,12 @@ ToolDeviceMemory* QueueHost::shared_pool() {
 
 QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream,
                                                 bool check_shared_on_device, const ReadOnlyRanges& read_only_ranges,
-                                                const GlobalShadow::Request* global, bool log_every_record) {
+                                                const GlobalShadow::Request* global, bool log_every_record,
+                                                uint32_t grid_blocks, bool launches_child_grids) {
   LaunchSlot fields{};
   fields.launch_id = launch_id;
+  fields.next_block = grid_blocks;
+  if (launches_child_grids) fields.flags |= kLaunchHasChildGrids;
   if (log_every_record) fields.flags |= kLaunchLogsEveryRecord;
   for (uint32_t p = 0; p < kReadOnlyParameterRanges; ++p) {
     fields.read_only_begin[p] = read_only_ranges[p].first;
@@ -171,7 +174,7 @@ QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_
 
 void QueueHost::clear_grid_table() {
   zero_on_device(producers_->address() + grid_table_offset(arena_.shape().queue_count),
-                 uint64_t{kGridTableEntries} * sizeof(uint64_t), "clearing the grid table");
+                 grid_table_bytes(), "clearing the grid table");
 }
 
 std::optional<std::string> QueueHost::damage() {

@@ -40,7 +40,14 @@ report::ThreadCoordinates to_report_thread(const engine::ThreadCoord& thread, co
   report::ThreadCoordinates coords;
   engine::Dim3 grid = launch ? launch->grid : engine::Dim3{};
   engine::Dim3 block = launch ? launch->block : engine::Dim3{};
-  coords.block = unflatten(static_cast<uint32_t>(thread.block), grid);
+  uint32_t block_in_grid = raw(thread.block);
+  if (thread.child) {  // a grid launched from the device: its block ids follow the launch's
+    grid = thread.child->grid;
+    block = thread.child->block;
+    block_in_grid -= raw(thread.child->first_block);
+    coords.child_grid = report::ChildGrid{{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}};
+  }
+  coords.block = unflatten(block_in_grid, grid);
   coords.thread = unflatten(thread.thread, block);
   coords.warp = thread.thread / kWarpSize;
   coords.lane = thread.thread % kWarpSize;

@@ -483,6 +483,11 @@ class Session final : public shim::SyncObserver {
            "not logged (an out-of-bounds write?): races with those loads are not checked; --log-read-only "
            "logs them"});
     }
+    if (const uint64_t children = engine_.stats().unchecked_child_grids; children > 0) {
+      report.summary.kernels_skipped.push_back(
+          {std::to_string(children) + " child grids launched from the device",
+           "ran unchecked: their launch had used up its block ids (2^22 blocks of child grids)"});
+    }
     for (const auto& [kind, kernels] : totals.unlogged_memory) {
       report.summary.unlogged_instructions.push_back({kind, {kernels.begin(), kernels.end()}});
     }

@@ -236,7 +236,7 @@ TEST(QueueArena, ImageRoundTripsAndBadImagesAreNamed) {
 
 TEST(QueueArena, ProducerBlockCarriesTheShapeAndTheHostArenaAddress) {
   auto block = make_producer_block({3, 2, 64}, 0x7f0000001000);
-  ASSERT_EQ(block.size(), 128u + 3 * 128 + kLaunchSlots * 128 + kGridTableEntries * 8);
+  ASSERT_EQ(block.size(), 128u + 3 * 128 + kLaunchSlots * 128 + kGridTableEntries * (8 + sizeof(GridChild)));
   EXPECT_EQ(sync_buckets_offset(3, 0), block.size());  // the counters follow; each launch clears its own
   EXPECT_EQ(producer_block_bytes(3), block.size() + kLaunchSlots * kSyncBuckets * 8);
   QueueProducerHeader header;

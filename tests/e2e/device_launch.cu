@@ -1,7 +1,7 @@
 // Dynamic parallelism: every block's thread 0 writes `first[0]` unordered (an inter-block race in the
 // parent, launched from the host), and block 0 launches a child grid from the device that doubles
-// every element after the parent's writes. The parent's race must be found; the child grid runs
-// unchecked and the report says so.
+// block 0's elements after its writes (a barrier orders them into the launching thread). The parent's
+// race must be found, and only it: the child grid is checked, ordered after what block 0 wrote.
 #include <cstdio>
 
 __global__ void double_all(int* data, int n) {

@@ -105,6 +105,23 @@ void WarpScript::branch_else(uint32_t other) { control(RecordOp::kBranchElse, ot
 void WarpScript::branch_fi(uint32_t reunited) { control(RecordOp::kBranchFi, reunited, 0); }
 void WarpScript::entry(uint32_t mask) { control(RecordOp::kWarpEntry, mask, 0); }
 void WarpScript::exit(uint32_t mask) { control(RecordOp::kWarpExit, mask, 0); }
+SiteId WarpScript::device_launch(uint32_t launching, uint32_t first_block, uint64_t stream) {
+  return control(RecordOp::kDeviceLaunch, launching, stream, static_cast<int32_t>(first_block));
+}
+void WarpScript::child_entry(uint32_t mask, uint32_t first_block, Dim3 grid, Dim3 block) {
+  RecordHeader h = header(RecordOp::kChildEntry, mask);
+  h.size_mode = pack_size_mode(0, AddressMode::kDelta32);
+  std::vector<RecordHeader> payload(record_slots(AddressMode::kDelta32) - 1);
+  auto* words = reinterpret_cast<uint32_t*>(payload.data());
+  words[kChildGridFirstBlock] = first_block;
+  const uint32_t dims[] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
+  for (uint32_t d = 0; d < 6; ++d) words[kChildGridDimX + d] = dims[d];
+  emit(h, payload);
+}
+void WarpScript::child_exit(uint32_t mask) {
+  control(RecordOp::kChildExit, mask, 0);
+  exit(mask);
+}
 void WarpScript::ticket(uint64_t ticket, uint32_t mask, uint32_t bucket) {
   RecordHeader h = header(RecordOp::kSyncTicket, mask);
   h.base = ticket;
@@ -144,6 +161,11 @@ Scenario& Scenario::with_unlogged_loads(uint64_t begin, uint64_t end) {
 
 Scenario& Scenario::with_unlogged_accesses() {
   launch_.unlogged_accesses = true;
+  return *this;
+}
+
+Scenario& Scenario::with_child_grids() {
+  launch_.launches_child_grids = true;
   return *this;
 }
 

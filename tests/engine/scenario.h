@@ -53,6 +53,12 @@ class WarpScript {
   void entry(uint32_t mask);
   // Lanes exit separately under independent thread scheduling: each group logs its own exit record.
   void exit(uint32_t mask = kAllLanes);
+  // Dynamic parallelism (engine/child_grids.h): lane `launching` launches the child grid whose blocks
+  // start at `first_block` into device stream `stream` (kDeviceLaunch); a child grid's warp enters
+  // (kChildEntry with the grid's shape) and exits (kChildExit, then kWarpExit).
+  SiteId device_launch(uint32_t launching, uint32_t first_block, uint64_t stream = 0);
+  void child_entry(uint32_t mask, uint32_t first_block, Dim3 grid, Dim3 block);
+  void child_exit(uint32_t mask = kAllLanes);
   // A sync ticket (RecordOp::kSyncTicket) for the record scripted next, as the device writes it:
   // ticket `ticket` of location bucket `bucket` (barracuda/sync_bucket.h).
   void ticket(uint64_t ticket, uint32_t mask = kAllLanes, uint32_t bucket = 0);
@@ -79,6 +85,8 @@ class Scenario {
   Scenario& with_cluster(Dim3 cluster);
   // The kernel holds memory instructions that are not logged (LaunchInfo::unlogged_accesses).
   Scenario& with_unlogged_accesses();
+  // The kernel may launch child grids from the device (LaunchInfo::launches_child_grids).
+  Scenario& with_child_grids();
   // The launch's issue number in the run (LaunchOrder::sequence; 0, not known, by default).
   Scenario& as_launch(uint64_t sequence);
   // Loads in [begin, end) were not logged (LaunchInfo::unlogged_load_ranges).

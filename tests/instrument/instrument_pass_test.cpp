@@ -80,6 +80,25 @@ RuntimeCall call_before_line(const std::vector<std::string>& lines, size_t index
   return call;
 }
 
+// Each defined function's instructions (the runtime's own functions left out), a line each:
+// mnemonic and operand texts.
+std::map<std::string, std::string> instruction_texts(const Module& module) {
+  std::map<std::string, std::string> bodies;
+  for (const Function* function : module.functions()) {
+    if (!function->is_definition || function->name.starts_with("__barracuda_log")) continue;
+    std::string text;
+    for (const Statement& statement : function->body) {
+      if (const auto* instruction = std::get_if<Instruction>(&statement)) {
+        text += std::string(instruction->mnemonic) + ' ';
+        for (const Operand& operand : instruction->operands) text += std::string(operand.text) + ' ';
+        text += '\n';
+      }
+    }
+    bodies[std::string(function->name)] = text;
+  }
+  return bodies;
+}
+
 size_t line_of(const std::vector<std::string>& lines, std::string_view text) {
   for (size_t i = 0; i < lines.size(); ++i) {
     if (lines[i] == text) return i;
@@ -363,22 +382,13 @@ ret;
 )");
   ASSERT_TRUE(parsed) << parsed.error.to_string();
   EXPECT_TRUE(launches_from_the_device(*parsed.module));
-  EXPECT_EQ(copy_device_launched_kernels(*parsed.module), std::vector<std::string>{"child"});
+  // The launch passes a buffer no __cudaCDP2GetParameterBufferV2 returned: it cannot be followed, and
+  // the module falls back to unchecked copies.
+  const DeviceLaunchedKernels launched = copy_device_launched_kernels(*parsed.module);
+  EXPECT_EQ(launched.kernels, std::vector<std::string>{"child"});
+  EXPECT_FALSE(launched.checked);
   instrument_module(*parsed.module, {});
-  // Each function's text, and how many runtime calls it makes.
-  std::map<std::string, std::string> bodies;
-  for (const Function* function : parsed.module->functions()) {
-    if (!function->is_definition || function->name.starts_with("__barracuda_log")) continue;
-    std::string text;
-    for (const Statement& statement : function->body) {
-      if (const auto* instruction = std::get_if<Instruction>(&statement)) {
-        text += std::string(instruction->mnemonic) + ' ';
-        for (const Operand& operand : instruction->operands) text += std::string(operand.text) + ' ';
-        text += '\n';
-      }
-    }
-    bodies[std::string(function->name)] = text;
-  }
+  std::map<std::string, std::string> bodies = instruction_texts(*parsed.module);
   ASSERT_TRUE(bodies.contains("__barracuda_unchecked_child"));
   ASSERT_TRUE(bodies.contains("__barracuda_unchecked_bump"));
   EXPECT_EQ(bodies["__barracuda_unchecked_child"].find("__barracuda_log"), std::string::npos);
@@ -388,6 +398,110 @@ ret;
   EXPECT_NE(bodies["child"].find("__barracuda_log_entry"), std::string::npos);
   EXPECT_NE(bodies["child"].find("call.uni bump"), std::string::npos);
   EXPECT_NE(bodies["bump"].find("__barracuda_log_access"), std::string::npos);
+}
+
+// nvcc's call sequences for `child<<<grid, 64, 0, stream>>>(data, n)` from the device (CUDA 13,
+// -rdc): the child gets a checked copy with a token parameter after its own (8-byte aligned: offset
+// 16 after a u64 and a u32), the parameter buffer gets the token, and the launch is logged.
+TEST(InstrumentPass, KernelsLaunchedFromTheDeviceGetCheckedCopies) {
+  ParseResult parsed = parse(R"(.version 8.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b64 func_retval0) __cudaCDP2GetParameterBufferV2
+(
+.param .b64 __cudaCDP2GetParameterBufferV2_param_0,
+.param .align 4 .b8 __cudaCDP2GetParameterBufferV2_param_1[12],
+.param .align 4 .b8 __cudaCDP2GetParameterBufferV2_param_2[12],
+.param .b32 __cudaCDP2GetParameterBufferV2_param_3
+)
+;
+.extern .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2
+(
+.param .b64 __cudaCDP2LaunchDeviceV2_param_0,
+.param .b64 __cudaCDP2LaunchDeviceV2_param_1
+)
+;
+.visible .entry child(.param .u64 child_param_0, .param .u32 child_param_1)
+{
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [child_param_0];
+st.global.u32 [%rd1], 1;
+ret;
+}
+.visible .entry parent(.param .u64 parent_param_0, .param .u32 parent_param_1)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<4>;
+.reg .b64 %rd<5>;
+ld.param.u64 %rd1, [parent_param_0];
+ld.param.u32 %r1, [parent_param_1];
+mov.u64 %rd2, child;
+{
+.reg .b32 temp_param_reg;
+.param .b64 param0;
+st.param.b64 [param0+0], %rd2;
+.param .align 4 .b8 param1[12];
+st.param.b32 [param1+0], %r1;
+st.param.b32 [param1+4], 1;
+st.param.b32 [param1+8], 1;
+.param .align 4 .b8 param2[12];
+st.param.b32 [param2+0], 64;
+st.param.b32 [param2+4], 1;
+st.param.b32 [param2+8], 1;
+.param .b32 param3;
+st.param.b32 [param3+0], 0;
+.param .b64 retval0;
+call.uni (retval0), __cudaCDP2GetParameterBufferV2, (param0, param1, param2, param3);
+ld.param.b64 %rd3, [retval0+0];
+}
+setp.eq.s64 %p1, %rd3, 0;
+@%p1 bra $L__BB1_2;
+st.u64 [%rd3], %rd1;
+st.u32 [%rd3+8], %r1;
+{
+.reg .b32 temp_param_reg;
+.param .b64 param0;
+st.param.b64 [param0+0], %rd3;
+.param .b64 param1;
+st.param.b64 [param1+0], %rd4;
+.param .b32 retval0;
+call.uni (retval0), __cudaCDP2LaunchDeviceV2, (param0, param1);
+ld.param.b32 %r2, [retval0+0];
+}
+$L__BB1_2:
+ret;
+}
+)");
+  ASSERT_TRUE(parsed) << parsed.error.to_string();
+  const DeviceLaunchedKernels launched = copy_device_launched_kernels(*parsed.module);
+  EXPECT_EQ(launched.kernels, std::vector<std::string>{"child"});
+  EXPECT_TRUE(launched.checked);
+  EXPECT_EQ(child_token_offsets(*parsed.module).at("__launched_from_device_child"), 16u);
+  const InstrumentResult result = instrument_module(*parsed.module, {});
+  EXPECT_EQ(result.statistics.device_launches, 1u);
+  std::map<std::string, std::string> bodies = instruction_texts(*parsed.module);
+  ASSERT_TRUE(bodies.contains("__launched_from_device_child"));
+  const std::string& copy = bodies["__launched_from_device_child"];
+  EXPECT_NE(copy.find("ld.param.u64 %"), std::string::npos);
+  EXPECT_NE(copy.find("__barracuda_child_token"), std::string::npos);
+  EXPECT_NE(copy.find("__barracuda_log_child_entry"), std::string::npos);
+  EXPECT_EQ(copy.find("__barracuda_log_entry"), std::string::npos);
+  EXPECT_NE(copy.find("__barracuda_log_access"), std::string::npos);
+  EXPECT_NE(bodies["child"].find("__barracuda_log_entry"), std::string::npos);
+  const std::string& parent = bodies["parent"];
+  EXPECT_NE(parent.find("mov.u64 %rd2 __launched_from_device_child"), std::string::npos);
+  // The arguments written into the runtime's parameter buffer are not the program's memory.
+  EXPECT_EQ(parent.find("__barracuda_log_access"), std::string::npos);
+  // The token call after the buffer's sequence, the launch's record before the launch's.
+  const size_t token = parent.find("__barracuda_claim_child_token");
+  const size_t buffer = parent.find("__cudaCDP2GetParameterBufferV2");
+  const size_t record = parent.find("__barracuda_log_device_launch");
+  const size_t launch = parent.find("__cudaCDP2LaunchDeviceV2");
+  ASSERT_NE(token, std::string::npos) << parent;
+  ASSERT_NE(record, std::string::npos);
+  EXPECT_LT(buffer, token);
+  EXPECT_LT(token, record);
+  EXPECT_LT(record, launch);
 }
 
 // Each global access's site names the kernel parameter its address comes from (nvcc's cvta, mul.wide

@@ -9,6 +9,7 @@
 #include "ptx/passes/fence_free_functions.h"
 #include "ptx/passes/global_checkable_kernels.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
+#include "ptx/passes/device_launch_copies.h"
 #include "ptx/passes/pass_context.h"
 #include "ptx/passes/read_only_parameters.h"
 #include "ptx/passes/schedule_perturbation.h"
@@ -47,6 +48,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   const GlobalCheckableKernels global_checkable(module, options.first_site_id);
   declare_runtime_functions(module);
   define_launch_slot_globals(module);
+  const std::unordered_map<std::string_view, uint32_t> child_tokens = child_token_offsets(module);
   for (Function* function : module.definitions()) {
     if (function->name.starts_with("__barracuda_")) continue;
     std::vector<StatementIterator> instructions;
@@ -69,6 +71,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
       listed.assign(read_only.begin(), read_only.end());
       std::sort(listed.begin(), listed.end());
     }
+    const std::unordered_set<std::string_view> buffers = parameter_buffer_registers(*function);
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
     PassContext context{*function,
@@ -82,7 +85,9 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
                         options,
                         parameters,
                         read_only,
-                        spin_reads};
+                        spin_reads,
+                        child_tokens,
+                        buffers};
     result.statistics.shared_checkable_kernels += function->is_entry && context.checks_shared_on_device;
     if (function->is_entry && context.checks_global_on_device) {
       ++result.statistics.global_checkable_kernels;
@@ -93,6 +98,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     log_kernel_entry(context, instructions);
     if (options.log_branches) log_branch_divergence(context);
     log_kernel_exits(context, instructions);
+    log_device_launches(context, instructions);
     log_memory_accesses(context, instructions);
     log_bulk_copies(context, instructions);
     log_synchronization(context, instructions);

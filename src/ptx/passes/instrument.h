@@ -42,6 +42,7 @@ struct InstrumentStatistics {
   uint64_t branches = 0;         // conditional branches logged
   uint64_t reconvergences = 0;   // reconvergence points logged
   uint64_t kernel_exits = 0;     // ret/exit instructions of kernels logged
+  uint64_t device_launches = 0;  // launches from the device logged (device_launch_pass.cpp)
   uint64_t kernels = 0;
   uint64_t shared_checkable_kernels = 0;  // kernels whose shared memory the device can check (shared_checkable_kernels.h)
   uint64_t global_checkable_kernels = 0;  // kernels whose global memory the device can check (global_checkable_kernels.h)

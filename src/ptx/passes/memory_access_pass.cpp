@@ -118,6 +118,14 @@ class AccessLogger {
         instruction.operands[shape->address_operand].text.starts_with("__barracuda_")) {
       return;
     }
+    // A child launch's arguments written into the parameter buffer the CUDA device runtime handed out
+    // (device_launch_copies.h): the runtime's memory, reused from launch to launch, which the child
+    // reads as its parameters, never through memory the tool sees.
+    if (instruction.operands.size() > shape->address_operand &&
+        instruction.operands[shape->address_operand].is_address() &&
+        context_.parameter_buffers.contains(instruction.operands[shape->address_operand].text)) {
+      return;
+    }
     if (!context_.options.log_read_only && read_only_load(instruction)) {
       ++context_.statistics.read_only_loads;
       return;

@@ -36,6 +36,11 @@ struct PassContext {
   // The function's volatile loads that decide whether their loop goes on (spin_reads.h), found on the
   // original body: the memory pass marks them kAccessSpinRead.
   const SpinReads& spin_reads;
+  // Where each checked child copy (device_launch_copies.h) takes its token in its parameter buffer.
+  const std::unordered_map<std::string_view, uint32_t>& child_token_offsets;
+  // The registers holding the parameter buffers the CUDA device runtime handed the function for its
+  // launches (device_launch_copies.h): stores through them are not the program's memory.
+  const std::unordered_set<std::string_view>& parameter_buffers;
 };
 
 // Each takes the function's original instructions (iterators stay valid across insertions).
@@ -47,6 +52,8 @@ void log_synchronization(PassContext& context, const std::vector<StatementIterat
 void log_mbarriers(PassContext& context, const std::vector<StatementIterator>& instructions);
 // Entry goes first in the body, before any label; exits before each ret/exit of a kernel.
 void log_kernel_entry(PassContext& context, const std::vector<StatementIterator>& instructions);
+// Launches from the device: each child's token, and a record of each launch (device_launch_copies.h).
+void log_device_launches(PassContext& context, const std::vector<StatementIterator>& instructions);
 void log_kernel_exits(PassContext& context, const std::vector<StatementIterator>& instructions);
 // Needs the CFG of the original body: run it before passes that split guards.
 void log_branch_divergence(PassContext& context);

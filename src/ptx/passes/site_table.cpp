@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "barracuda/device_launch.h"
 #include "ptx/printer.h"
 
 namespace barracuda::ptx::passes {
@@ -35,6 +36,8 @@ uint32_t SiteTable::add(SiteKind kind, const Function& function, const Instructi
   site.id = first_id_ + static_cast<uint32_t>(sites_.size());
   site.kind = kind;
   site.function = std::string(function.name);
+  // A kernel's copy for its launches from the device (device_launch_copies.h) is the kernel.
+  if (site.function.starts_with(BARRACUDA_CHILD_KERNEL_PREFIX)) site.function.erase(0, sizeof BARRACUDA_CHILD_KERNEL_PREFIX - 1);
   site.instruction = to_string(Statement{instruction});
   site.ptx_line = instruction.position.line;
   const DebugLocation& user = instruction.outermost_location;
