@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The hardened columns of the litmus table (issue 16 part 1): the races the detector column found are
+handed to `barracuda run --harden` (the fences and scopes `barracuda harden` proposes, applied to the
+PTX at load time), then the hardware table is measured again with the hardened module, and every cell
+is checked again under it.
+
+    harden.py --litmus BIN --barracuda BIN --table DETECTED.md --reports DIR --out OUT.md [--jobs N]
+              [--work DIR] [-- barracuda-litmus args]
+
+DETECTED.md is detector.py's table, DIR its --work directory (one report per cell run). The hardened
+hardware runs are `barracuda run --harden ALL.json --launch-skip HUGE`: the hardened module runs with no
+launch checked, so its weak outcomes are the hardware's, not slowed down by logging. Exit status: 0 when
+no hardened cell showed a weak outcome the model forbids for the hardened code (that is: none at all
+where hardening proposed a fix) and no hardened cell's verdict is an error; 1 otherwise.
+"""
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from detector import read_table, verdict_of  # noqa: E402
+
+NO_LAUNCH_CHECKED = "1000000000"  # --launch-skip: every launch runs hardened, none is checked
+
+
+def merged_report(reports_dir, path):
+    """Writes one report holding the races of every report in `reports_dir`; returns how many."""
+    merged, races = None, []
+    for name in sorted(glob.glob(os.path.join(reports_dir, "*.json"))):
+        with open(name) as f:
+            report = json.load(f)
+        merged = merged or report
+        races += report.get("races", [])
+    if merged is None:
+        sys.exit(f"harden.py: no reports in {reports_dir}")
+    merged["races"] = races
+    with open(path, "w") as f:
+        json.dump(merged, f)
+    return len(races)
+
+
+def hardened_cell(args, cell, hardening, cache_dir):
+    report = os.path.join(args.work, f"hardened.{cell.replace(':', '_')}.json")
+    command = [args.barracuda, "run", "--harden", hardening, "--report", report, "--cache-dir", cache_dir,
+               "--queue-bytes", "4M", "--", args.litmus, "--detector-cell", cell]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+        return verdict_of(done.returncode, report, done.stdout + done.stderr)
+    except subprocess.TimeoutExpired:
+        return "error", f"timed out after {args.timeout} s"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--litmus", required=True)
+    parser.add_argument("--barracuda", required=True)
+    parser.add_argument("--table", required=True, help="detector.py's table")
+    parser.add_argument("--reports", required=True, help="detector.py's --work directory")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--jobs", type=int, default=8)
+    parser.add_argument("--timeout", type=int, default=120)
+    parser.add_argument("--work", help="directory for the hardened runs' files (default: a temporary one)")
+    parser.add_argument("litmus_args", nargs="*", help="barracuda-litmus arguments (iterations, stress)")
+    args = parser.parse_args()
+    args.work = args.work or tempfile.mkdtemp(prefix="litmus-hardened-")
+    os.makedirs(args.work, exist_ok=True)
+
+    hardening = os.path.join(args.work, "all-races.json")
+    race_count = merged_report(args.reports, hardening)
+    proposals = subprocess.run([args.barracuda, "harden", hardening], capture_output=True, text=True)
+    with open(os.path.join(args.work, "harden.txt"), "w") as f:
+        f.write(proposals.stdout + proposals.stderr)
+    print(proposals.stdout.strip().splitlines()[-1] if proposals.stdout.strip() else "harden: no output")
+
+    # The hardware table again, with the hardened module and no launch checked.
+    table = os.path.join(args.work, "hardened-hardware.md")
+    cache_dir = tempfile.mkdtemp(prefix="litmus-hardened-cache-")
+    command = [args.barracuda, "run", "-q", "--harden", hardening, "--launch-skip", NO_LAUNCH_CHECKED,
+               "--cache-dir", cache_dir, "--", args.litmus, "--markdown", table, *args.litmus_args]
+    done = subprocess.run(command, capture_output=True, text=True)
+    with open(os.path.join(args.work, "hardened-hardware.log"), "w") as f:
+        f.write(done.stdout + done.stderr)
+    if not os.path.exists(table):
+        sys.exit(f"harden.py: the hardened hardware run wrote no table (exit {done.returncode}):\n"
+                 f"{(done.stdout + done.stderr)[-2000:]}")
+    hw_header, hw_rows = read_table(table)
+    weak_columns = [i for i, name in enumerate(hw_header[0]) if name.startswith("weak")]
+    hardened_weak = {":".join(row[:3]): [row[i] for i in weak_columns] for row in hw_rows}
+
+    header, rows = read_table(args.table)
+    cells = [":".join(row[:3]) for row in rows]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        verdicts = dict(zip(cells, pool.map(lambda c: hardened_cell(args, c, hardening, cache_dir), cells)))
+
+    header[0] += ["hardened: weak (no stress)", "hardened: weak (stress)", "hardened: barracuda"]
+    header[1] += ["---:", "---:", "---"]
+    failures = []
+    out_rows = []
+    for cell, row in zip(cells, rows):
+        weak = hardened_weak.get(cell, ["-", "-"])
+        verdict, detail = verdicts[cell]
+        shown = f"{verdict} ({detail})" if detail else verdict
+        out_rows.append(row + weak + [shown])
+        if verdict == "error" or (verdict == "no race" and any(w not in ("0", "-") for w in weak)):
+            failures.append(cell)
+        print(f"{cell:42} hardened weak {'/'.join(weak):>9}  barracuda {shown}")
+    fixed = sum(1 for cell in cells if verdicts[cell][0] == "no race")
+    with open(args.out, "w") as f:
+        for line in header + out_rows:
+            f.write("| " + " | ".join(line) + " |\n")
+        f.write(f"\nhardened: {race_count} races of the detector runs handed to `barracuda run --harden`; "
+                f"{fixed} of {len(cells)} cells race-free once hardened")
+        f.write(f"; weak outcomes or errors after hardening in: {', '.join(failures)}\n" if failures else "\n")
+    print(f"hardened: {fixed} of {len(cells)} cells race-free once hardened; files in {args.work}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
