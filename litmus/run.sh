@@ -104,9 +104,8 @@ hardened_seconds=$((SECONDS - started - tune_seconds - hardware_seconds - detect
   fi
   if ((detector && hardened)); then
     echo "*hardened*: every race of those runs handed to \`barracuda run --harden\` (the fences and scopes"
-    echo "\`barracuda harden\` proposes, applied to the PTX at load time): the weak outcomes (without / with"
-    echo "stress) of the module as instrumented and as hardened, each run under barracuda with no launch checked"
-    echo "(\`--launch-skip\`: the runtime's calls alone change the timing), and the hardened cell's verdict."
+    echo "\`barracuda harden\` proposes, applied to the PTX at load time): the weak outcomes of the hardened"
+    echo "module run without logging (\`--harden-only\`), without and with stress, and the hardened cell's verdict."
   fi
   echo
   cat "$merged"

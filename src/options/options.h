@@ -37,6 +37,7 @@ namespace barracuda::options {
   X(block_order_seed, CountValue, 1, "block_order=shuffle: the seed of the permutation (each seed another order)") \
   X(perturb, CountValue, 0, "SEED: before atomics, fences, barriers and spin reads, warps chosen by the seed sleep a few microseconds, so runs with different seeds see other orders (barracuda run --explore N; 0: off)") \
   X(harden, TextValue, "", "an earlier JSON report: apply the fences and scopes `barracuda harden` proposes for its races to the PTX before checking (empty: none)") \
+  X(harden_only, BoolValue, false, "run the code, hardened as harden says, without logging or checking anything (whether the fix removes a symptom, at close to native speed; the run is reported as not checked)") \
   X(warp_model, WarpModelValue, WarpModel::kIndependent, "its (independent thread scheduling) or lockstep") \
   X(queue_bytes, ByteSizeValue, 0, "page-locked memory per event queue (0: 64 MiB for all at first, grown 4x after a launch that half-fills one, up to 1/16 of free host memory, 1M-64M each)") \
   X(drain_threads, CountValue, 0, "host threads draining the queues into the engine (0: hardware threads - 1)") \

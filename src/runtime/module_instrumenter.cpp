@@ -308,6 +308,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
                         "instrumentation could not follow; launches of these kernels from the host are checked"});
   }
   if (links_device_runtime) launches_from_device_.insert(image.id);
+  if (config_.passes.log_nothing) skipped_.push_back({name, "hardened and run without logging (harden_only)"});
   kernels_.insert(kernels_.end(), kernels.begin(), kernels.end());
   variables_[image.id] = std::move(variables);
   if (!unlogged.empty()) unlogged_[image.id] = std::move(unlogged);

@@ -280,6 +280,7 @@ class Session final : public shim::SyncObserver {
     config.passes.block_order_seed = options_.block_order_seed;
     config.passes.perturb_seed = options_.perturb;
     config.passes.hardening = hardening_edits();
+    config.passes.log_nothing = options_.harden_only;
     config.module_seen = [this] { note_gpu_use(); };
     config.machine_code_checked = [this] { return sass_.active(); };
     config.machine_code_only = options_.sass_only;

@@ -169,5 +169,22 @@ TEST(Hardening, TheInstrumenterLogsTheInsertedFence) {
   EXPECT_EQ(hardened, plain + 1);
 }
 
+// harden_only: the fence goes in, nothing is logged, and the module compiles on its own.
+TEST(Hardening, LoggingNothingKeepsTheFenceAndAddsNoCall) {
+  ParseResult parsed = parse(std::string(kModule));
+  ASSERT_TRUE(parsed);
+  const InstrumentResult result = instrument_module(
+      *parsed.module,
+      {.hardening = {{"consumer", kSpinLine, HardeningEdit::Kind::kFenceAfter, Scope::Gpu}}, .log_nothing = true});
+  EXPECT_EQ(result.statistics.hardened_instructions, 1u);
+  EXPECT_EQ(result.statistics.memory_accesses, 0u);
+  const std::string text = to_string(*parsed.module);
+  EXPECT_NE(text.find("fence.acq_rel.gpu;"), std::string::npos);
+  EXPECT_EQ(text.find("call.uni __barracuda"), std::string::npos);
+  EXPECT_EQ(text.find("call __barracuda"), std::string::npos);
+  const testing::PtxasResult compiled = testing::run_ptxas(text, "sm_90");
+  EXPECT_TRUE(compiled.ok) << compiled.log;
+}
+
 }  // namespace
 }  // namespace barracuda::ptx::passes

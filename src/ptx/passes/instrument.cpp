@@ -43,6 +43,10 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   const PerturbationResult perturbed = options.perturb_seed != 0 ? perturb_schedule(module) : PerturbationResult{};
   result.statistics.delay_points = perturbed.delay_points;
   result.perturbation_declined = perturbed.declined;
+  if (options.log_nothing) {
+    declare_runtime_functions(module);  // the perturbation's delays call the runtime
+    return result;
+  }
   const FenceFreeFunctions fence_free(module);
   const SharedCheckableKernels shared_checkable(module, options.first_site_id);
   const GlobalCheckableKernels global_checkable(module, options.first_site_id);

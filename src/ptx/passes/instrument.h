@@ -33,6 +33,9 @@ struct InstrumentOptions {
   uint64_t perturb_seed = 0;
   // Fences and scopes applied before anything else (hardening.h; option harden).
   std::vector<HardeningEdit> hardening;
+  // Apply the program's own edits (hardening, block order, schedule perturbation) and log nothing: the
+  // module runs unchecked (option harden_only).
+  bool log_nothing = false;
 };
 
 struct InstrumentStatistics {
