@@ -116,10 +116,13 @@ def main():
             failures.append(cell)
         print(f"{cell:42} hardened weak {'/'.join(weak):>9}  barracuda {shown}")
     fixed = sum(1 for cell in cells if verdicts[cell][0] == "no race")
+    with open(args.table) as f:  # the detector's summary lines under its table stay
+        notes = [line for line in f if line.strip() and not line.startswith("|")]
     with open(args.out, "w") as f:
         for line in header + out_rows:
             f.write("| " + " | ".join(line) + " |\n")
-        f.write(f"\nhardened: {race_count} races of the detector runs handed to `barracuda run --harden`; "
+        f.write("\n" + "".join(notes))
+        f.write(f"hardened: {race_count} races of the detector runs handed to `barracuda run --harden`; "
                 f"{fixed} of {len(cells)} cells race-free once hardened")
         f.write(f"; weak outcomes or errors after hardening in: {', '.join(failures)}\n" if failures else "\n")
     print(f"hardened: {fixed} of {len(cells)} cells race-free once hardened; files in {args.work}")
