@@ -530,7 +530,7 @@ bool LaunchMonitor::check(Flight& flight) {
   if (checking && recorder_) {
     recorder_->launch({info.launch_id, info.kernel, {info.grid.x, info.grid.y, info.grid.z},
                        {info.block.x, info.block.y, info.block.z}, info.shared_bytes, flight.stream_handle,
-                       flight.queues->arena().shape().queue_count});
+                       flight.queues->arena().shape().queue_count, info.launches_child_grids});
   }
   current_checked_.store(checking, std::memory_order_release);
   flight.pool->make_current(info.launch_id);

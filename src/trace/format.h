@@ -10,7 +10,7 @@
 //   kModule    ModuleHeader, kernel_count strings (kernel names), then site_count entries of
 //              SiteFixed + function string + file string. Site i has global id site_base + i, the
 //              value RecordHeader::site_id carries.
-//   kLaunch    LaunchFixed + kernel name string.
+//   kLaunch    LaunchFixed + kernel name string (+ LaunchFlags from version 3).
 //   kSlotChunk ChunkHeader, then one LZ4 frame (content size and checksum set) holding slot_count raw 32-byte
 //              queue slots of queue `queue_index`, in queue order.
 //   kEnd       EndPayload (counts, cross-checked by the reader).
@@ -26,8 +26,9 @@ static_assert(std::endian::native == std::endian::little, "trace files are littl
 
 inline constexpr char kTraceMagic[8] = {'B', 'C', 'D', 'T', 'R', 'A', 'C', 'E'};
 // Version 2 added each site's inner location and address parameter (SiteInfo::inner_*, parameter);
-// version 1 files are still read.
-inline constexpr uint32_t kTraceFormatVersion = 2;
+// version 3 each launch's LaunchFlags (child grids launched from the device). Versions 1 and 2 are
+// still read.
+inline constexpr uint32_t kTraceFormatVersion = 3;
 inline constexpr uint32_t kOldestTraceFormatVersion = 1;
 
 // Limits that keep a reader's memory bounded whatever the file claims.
@@ -86,6 +87,15 @@ struct LaunchFixed {
   uint32_t queue_count;  // device queues the launch logged into
 };
 static_assert(sizeof(LaunchFixed) == 48);
+
+enum LaunchFlag : uint32_t {
+  // The launch's kernels may launch child grids from the device (engine::LaunchInfo::launches_child_grids).
+  kLaunchChildGrids = 1u << 0,
+};
+struct LaunchFlags {  // version 3 on, after the kernel name
+  uint32_t flags;     // LaunchFlag bits; others reserved (0)
+};
+static_assert(sizeof(LaunchFlags) == 4);
 
 struct ChunkHeader {
   uint32_t queue_index;

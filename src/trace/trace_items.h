@@ -43,6 +43,7 @@ struct LaunchDescriptor {
   uint32_t dynamic_shared_bytes = 0;
   uint64_t stream = 0;
   uint32_t queue_count = 0;
+  bool launches_child_grids = false;  // engine::LaunchInfo::launches_child_grids
   friend bool operator==(const LaunchDescriptor&, const LaunchDescriptor&) = default;
 };
 

@@ -46,7 +46,7 @@ ModuleTable decode_module(PayloadDecoder& payload, uint32_t format_version) {
   return module;
 }
 
-LaunchDescriptor decode_launch(PayloadDecoder& payload) {
+LaunchDescriptor decode_launch(PayloadDecoder& payload, uint32_t format_version) {
   const auto fixed = payload.get<LaunchFixed>("launch descriptor");
   LaunchDescriptor launch;
   launch.launch_id = fixed.launch_id;
@@ -56,6 +56,11 @@ LaunchDescriptor decode_launch(PayloadDecoder& payload) {
   launch.dynamic_shared_bytes = fixed.dynamic_shared_bytes;
   launch.queue_count = fixed.queue_count;
   launch.kernel = payload.get_string("kernel name");
+  if (format_version >= 3) {
+    const auto flags = payload.get<LaunchFlags>("launch flags");
+    if (flags.flags & ~uint32_t{kLaunchChildGrids}) throw TraceFormatError("trace: launch flags with reserved bits set");
+    launch.launches_child_grids = (flags.flags & kLaunchChildGrids) != 0;
+  }
   payload.expect_end();
   return launch;
 }
@@ -125,7 +130,7 @@ std::optional<TraceItem> TraceReader::next() {
   PayloadDecoder payload{bytes, what};
   switch (static_cast<SectionKind>(header.kind)) {
     case SectionKind::kModule: ++counts_.module_count; return decode_module(payload, format_version_);
-    case SectionKind::kLaunch: ++counts_.launch_count; return decode_launch(payload);
+    case SectionKind::kLaunch: ++counts_.launch_count; return decode_launch(payload, format_version_);
     case SectionKind::kSlotChunk: {
       SlotChunk chunk = decode_chunk(payload);
       ++counts_.chunk_count;

@@ -18,6 +18,7 @@ void TraceReplay::launch(const LaunchDescriptor& launch) {
   info.grid = to_dim3(launch.grid);
   info.block = to_dim3(launch.block);
   info.shared_bytes = launch.dynamic_shared_bytes;
+  info.launches_child_grids = launch.launches_child_grids;
   info.warp_model = model_;
   info.order.sequence = engine::LaunchSeq{++launches_};
   engine_.begin_launch(info);

@@ -43,6 +43,7 @@ void TraceWriter::write_launch(const LaunchDescriptor& launch) {
   fixed.queue_count = launch.queue_count;
   payload.put(fixed);
   payload.put_string(launch.kernel);
+  payload.put(LaunchFlags{launch.launches_child_grids ? uint32_t{kLaunchChildGrids} : 0});
   write_section(SectionKind::kLaunch, payload.bytes());
   ++counts_.launch_count;
 }

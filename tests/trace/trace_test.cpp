@@ -78,6 +78,26 @@ TEST(Trace, RoundTripsModulesLaunchesAndSlots) {
   EXPECT_TRUE(same_slots(chunk.slots, sample_slots(100)));
 }
 
+// A launch with child grids launched from the device says so (version 3): its replay numbers their
+// blocks after the grid's.
+TEST(Trace, RoundTripsALaunchWithChildGrids) {
+  LaunchDescriptor launch = sample_launch();
+  launch.launches_child_grids = true;
+  std::ostringstream out;
+  TraceWriter writer{out};
+  writer.write_launch(launch);
+  writer.finish();
+  const std::vector<TraceItem> items = read_all(out.str());
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(std::get<LaunchDescriptor>(items[0]), launch);
+  // A reserved flag bit is rejected.
+  std::string bytes = out.str();
+  const std::string kernel = launch.kernel;
+  const size_t flags = bytes.find(kernel) + kernel.size();
+  bytes[flags + 1] = 1;
+  EXPECT_EQ(read_error(bytes), "trace: launch flags with reserved bits set");
+}
+
 TEST(Trace, SplitsLongSlotRunsIntoBoundedChunksInOrder) {
   const size_t count = kMaxChunkSlots * 2 + 5;
   const auto items = read_all(sample_trace(count));
@@ -113,7 +133,7 @@ TEST(Trace, RejectsForeignFilesAndVersions) {
   EXPECT_EQ(read_error(bad_magic), "trace: not a barracuda trace (bad magic)");
   std::string new_version = trace;
   new_version[8] = 9;
-  EXPECT_EQ(read_error(new_version), "trace: format version 9 is not supported (this barracuda reads 1 to 2)");
+  EXPECT_EQ(read_error(new_version), "trace: format version 9 is not supported (this barracuda reads 1 to 3)");
   std::string new_records = trace;
   new_records[12] = 2;
   EXPECT_EQ(read_error(new_records), "trace: record format version 2 is not supported (this barracuda reads 1)");
@@ -223,6 +243,19 @@ TEST(Trace, VersionOneTraceStillReads) {
   ASSERT_EQ(module.sites.size(), 2u);
   EXPECT_EQ(module.sites[0].line, 12u);
   EXPECT_EQ(module.sites[0].inner_line, 0u);
+  EXPECT_TRUE(same_slots(std::get<SlotChunk>(items[2]).slots, sample_slots(4)));
+}
+
+// A version-2 trace (before launches carried their flags) still reads: no launch has child grids.
+TEST(Trace, VersionTwoTraceStillReads) {
+  std::ifstream in{std::string{BARRACUDA_TRACE_SEED_DIR} + "/small-v2.bctrace", std::ios::binary};
+  ASSERT_TRUE(in);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  const auto items = read_all(bytes.str());
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(std::get<LaunchDescriptor>(items[1]), sample_launch());
+  EXPECT_FALSE(std::get<LaunchDescriptor>(items[1]).launches_child_grids);
   EXPECT_TRUE(same_slots(std::get<SlotChunk>(items[2]).slots, sample_slots(4)));
 }
 
