@@ -144,7 +144,7 @@ void Worker::malformed(const RecordHeader& h, const char* why) {
 BlockState* Worker::block_for(const RecordHeader& h) {
   const LaunchInfo& launch = shared_.launch;
   if (h.launch_id != launch.launch_id) return malformed(h, "launch id of another launch"), nullptr;
-  const auto found = blocks_.find(h.block_id);
+  auto found = blocks_.find(h.block_id);
   if (found == blocks_.end()) {
     // A child grid's block (child_grids.h) is known once its warp's kChildEntry gave the grid's shape.
     Dim3 shape = launch.block;
@@ -159,11 +159,11 @@ BlockState* Worker::block_for(const RecordHeader& h) {
       finished_blocks_.resize(std::max<size_t>(launch.block_count(), size_t{h.block_id} + 1), false);
     }
     if (finished_blocks_[h.block_id]) return malformed(h, "record after every warp of its block exited"), nullptr;
-    auto& slot = blocks_[h.block_id];
-    slot = std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), shape, barriers_);
+    found = blocks_.emplace(h.block_id, std::make_unique<BlockState>(launch, static_cast<BlockId>(h.block_id), shape,
+                                                                     barriers_)).first;
     stats_.peak_resident_blocks = std::max<uint64_t>(stats_.peak_resident_blocks, blocks_.size());
   }
-  BlockState& block = *blocks_[h.block_id];
+  BlockState& block = *found->second;
   if (h.warp_id >= block.warp_count()) return malformed(h, "warp id outside the block"), nullptr;
   const WarpState& warp = block.warp(h.warp_id);
   if (warp.exited) return malformed(h, "record after the warp's exit record"), nullptr;
