@@ -15,6 +15,7 @@
 # Writes $OUT/RESULTS.md (copy it to litmus/RESULTS.md); without $OUT, into litmus/.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+[[ -x $here/scripts/device-unpack.sh ]] && "$here/scripts/device-unpack.sh"
 build="$here/.device-pack/build"
 if [[ -d $build ]]; then
   export LD_LIBRARY_PATH="$here/.device-pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

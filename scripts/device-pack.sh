@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs the Release build for the GPU machine (Ubuntu 24.04, CUDA 13, no TBB/libelf headers there):
 # the build tree without object files, plus the shared libraries that machine lacks, into .device-pack/
-# (git-ignored). Carry it with the device tool (carry: [".device-pack"]) and run scripts/device-test.sh.
+# (git-ignored), compressed into .device-pack/pack.tar.xz. Carry it with the device tool (carry:
+# [".device-pack"]) and run scripts/device-test.sh, which unpacks it (scripts/device-unpack.sh).
 #   scripts/device-pack.sh [--bench WORKLOAD,...]
 # --bench keeps only the named gpubench programs (default: all 16, about 16 MB): the working tree and
 # the pack together must stay under the device tool's 64 MiB.
@@ -44,4 +45,8 @@ for bin in .device-pack/build/bin/* .device-pack/build/lib/*.so; do
 done | sort -u | while read -r lib; do cp -L "$lib" .device-pack/lib/; done
 # The build tree and ctest files name this checkout's absolute path; device-test.sh recreates it there.
 echo "$root" > .device-pack/source-root
+# Compressed (programs shrink about 7x: the whole test set then fits the 64 MiB a call carries);
+# scripts/device-unpack.sh restores build/ and lib/ on the GPU machine (xz: tar, or Python's lzma).
+tar -C .device-pack -cf - build lib | xz -6 -T2 > .device-pack/pack.tar.xz
+rm -rf .device-pack/build .device-pack/lib
 du -sh .device-pack

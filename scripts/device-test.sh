@@ -6,6 +6,7 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pack="$here/.device-pack"
 [[ -f $pack/source-root ]] || { echo "device-test: no .device-pack (carry it)" >&2; exit 2; }
+"$here/scripts/device-unpack.sh"
 src_root="$(cat "$pack/source-root")"
 if [[ $src_root != "$here" ]]; then
   mkdir -p "$(dirname "$src_root")"
