@@ -31,13 +31,14 @@
 //     "processes": [{ pid, command_line[] }]  (merged reports only: every process that wrote a report) }
 //   access = { kind, semantics, scope, thread, site, device (optional: the CUDA device ordinal its
 //              kernel ran on) }
-//   thread = { block: [x,y,z], thread: [x,y,z], warp, lane }
+//   thread = { block: [x,y,z], thread: [x,y,z], warp, lane, child_grid (optional: { grid: [x,y,z],
+//              block: [x,y,z] }, the thread ran in a grid launched from the device; block is its block there) }
 //   site   = { function, ptx_line, file, line, column, inlined_at[{function, file, line, column}] }
 //   allocation = { kind; unless kind is none: offset ("0x..."), and for shared: block [x,y,z]; for the
 //                  others: base ("0x..."), size, symbol (device-variable only), allocated_by[] (host
 //                  frames, innermost first; empty where not taken) }
 // Enum values are spelled as in report/names.h. line 0 means no line info. Seconds are JSON numbers.
-// "statistics", the pids, "processes", "allocation" and an access's "device" are optional (reports written before they existed lack them,
+// "statistics", the pids, "processes", "allocation", an access's "device" and a thread's "child_grid" are optional (reports written before they existed lack them,
 // and readers of those ignore them): adding them kept version 1.
 #include <stdexcept>
 #include <string>

@@ -46,6 +46,19 @@ TEST(JsonReport, RoundTripsDevicesAndLibraryCode) {
   EXPECT_THAT(text.str(), ::testing::HasSubstr("library code, not checked: NCCL"));
 }
 
+// Dynamic parallelism: a thread of a child grid carries its grid's shape (JSON and text).
+TEST(JsonReport, RoundTripsAChildGridsThread) {
+  Report report = testing::sample_report();
+  report.races[0].previous.thread.child_grid = ChildGrid{{2, 1, 1}, {64, 1, 1}};
+  const Report read = parse_json_report(render_json(report));
+  EXPECT_EQ(read, report);
+  ASSERT_TRUE(read.races[0].previous.thread.child_grid);
+  EXPECT_FALSE(read.races[0].current.thread.child_grid);
+  std::ostringstream text;
+  render_text(report, TextOptions{}, text);
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("of a child grid <<<(2,1,1), (64,1,1)>>> launched from the device"));
+}
+
 TEST(JsonReport, ReadsReportsWrittenBeforePidsExisted) {
   nlohmann::json document = nlohmann::json::parse(render_json(testing::sample_report()));
   document["run"].erase("pid");
