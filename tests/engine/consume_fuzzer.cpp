@@ -1,5 +1,5 @@
-// libFuzzer target: arbitrary bytes as a record stream. The first 8 bytes pick the launch shape
-// and warp model; the rest is cut into 32-byte slots and consumed. The engine must never crash,
+// libFuzzer target: arbitrary bytes as a record stream. The first 8 bytes pick the launch shape,
+// warp model and whether it has child grids; the rest is cut into 32-byte slots and consumed. The engine must never crash,
 // hang or read out of bounds, whatever the records say.
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   launch.block = {1u + (data[3] | (data[4] & 0x3) << 8), 1, 1};
   launch.cluster = {1u + data[5] % 2, 1, 1};
   launch.warp_model = data[6] & 1 ? WarpModel::kLockstep : WarpModel::kIndependent;
+  launch.launches_child_grids = (data[6] & 4) != 0;  // child grids from the device (child_grids.h)
   const uint32_t workers = 1 + (data[7] & 1);
   data += 8;
   size -= 8;
@@ -29,8 +30,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (data[-1] & 2) {
     for (RecordHeader& h : slots) {
       h.launch_id = launch.launch_id;
-      h.block_id %= launch.block_count();
-      h.warp_id = static_cast<uint16_t>(h.warp_id % launch.warps_per_block());
+      // With child grids, a few ids past the grid: a kChildEntry may make them a child's blocks, of up
+      // to 1024 threads.
+      h.block_id %= launch.block_count() + (launch.launches_child_grids ? 4 : 0);
+      h.warp_id = static_cast<uint16_t>(h.warp_id % (launch.launches_child_grids ? 32 : launch.warps_per_block()));
       h.op %= 66;  // up to the device race records (record_ops.inc)
     }
   }
