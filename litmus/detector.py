@@ -37,15 +37,16 @@ def list_cells(litmus):
     return [tuple(line.split("\t")) for line in out.splitlines() if line]
 
 
-def run_cell(args, cell, run, cache_dir):
-    """Runs one cell under barracuda (its `run`th time); returns (exit code, report path, output)."""
+def run_cell(args, cell, run, cache_dir, tool_args=()):
+    """Runs one cell under `barracuda run TOOL_ARGS` (its `run`th time); returns (exit code, report path,
+    output)."""
     report = os.path.join(args.work, f"{cell.replace(':', '_')}.{run}.json")
     left = args.deadline - time.monotonic()
     if left <= 0:
         return None, report, "not run: --budget spent"
     timeout = min(args.timeout, left)
-    command = [args.barracuda, "run", "--report", report, "--cache-dir", cache_dir, "--queue-bytes", "4M",
-               "--", args.litmus, "--detector-cell", cell]
+    command = [args.barracuda, "run", *tool_args, "--report", report, "--cache-dir", cache_dir, "--queue-bytes",
+               "4M", "--", args.litmus, "--detector-cell", cell]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
         return done.returncode, report, done.stdout + done.stderr

@@ -19,9 +19,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from detector import read_table, verdict_of  # noqa: E402
+from detector import read_table, run_cell, verdict_of  # noqa: E402
 
 
 def merged_report(reports_dir, path):
@@ -58,14 +59,7 @@ def weak_counts(args, name, tool_args, cache_dir):
 
 
 def hardened_cell(args, cell, hardening, cache_dir):
-    report = os.path.join(args.work, f"hardened.{cell.replace(':', '_')}.json")
-    command = [args.barracuda, "run", "--harden", hardening, "--report", report, "--cache-dir", cache_dir,
-               "--queue-bytes", "4M", "--", args.litmus, "--detector-cell", cell]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
-        return verdict_of(done.returncode, report, done.stdout + done.stderr)
-    except subprocess.TimeoutExpired:
-        return "error", f"timed out after {args.timeout} s"
+    return verdict_of(*run_cell(args, cell, 0, cache_dir, ["--harden", hardening]))
 
 
 def main():
@@ -81,6 +75,7 @@ def main():
     parser.add_argument("litmus_args", nargs="*", help="barracuda-litmus arguments (iterations, stress)")
     args = parser.parse_args()
     args.work = args.work or tempfile.mkdtemp(prefix="litmus-hardened-")
+    args.deadline = time.monotonic() + 24 * 3600  # run_cell's budget: none here (each run has --timeout)
     os.makedirs(args.work, exist_ok=True)
 
     hardening = os.path.join(args.work, "all-races.json")
