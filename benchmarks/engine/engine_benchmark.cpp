@@ -14,6 +14,7 @@
 
 #include "engine/engine.h"
 #include "engine/parallel_consume.h"
+#include "engine/shadow_cell.h"
 #include "synthetic_traces.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_replay.h"
@@ -56,6 +57,32 @@ void BM_StoppedLaunchDropsItsBacklog(benchmark::State& state) {
   }
 }
 
+// One word re-read, round after round, by `readers` threads (CUB's look-back status words under
+// instrumentation: every later tile whose look-back reaches a tile reads its status, and spins on it).
+// A reader count just under a power of two once made every few reads re-sort the whole list.
+void BM_ManyReadersOfOneWord(benchmark::State& state) {
+  struct NoConflicts final : ConflictSink {
+    void conflict(const Stamp&, uint32_t) override {}
+  } sink;
+  const auto readers = static_cast<uint32_t>(state.range(0));
+  constexpr uint32_t kRounds = 64;
+  for (auto _ : state) {
+    ShadowCell cell;
+    Stamp read;
+    read.kind.read = 1;
+    for (uint32_t round = 0; round < kRounds; ++round) {
+      read.clock = static_cast<Clock>(round + 1);
+      for (uint32_t thread = 0; thread < readers; ++thread) {
+        read.thread = static_cast<ThreadId>(thread);
+        apply_whole_word_access(cell, read, sink, WorkerIndex{0});
+      }
+    }
+    reset_cell(cell);
+  }
+  state.counters["reads/s"] =
+      benchmark::Counter(static_cast<double>(readers) * kRounds * state.iterations(), benchmark::Counter::kIsRate);
+}
+
 void BM_Coalesced(benchmark::State& s) { run_trace(s, coalesced, 512, 8); }
 void BM_CoalescedReuse(benchmark::State& s) { run_trace(s, coalesced_reuse, 512, 8); }
 void BM_Strided(benchmark::State& s) { run_trace(s, strided, 512, 8); }
@@ -91,6 +118,7 @@ BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchm
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TicketedLock)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LaneLocks)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ManyReadersOfOneWord)->Arg(200)->Arg(1000)->Arg(1020)->Arg(4000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StoppedLaunchDropsItsBacklog)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 // A recorded trace's launches and slot chunks, decompressed once, replayed per iteration with one

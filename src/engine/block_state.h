@@ -10,6 +10,7 @@
 //     warp (`converged`), or a 32x32 lane matrix while a warp's lanes sync in subsets (diverged).
 //  3. Knowledge acquired through release/acquire: a shared RangeClock per thread, usually null.
 #include <array>
+#include <bit>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -24,8 +25,28 @@
 
 namespace barracuda::engine {
 
+// A thread's last global read checked in full, and the write generation of its shadow stripe when it
+// was. The same read again (same bytes, site and kind) at the same clock, with no write by the thread
+// and none checked in the stripe since, would store the very stamp the cell already holds and meet
+// the same last write: FastTrack's same-epoch read, skipped (a spinning look-back re-reads its
+// predecessors' status words thousands of times, each under the lock every spinner contends for).
+struct CheckedRead {
+  uint64_t address = 0;
+  uint32_t write_generation = 0;
+  Clock clock{};  // 0: none (clocks start at 1)
+  SiteId site{};
+  AccessKind kind{};
+  uint32_t size = 0;
+
+  bool repeated_by(uint64_t a, uint32_t s, SiteId at, const AccessKind& k, Clock now, uint32_t generation) const {
+    return raw(clock) != 0 && clock == now && address == a && size == s && site == at &&
+           std::bit_cast<uint16_t>(kind) == std::bit_cast<uint16_t>(k) && write_generation == generation;
+  }
+};
+
 struct ThreadState {
   Clock clock{1};  // clocks start at 1: 0 means "nothing known" in every clock vector
+  CheckedRead last_checked_read;
   Knowledge knowledge;
   // Fence-adjacency inference: the last read (a read then a fence acquires from its address)...
   uint64_t last_read_address = 0;

@@ -86,6 +86,7 @@ void Engine::end_launch() {
     const EngineStats& s = worker->stats();
     stats_.records += s.records;
     stats_.thread_accesses += s.thread_accesses;
+    stats_.repeated_reads += s.repeated_reads;
     stats_.ignored_accesses += s.ignored_accesses;
     stats_.malformed_records += s.malformed_records;
     stats_.unsupported_records += s.unsupported_records;

@@ -100,6 +100,7 @@ struct Diagnostic {
 struct EngineStats {
   uint64_t records = 0;
   uint64_t thread_accesses = 0;    // lane accesses checked against shadow memory
+  uint64_t repeated_reads = 0;     // of those, same-epoch re-reads skipped (CheckedRead)
   uint64_t ignored_accesses = 0;   // local/const/param lane accesses: never reported
   uint64_t malformed_records = 0;
   uint64_t unsupported_records = 0;  // cluster barriers: their cross-block part is not modelled

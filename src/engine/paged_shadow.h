@@ -67,6 +67,9 @@ class ShadowPage {
 
   // The lock of the stripe holding cell `index`.
   tbb::spin_rw_mutex& lock(uint64_t index) { return locks_[index / kWordsPerStripe]; }
+  // Moves on with every write checked in the stripe of cell `index` (under the stripe's exclusive
+  // lock); read without the lock (CheckedRead).
+  std::atomic<uint32_t>& write_generation(uint64_t index) { return write_generations_[index / kWordsPerStripe]; }
 
  private:
   // Epochs run from 1 to 255: the zero bytes of a fresh page, and kEmptyCell, are never current.
@@ -82,6 +85,7 @@ class ShadowPage {
   std::atomic<bool> used_ = false;  // some cell is current
   std::atomic<bool> owns_objects_ = false;
   std::array<tbb::spin_rw_mutex, kStripesPerPage> locks_;
+  std::array<std::atomic<uint32_t>, kStripesPerPage> write_generations_{};
 };
 
 class PagedShadow {
@@ -185,6 +189,15 @@ class PageCursor {
     if (has_own_reads(cell, worker)) cache_.entry(shadow_, page_index_).shared_reads = true;
   }
   void note_owner(const ShadowCell& cell) { page_->note_owner(cell); }
+  // After a write to `word` was checked (its stripe held exclusively): repeated reads there are
+  // checked again.
+  void note_write(uint64_t word) {
+    page_->write_generation(word % kWordsPerPage).fetch_add(1, std::memory_order_release);
+  }
+  // The write generation of `word`'s stripe, without its lock.
+  uint32_t write_generation(uint64_t word) {
+    return cache_.page(shadow_, word / kWordsPerPage).write_generation(word % kWordsPerPage).load(std::memory_order_acquire);
+  }
 
  private:
   enum class Held { kNone, kShared, kExclusive };

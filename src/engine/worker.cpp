@@ -299,7 +299,12 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
       block.release(local, address, release_scope, shared_.sync);
       thread.release_pending = false;
     }
-    check_bytes(block, checker, cursor, address, record);
+    if (record.kind.write) {
+      thread.last_checked_read = {};
+      check_bytes(block, checker, cursor, address, record);
+    } else if (!check_read(block, thread, checker, cursor, address, record)) {
+      ++stats_.repeated_reads;
+    }
     checker.lane_done();
     if (record.kind.write && record.space == MemorySpace::kGlobal && !shared_.launch.unlogged_load_ranges.empty()) {
       note_write_into_unlogged_loads(address);
@@ -333,6 +338,25 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
   }
 }
 
+bool Worker::check_read(BlockState& block, ThreadState& thread, ConflictChecker& checker, PageCursor& cursor,
+                        uint64_t address, const RecordAccess& record) {
+  const uint64_t first_word = address / 4, last_word = (address + record.size - 1) / 4;
+  // Global reads within one stripe only: the generation covers one stripe.
+  if (record.space != MemorySpace::kGlobal || record.size == 0 || last_word < first_word ||
+      first_word / kWordsPerStripe != last_word / kWordsPerStripe) {
+    check_bytes(block, checker, cursor, address, record);
+    return true;
+  }
+  // Taken before the check: a write checked meanwhile moves it on, and the next read is checked.
+  const uint32_t generation = cursor.write_generation(first_word);
+  if (thread.last_checked_read.repeated_by(address, record.size, record.site, record.kind, thread.clock, generation)) {
+    return false;
+  }
+  check_bytes(block, checker, cursor, address, record);
+  thread.last_checked_read = {address, generation, thread.clock, record.site, record.kind, record.size};
+  return true;
+}
+
 void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
                          const RecordAccess& record) {
   const bool shared = record.space == MemorySpace::kShared;
@@ -353,6 +377,7 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
       ShadowCell& cell = cursor.cell(address / 4);
       apply_whole_word_access(cell, checker.stamp(), checker, index_);
       cursor.note_owner(cell);
+      if (record.kind.write) cursor.note_write(address / 4);
       if (!record.kind.write) cursor.note_own_list(cell, index_);
     }
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, address / 4, record.size);
@@ -370,6 +395,7 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
       apply_word_access(cell, mask, checker.stamp(), checker, index_);
     }
     if (!shared) cursor.note_owner(cell);
+    if (!shared && record.kind.write) cursor.note_write(word);
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, word, record.size);
   }
 }

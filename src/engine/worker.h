@@ -95,6 +95,9 @@ class Worker {
   void apply_ticketed(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply(const RecordHeader& h, std::span<const RecordHeader> payload);
   void apply_memory(const RecordView& access, BlockState& block);
+  // check_bytes for a read, unless it repeats the thread's last checked read (CheckedRead): false then.
+  bool check_read(BlockState& block, ThreadState& thread, ConflictChecker& checker, PageCursor& cursor,
+                  uint64_t address, const RecordAccess& record);
   void check_bytes(BlockState& block, ConflictChecker& checker, PageCursor& cursor, uint64_t address,
                    const RecordAccess& record);
   // Counts a lane's global write landing where loads were not logged (LaunchInfo::unlogged_load_ranges).

@@ -247,6 +247,9 @@ Statistics read_statistics(const Node& node) {
   statistics.engine_time = node.field("engine_seconds").seconds();
   statistics.engine_thread_accesses = node.field("engine_thread_accesses").u64();
   statistics.engine_peak_resident_blocks = node.field("engine_peak_resident_blocks").u64();
+  if (node.has("engine_repeated_reads")) {  // reports written before 2026-11-27 (later) lack it
+    statistics.engine_repeated_reads = node.field("engine_repeated_reads").u64();
+  }
   if (node.has("engine_peak_held_back_records")) {  // reports written before 2026-11-27 lack it
     statistics.engine_peak_held_back_records = node.field("engine_peak_held_back_records").u64();
   }

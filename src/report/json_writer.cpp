@@ -148,6 +148,7 @@ Json statistics_json(const Statistics& statistics, uint64_t events) {
               {"engine_thread_accesses", statistics.engine_thread_accesses},
               {"engine_thread_accesses_per_second", figures.engine_thread_accesses_per_second},
               {"engine_peak_resident_blocks", statistics.engine_peak_resident_blocks},
+              {"engine_repeated_reads", statistics.engine_repeated_reads},
               {"engine_peak_held_back_records", statistics.engine_peak_held_back_records},
               {"launches_global_on_device", statistics.launches_global_on_device},
               {"global_on_host_reason", statistics.global_on_host_reason},

@@ -17,6 +17,7 @@ void add_statistics(Statistics& total, const Statistics& one) {
   total.drain_wait += one.drain_wait;
   total.engine_time += one.engine_time;
   total.engine_thread_accesses += one.engine_thread_accesses;
+  total.engine_repeated_reads += one.engine_repeated_reads;
   total.engine_peak_resident_blocks = std::max(total.engine_peak_resident_blocks, one.engine_peak_resident_blocks);
   total.engine_peak_held_back_records =
       std::max(total.engine_peak_held_back_records, one.engine_peak_held_back_records);

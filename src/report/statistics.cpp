@@ -44,6 +44,9 @@ std::string statistics_line(const Statistics& statistics, uint64_t events) {
   if (!statistics.global_on_host_reason.empty()) {
     line += " (checked on the host: " + statistics.global_on_host_reason + ")";
   }
+  if (statistics.engine_repeated_reads != 0) {
+    line += "; " + std::to_string(statistics.engine_repeated_reads) + " repeated reads skipped";
+  }
   if (statistics.engine_peak_held_back_records != 0) {
     line += "; at most " + std::to_string(statistics.engine_peak_held_back_records) +
             " records held back for their sync-ticket turn";

@@ -22,6 +22,7 @@ struct Statistics {
   // Engine.
   Seconds engine_time{};  // in the engine (and trace recorder), summed over the drain threads; closing launches
   uint64_t engine_thread_accesses = 0;    // lane accesses checked against shadow memory
+  uint64_t engine_repeated_reads = 0;     // of those, same-epoch re-reads of a thread skipped
   uint64_t engine_peak_resident_blocks = 0;  // most blocks whose state the workers held at once
   uint64_t engine_peak_held_back_records = 0;  // most records held back for their sync-ticket turn at once
   // Device checking of global memory (barracuda/global_check.h): launches it checked, and why the latest

@@ -180,6 +180,7 @@ report::Statistics run_statistics(const LaunchTotals& launches, const engine::En
   statistics.drain_wait = launches.in_flight_time;
   statistics.engine_time = launches.engine_time;
   statistics.engine_thread_accesses = engine.thread_accesses;
+  statistics.engine_repeated_reads = engine.repeated_reads;
   statistics.engine_peak_resident_blocks = engine.peak_resident_blocks;
   statistics.engine_peak_held_back_records = engine.peak_held_back_records;
   statistics.launches_global_on_device = launches.launches_global_on_device;

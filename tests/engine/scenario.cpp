@@ -16,8 +16,8 @@ RecordHeader WarpScript::header(RecordOp op, uint32_t mask) const {
   return h;
 }
 
-SiteId WarpScript::emit(RecordHeader h, const std::vector<RecordHeader>& payload) {
-  const SiteId site = s_.next_site();
+SiteId WarpScript::emit(RecordHeader h, const std::vector<RecordHeader>& payload, SiteId site) {
+  if (raw(site) == 0) site = s_.next_site();
   h.site_id = raw(site);
   s_.append(block_, h, payload);
   return site;
@@ -30,7 +30,7 @@ SiteId WarpScript::memory(RecordOp op, uint32_t mask, uint64_t base, int32_t str
   h.flags = o.flags;
   h.stride = stride;
   h.base = base;
-  return emit(h);
+  return emit(h, {}, o.site);
 }
 
 SiteId WarpScript::load(uint32_t mask, uint64_t base, int32_t stride, AccessOptions o) {

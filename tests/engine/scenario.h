@@ -20,6 +20,7 @@ struct AccessOptions {
   MemoryScope scope = MemoryScope::kGpu;
   uint32_t size_log2 = 2;  // 4-byte accesses
   uint8_t flags = 0;
+  SiteId site{};  // 0: the next site id; else this one (the same instruction again, as in a loop)
 };
 
 class Scenario;
@@ -68,8 +69,8 @@ class WarpScript {
 
  private:
   RecordHeader header(RecordOp op, uint32_t mask) const;
-  // Gives the record the next site id and appends it (and its payload) to the block's queue.
-  SiteId emit(RecordHeader h, const std::vector<RecordHeader>& payload = {});
+  // Gives the record `site`, or the next site id, and appends it (and its payload) to the block's queue.
+  SiteId emit(RecordHeader h, const std::vector<RecordHeader>& payload = {}, SiteId site = {});
   SiteId memory(RecordOp op, uint32_t mask, uint64_t base, int32_t stride, AccessOptions o);
   SiteId control(RecordOp op, uint32_t mask, uint64_t base, int32_t stride = 0, uint8_t space_sem = 0);
 

@@ -120,6 +120,7 @@ Report sample_report() {
   statistics.engine_time = Seconds{2.75};
   statistics.engine_thread_accesses = 5500000;
   statistics.engine_peak_resident_blocks = 264;
+  statistics.engine_repeated_reads = 4000;
   statistics.engine_peak_held_back_records = 1200;
   statistics.launches_global_on_device = 2;
   statistics.global_on_host_reason = "_Z6gatherPKfPf: another launch may run beside it";
