@@ -7,6 +7,10 @@
 #include <string>
 #include <unordered_set>
 
+#include <tbb/parallel_for.h>
+
+#include "engine/parallel_consume.h"
+
 namespace barracuda::engine {
 
 Engine::Engine(EngineConfig config) : config_(config) {
@@ -120,6 +124,20 @@ void Engine::name_child_grids(RaceLog& races) const {
   });
 }
 
+// The turns of a lock- or look-back-heavy launch pass between the workers hundreds of thousands of
+// times: where several workers hold records back, each takes its turns on a thread of its own, as the
+// drain threads do while the launch runs (cub_scan at --scale 0.1 on the H100: the drain threads
+// napping while end_launch applied the backlog on one thread, half of the run).
+void Engine::settle_in_parallel() {
+  std::vector<Worker*> holding;
+  for (auto& worker : workers_) {
+    if (worker->has_deferred()) holding.push_back(worker.get());
+  }
+  if (holding.size() < 2) return;
+  std::atomic<uint32_t> inside{0};
+  tbb::parallel_for(size_t{0}, holding.size(), [&](size_t i) { settle_worker(*holding[i], inside); }, tbb::simple_partitioner());
+}
+
 void Engine::apply_deferred(DiagnosticLog& diagnostics) {
   uint64_t missing = 0;
   for (;;) {
@@ -129,6 +147,7 @@ void Engine::apply_deferred(DiagnosticLog& diagnostics) {
     }
     // Turns handed on (noted per worker) first: a look at every held bucket costs as much as the
     // backlog of a lock-heavy launch has buckets, and is needed only once nothing was noted.
+    settle_in_parallel();
     bool progress = false;
     for (auto& worker : workers_) progress |= worker->catch_up();
     if (progress) continue;

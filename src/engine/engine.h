@@ -48,6 +48,7 @@ class Engine {
   // Applies the records workers still hold back for their sync tickets, in ticket order; tickets
   // that never arrived are reported into `diagnostics` and skipped.
   void apply_deferred(DiagnosticLog& diagnostics);
+  void settle_in_parallel();
   // Names the child grid (launched from the device) of each thread of the launch's races that ran in one.
   void name_child_grids(RaceLog& races) const;
 

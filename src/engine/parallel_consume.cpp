@@ -14,20 +14,24 @@ void consume_in_parallel(Engine& engine, std::span<const std::vector<RecordHeade
       inside.fetch_add(1);
       worker.consume(slots[index]);
       inside.fetch_sub(1);
-      for (uint32_t looks = 0; worker.has_deferred();) {
-        inside.fetch_add(1);
-        const bool applied = worker.catch_up();
-        inside.fetch_sub(1);
-        if (applied) {
-          looks = 0;
-          continue;
-        }
-        if (inside.load() == 0 && ++looks == kSettleLooks) break;
-        std::this_thread::yield();
-      }
+      settle_worker(worker, inside);
     });
   }
   for (std::thread& thread : threads) thread.join();
+}
+
+void settle_worker(Worker& worker, std::atomic<uint32_t>& inside) {
+  for (uint32_t looks = 0; worker.has_deferred();) {
+    inside.fetch_add(1);
+    const bool applied = worker.catch_up();
+    inside.fetch_sub(1);
+    if (applied) {
+      looks = 0;
+      continue;
+    }
+    if (inside.load() == 0 && ++looks == kSettleLooks) break;
+    std::this_thread::yield();
+  }
 }
 
 }  // namespace barracuda::engine

@@ -1,6 +1,7 @@
 #pragma once
 // Feeding the engine's workers on threads of their own, as a run's drain threads do
 // (runtime/drain_pool.h): offline, for `barracuda replay --workers N` and the engine benchmarks.
+#include <atomic>
 #include <span>
 #include <vector>
 
@@ -19,5 +20,9 @@ inline constexpr uint32_t kSettleLooks = 4096;
 // handed a turn may apply records for long before it can say so). What is left, the caller's
 // end_launch applies.
 void consume_in_parallel(Engine& engine, std::span<const std::vector<RecordHeader>> slots);
+
+// One thread's part of that settling: takes the turns handed to `worker` until it holds nothing back,
+// or until kSettleLooks looks found no thread inside (`inside` counts the threads settling together).
+void settle_worker(Worker& worker, std::atomic<uint32_t>& inside);
 
 }  // namespace barracuda::engine

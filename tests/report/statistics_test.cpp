@@ -33,6 +33,7 @@ TEST(Statistics, VerboseLineShowsEveryCost) {
             "(0.2 M events/s checked); engine 2.750 s over 15 drain threads (2.0 M thread-accesses/s per thread); "
             "3 modules instrumented: 1 compiled in 1.250 s, 2 from the cache in 0.062 s; 2 launches had their global "
             "memory checked on the GPU (checked on the host: _Z6gatherPKfPf: another launch may run beside it); "
+            "4000 repeated reads skipped; "
             "at most 1200 records held back for their sync-ticket turn");
 }
 
