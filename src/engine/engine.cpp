@@ -134,8 +134,9 @@ void Engine::settle_in_parallel() {
     if (worker->has_deferred()) holding.push_back(worker.get());
   }
   if (holding.size() < 2) return;
-  std::atomic<uint32_t> inside{0};
-  tbb::parallel_for(size_t{0}, holding.size(), [&](size_t i) { settle_worker(*holding[i], inside); }, tbb::simple_partitioner());
+  SettleProgress progress;
+  tbb::parallel_for(size_t{0}, holding.size(), [&](size_t i) { settle_worker(*holding[i], progress); },
+                    tbb::simple_partitioner());
 }
 
 void Engine::apply_deferred(DiagnosticLog& diagnostics) {

@@ -4,13 +4,12 @@
 #include <exception>
 #include <utility>
 
-#include "engine/parallel_consume.h"
+#include "engine/settle.h"
 #include "shim/termination_signals.h"
 
 namespace barracuda::runtime {
 namespace {
 
-using engine::kSettleLooks;  // looks at its idle sink a settling thread makes, finding no other inside
 // Empty passes a thread spins through (yielding) before it naps between passes: a busy queue is
 // drained at once, an idle launch does not burn a core per thread.
 constexpr uint32_t kSpinPasses = 64;
@@ -237,26 +236,22 @@ IdleWork DrainPool::idle(uint32_t index, DrainTotals& totals) {
 
 // The kernel has ended and its records are all drained. A lock-heavy launch holds most of them back,
 // waiting for turns that pass between the threads' workers hundreds of thousands of times: the threads
-// go on with that together instead of leaving it to the one thread that ends the launch. A thread
-// stops once its sink holds nothing, or after kSettleLooks looks that found no thread inside the sink
-// (a turn passed to another thread takes it microseconds). A turn handed to a thread that has
-// just stopped is left for the launch's end, which applies every held-back record anyway.
+// go on with that together instead of leaving it to the one thread that ends the launch (engine::settle
+// says when a thread stops). A turn handed to a thread that has just stopped is left for the launch's
+// end, which applies every held-back record anyway.
 void DrainPool::settle(uint32_t index, bool launch_current, DrainTotals& totals) {
   if (!launch_current) return;
-  for (uint32_t idle_looks = 0;;) {
-    // Counted while inside the sink, before it is known whether there is work: a thread handed a turn
-    // may apply records for a long time before it can say so, and the others must not stop meanwhile.
-    settling_.fetch_add(1, std::memory_order_seq_cst);
-    const IdleWork work = idle(index, totals);
-    settling_.fetch_sub(1, std::memory_order_seq_cst);
-    if (work == IdleWork::kDone) {
-      idle_looks = 0;
-      continue;
+  engine::settle(settle_progress_, [&] {
+    switch (idle(index, totals)) {
+      case IdleWork::kDone:
+        return engine::SettleLook::kApplied;
+      case IdleWork::kWaiting:
+        return engine::SettleLook::kWaiting;
+      case IdleWork::kNone:
+        break;
     }
-    if (work == IdleWork::kNone) return;
-    if (settling_.load(std::memory_order_seq_cst) == 0 && ++idle_looks == kSettleLooks) return;
-    std::this_thread::yield();
-  }
+    return engine::SettleLook::kNothingHeld;
+  });
 }
 
 void DrainPool::sink_records(uint32_t index, uint32_t queue, std::span<const QueueSlot> records, DrainTotals& totals) {

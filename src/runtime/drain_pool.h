@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/settle.h"
 #include "runtime/live_arena.h"
 
 namespace barracuda::runtime {
@@ -112,7 +113,7 @@ class DrainPool {
   RecordSink sink_;
   IdleSink idle_;
   std::atomic<uint64_t> held_back_slots_{0};
-  std::atomic<uint32_t> settling_{0};  // settling threads inside their idle sink
+  engine::SettleProgress settle_progress_;  // the threads settling an ended launch (engine::settle)
   std::array<std::atomic<uint64_t>, 65536 / 64> seen_{};  // has_records_of, one bit per launch id
   std::mutex mutex_;              // guards everything below
   std::condition_variable wake_;  // a launch opened, the state changed, or stopping
