@@ -30,17 +30,20 @@ namespace barracuda::engine {
 // and none checked in the stripe since, would store the very stamp the cell already holds and meet
 // the same last write: FastTrack's same-epoch read, skipped (a spinning look-back re-reads its
 // predecessors' status words thousands of times, each under the lock every spinner contends for).
+// The generation is looked up only once the same read came twice: streaming reads, which never
+// repeat, pay a comparison and no lookup.
 struct CheckedRead {
   uint64_t address = 0;
   uint32_t write_generation = 0;
   Clock clock{};  // 0: none (clocks start at 1)
   SiteId site{};
   AccessKind kind{};
-  uint32_t size = 0;
+  uint16_t size = 0;
+  bool generation_known = false;  // write_generation was taken before this read was checked
 
-  bool repeated_by(uint64_t a, uint32_t s, SiteId at, const AccessKind& k, Clock now, uint32_t generation) const {
+  bool same_read(uint64_t a, uint32_t s, SiteId at, const AccessKind& k, Clock now) const {
     return raw(clock) != 0 && clock == now && address == a && size == s && site == at &&
-           std::bit_cast<uint16_t>(kind) == std::bit_cast<uint16_t>(k) && write_generation == generation;
+           std::bit_cast<uint16_t>(kind) == std::bit_cast<uint16_t>(k);
   }
 };
 

@@ -340,20 +340,28 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
 
 bool Worker::check_read(BlockState& block, ThreadState& thread, ConflictChecker& checker, PageCursor& cursor,
                         uint64_t address, const RecordAccess& record) {
+  if (record.space != MemorySpace::kGlobal) {
+    check_bytes(block, checker, cursor, address, record);
+    return true;
+  }
+  CheckedRead& last = thread.last_checked_read;
+  if (!last.same_read(address, record.size, record.site, record.kind, thread.clock)) {
+    check_bytes(block, checker, cursor, address, record);
+    last = {address, 0, thread.clock, record.site, record.kind, static_cast<uint16_t>(record.size), false};
+    return true;
+  }
+  // The same read again. Within one stripe only: the generation covers one stripe.
   const uint64_t first_word = address / 4, last_word = (address + record.size - 1) / 4;
-  // Global reads within one stripe only: the generation covers one stripe.
-  if (record.space != MemorySpace::kGlobal || record.size == 0 || last_word < first_word ||
-      first_word / kWordsPerStripe != last_word / kWordsPerStripe) {
+  if (record.size == 0 || last_word < first_word || first_word / kWordsPerStripe != last_word / kWordsPerStripe) {
     check_bytes(block, checker, cursor, address, record);
     return true;
   }
   // Taken before the check: a write checked meanwhile moves it on, and the next read is checked.
   const uint32_t generation = cursor.write_generation(first_word);
-  if (thread.last_checked_read.repeated_by(address, record.size, record.site, record.kind, thread.clock, generation)) {
-    return false;
-  }
+  if (last.generation_known && last.write_generation == generation) return false;
   check_bytes(block, checker, cursor, address, record);
-  thread.last_checked_read = {address, generation, thread.clock, record.site, record.kind, record.size};
+  last.write_generation = generation;
+  last.generation_known = true;
   return true;
 }
 
