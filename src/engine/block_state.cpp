@@ -287,7 +287,7 @@ namespace {
 
 // What a location's levels reachable at `scope` released (strict, unfenced and origin; no wide).
 // `cluster`: the block's cluster, or nullopt where the block is its own (cta_sync holds it all).
-Knowledge released_to(const std::unordered_map<uint64_t, Knowledge>& cta_sync, std::optional<uint32_t> cluster,
+Knowledge released_to(const std::pmr::unordered_map<uint64_t, Knowledge>& cta_sync, std::optional<uint32_t> cluster,
                       uint64_t address, MemoryScope scope, const SyncMap& sync) {
   Knowledge gained;
   if (auto it = cta_sync.find(address); it != cta_sync.end()) gained = it->second;

@@ -12,6 +12,7 @@
 #include <array>
 #include <bit>
 #include <memory>
+#include <memory_resource>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -235,7 +236,10 @@ class BlockState {
   std::array<PartialBarrier, kClusterBarrierSlot + 1> partial_;
   uint32_t partial_waiting_ = 0;  // bit i: partial barrier i has threads waiting (checked per record)
   // Block-scope synchronisation locations (strict, unfenced and origin; wide is kept by SyncMap).
-  std::unordered_map<uint64_t, Knowledge> cta_sync_;
+  // A lock-heavy block releases to every lock its threads took (hash_table): the map's nodes come from
+  // a buffer freed whole with the block (nothing is erased from the map before that).
+  std::pmr::monotonic_buffer_resource cta_sync_memory_;
+  std::pmr::unordered_map<uint64_t, Knowledge> cta_sync_{&cta_sync_memory_};
   BlockAcquires gpu_acquires_;
   std::vector<ShadowCell> shared_;
 };
