@@ -146,9 +146,9 @@ void Engine::apply_deferred(DiagnosticLog& diagnostics) {
       for (auto& worker : workers_) dropped_.push_back(worker->take_deferred());
       return;
     }
+    settle_in_parallel();
     // Turns handed on (noted per worker) first: a look at every held bucket costs as much as the
     // backlog of a lock-heavy launch has buckets, and is needed only once nothing was noted.
-    settle_in_parallel();
     bool progress = false;
     for (auto& worker : workers_) progress |= worker->catch_up();
     if (progress) continue;

@@ -385,8 +385,11 @@ void Worker::check_bytes(BlockState& block, ConflictChecker& checker, PageCursor
       ShadowCell& cell = cursor.cell(address / 4);
       apply_whole_word_access(cell, checker.stamp(), checker, index_);
       cursor.note_owner(cell);
-      if (record.kind.write) cursor.note_write(address / 4);
-      if (!record.kind.write) cursor.note_own_list(cell, index_);
+      if (record.kind.write) {
+        cursor.note_write(address / 4);
+      } else {
+        cursor.note_own_list(cell, index_);
+      }
     }
     if (shared_.earlier && record.space == MemorySpace::kGlobal) check_earlier(block, checker, address / 4, record.size);
     return;

@@ -231,13 +231,18 @@ TEST(Trace, CommittedTraceStillReads) {
   EXPECT_TRUE(same_slots(std::get<SlotChunk>(items[2]).slots, sample_slots(4)));
 }
 
-// A version-1 trace (before sites carried their inner location) still reads: its sites have none.
-TEST(Trace, VersionOneTraceStillReads) {
-  std::ifstream in{std::string{BARRACUDA_TRACE_SEED_DIR} + "/small-v1.bctrace", std::ios::binary};
-  ASSERT_TRUE(in);
+// The bytes of a committed seed trace.
+std::string seed_bytes(const std::string& name) {
+  std::ifstream in{std::string{BARRACUDA_TRACE_SEED_DIR} + "/" + name, std::ios::binary};
+  EXPECT_TRUE(in) << name;
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  const auto items = read_all(bytes.str());
+  return bytes.str();
+}
+
+// A version-1 trace (before sites carried their inner location) still reads: its sites have none.
+TEST(Trace, VersionOneTraceStillReads) {
+  const auto items = read_all(seed_bytes("small-v1.bctrace"));
   ASSERT_EQ(items.size(), 3u);
   const ModuleTable& module = std::get<ModuleTable>(items[0]);
   ASSERT_EQ(module.sites.size(), 2u);
@@ -248,11 +253,7 @@ TEST(Trace, VersionOneTraceStillReads) {
 
 // A version-2 trace (before launches carried their flags) still reads: no launch has child grids.
 TEST(Trace, VersionTwoTraceStillReads) {
-  std::ifstream in{std::string{BARRACUDA_TRACE_SEED_DIR} + "/small-v2.bctrace", std::ios::binary};
-  ASSERT_TRUE(in);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  const auto items = read_all(bytes.str());
+  const auto items = read_all(seed_bytes("small-v2.bctrace"));
   ASSERT_EQ(items.size(), 3u);
   EXPECT_EQ(std::get<LaunchDescriptor>(items[1]), sample_launch());
   EXPECT_FALSE(std::get<LaunchDescriptor>(items[1]).launches_child_grids);
