@@ -1,9 +1,11 @@
 #include "runtime/trace_recorder.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <vector>
 
 #include "trace/trace_reader.h"
@@ -36,7 +38,11 @@ std::vector<RecordHeader> records(size_t count) {
 
 class TraceRecorderTest : public ::testing::Test {
  protected:
-  std::filesystem::path path_ = std::filesystem::path(::testing::TempDir()) / "recorder_test.bctrace";
+  // One file per test: ctest runs each test as its own process, several at once.
+  std::filesystem::path path_ =
+      std::filesystem::path(::testing::TempDir()) /
+      (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+       std::to_string(::getpid()) + ".bctrace");
   void TearDown() override { std::filesystem::remove(path_); }
 };
 
