@@ -19,6 +19,7 @@
 
 #include "barracuda/record.h"
 #include "engine/block_acquires.h"
+#include "engine/flag_observations.h"
 #include "engine/knowledge.h"
 #include "engine/launch.h"
 #include "engine/shadow_cell.h"
@@ -128,6 +129,8 @@ class BlockState {
   ThreadState& thread(uint32_t local) { return threads_[local]; }
   const ThreadState& thread(uint32_t local) const { return threads_[local]; }
   WarpState& warp(uint32_t index) { return warps_[index]; }
+  FlagObservations& flags() { return flags_; }
+  uint32_t padded_threads() const { return static_cast<uint32_t>(threads_.size()); }
   uint32_t warp_count() const { return static_cast<uint32_t>(warps_.size()); }
   // Lanes of a warp that exist in the launch's block shape.
   uint32_t existing_lanes(uint32_t warp) const;
@@ -143,6 +146,11 @@ class BlockState {
       return true;
     }
     return knows_beyond_barrier(local, other, clock);
+  }
+  // The same question without marking the barrier that answers it useful (a question the report
+  // asks about, not a pair the barrier ordered).
+  bool ordered_after(uint32_t local, ThreadId other, Clock clock) const {
+    return (contains(other) && clock <= floor_) || knows_beyond_barrier(local, other, clock);
   }
   // The same question under the scope-agnostic view (Knowledge::wide).
   bool knows_ignoring_scopes(uint32_t local, ThreadId other, Clock clock) const;
@@ -241,6 +249,7 @@ class BlockState {
   std::pmr::monotonic_buffer_resource cta_sync_memory_;
   std::pmr::unordered_map<uint64_t, Knowledge> cta_sync_{&cta_sync_memory_};
   BlockAcquires gpu_acquires_;
+  FlagObservations flags_;
   std::vector<ShadowCell> shared_;
 };
 

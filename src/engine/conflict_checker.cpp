@@ -32,11 +32,51 @@ bool ConflictChecker::same_instruction(const Stamp& earlier) const {
          record_clocks_[lane] == earlier.clock;
 }
 
+namespace {
+
+// A write and a read that could be a flag's hand-off, were they a release and an acquire: both
+// relaxed, volatile or atomic (a volatile write is `strong` only after a fence).
+bool flag_pair(const AccessKind& write, const AccessKind& read) {
+  return write.write && read.read && (write.strong || write.volatile_store) && (read.strong || read.volatile_load);
+}
+
+// Dynamic occurrences of a race entry that look for a flag: enough for every thread pair a spin
+// typically hands over, without scanning a block's observations on every occurrence of a hot race.
+constexpr uint64_t kOccurrencesLookingForAFlag = 8;
+
+}  // namespace
+
+void ConflictChecker::note_flag_read(ThreadId writer, Clock writer_clock, SiteId write_site, uint32_t byte) {
+  block_.flags().note(local_, block_.padded_threads(), stamp_.kind.atomic ? FlagRead::kAtomic : FlagRead::kLoad,
+                      {writer, writer_clock, stamp_.clock, write_site, stamp_.site, word_address_ + byte});
+}
+
+void ConflictChecker::note_late_flag_write(const Stamp& earlier, uint32_t byte) {
+  const FlagObservation write{stamp_.thread, stamp_.clock, earlier.clock, stamp_.site, earlier.site, word_address_ + byte};
+  // A spin's reads, checked against this write one by one before its list is compacted: one entry.
+  if (!late_flags_.empty() && late_flags_.back().reader == earlier.thread &&
+      late_flags_.back().observation.writer == write.writer && late_flags_.back().observation.address == write.address) {
+    late_flags_.back().observation = write;
+    return;
+  }
+  if (late_flags_.size() < kMaxLateFlagWrites) late_flags_.push_back({write, earlier.thread});
+}
+
+FlagHandOff ConflictChecker::flag_hand_off(const Stamp& earlier) {
+  const std::optional<FlagObservation> seen = block_.flags().handing_over(
+      local_, earlier.thread, earlier.clock,
+      [&](uint32_t reader, Clock at) { return block_.ordered_after(local_, block_.thread_id(reader), at); });
+  if (!seen || seen->address / 4 == word_address_ / 4) return {};
+  return {seen->write_site, seen->read_site, seen->address, true};
+}
+
 void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   const Stamp& current = stamp_;
   // Lanes of one store that wrote the same value to one address: no observable race.
   if ((record_.flags & kFlagSameValue) && earlier.kind.write && current.kind.write && same_instruction(earlier)) return;
   if (block_.knows(local_, earlier.thread, earlier.clock)) return;
+  if (flag_pair(earlier.kind, current.kind)) note_flag_read(earlier.thread, earlier.clock, earlier.site, byte);
+  if (flag_pair(current.kind, earlier.kind)) note_late_flag_write(earlier, byte);
   bool scoped;
   bool unfenced = false;
   // A volatile store and a volatile load: morally strong (.sys covers every thread) exactly when the
@@ -66,8 +106,15 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   race.address = word_address_ + byte;
   race.size = record_.size;
   race.unfenced_acquire = unfenced;
+  race.first_id = earlier.thread;
+  race.second_id = current.thread;
+  race.first_clock = earlier.clock;
+  race.second_clock = current.clock;
   if (unfenced) race.unfenced = block_.thread(local_).knowledge.origin;
-  races_.add(race);
+  Race& entry = races_.add(race);
+  if (!scoped && !unfenced && !entry.flag.valid && entry.count <= kOccurrencesLookingForAFlag) {
+    entry.flag = flag_hand_off(earlier);
+  }
 }
 
 }  // namespace barracuda::engine

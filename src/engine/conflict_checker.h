@@ -23,8 +23,9 @@ struct RecordAccess {
 
 class ConflictChecker final : public ConflictSink {
  public:
-  ConflictChecker(const LaunchInfo& launch, BlockState& block, RaceLog& races, const RecordAccess& record)
-      : launch_(launch), block_(block), races_(races), record_(record) {
+  ConflictChecker(const LaunchInfo& launch, BlockState& block, RaceLog& races, std::vector<LateFlagWrite>& late_flags,
+                  const RecordAccess& record)
+      : launch_(launch), block_(block), races_(races), late_flags_(late_flags), record_(record) {
     stamp_.site = record.site;
     stamp_.kind = record.kind;
   }
@@ -47,6 +48,14 @@ class ConflictChecker final : public ConflictSink {
     const uint32_t lane = local_ % kWarpSize;
     record_clocks_[lane] = stamp_.clock;
     record_lanes_done_ |= 1u << lane;
+    // Atomic flags in global memory only: a block's shared-memory histogram bumps the same bins from
+    // every thread, and message passing within a block goes through its barriers.
+    if (observed_) [[unlikely]] {
+      observed_ = false;
+      if (record_.space != MemorySpace::kShared) note_flag_read(observed_thread_, observed_clock_, observed_site_, 0);
+    } else if (stamp_.kind.atomic && stamp_.kind.read && record_.space != MemorySpace::kShared) {
+      block_.flags().reread_by_atomic(local_, word_address_, stamp_.site, stamp_.clock);
+    }
   }
   void conflict(const Stamp& earlier, uint32_t byte) override;
 
@@ -56,10 +65,17 @@ class ConflictChecker final : public ConflictSink {
   RaceClass classify(const Stamp& earlier) const;
   // Was `earlier` made by another lane of the record being applied?
   bool same_instruction(const Stamp& earlier) const;
+  // The current write of a flag that `earlier`, another thread's read of it, may have seen (LateFlagWrite).
+  void note_late_flag_write(const Stamp& earlier, uint32_t byte);
+  // The current access read `earlier`'s flag write (FlagObservations).
+  void note_flag_read(ThreadId writer, Clock writer_clock, SiteId write_site, uint32_t byte);
+  // The flag that handed `earlier` over to the current thread without fences, if one did.
+  FlagHandOff flag_hand_off(const Stamp& earlier);
 
   const LaunchInfo& launch_;
   BlockState& block_;
   RaceLog& races_;
+  std::vector<LateFlagWrite>& late_flags_;
   const RecordAccess& record_;
   uint32_t local_ = 0;
   Stamp stamp_;

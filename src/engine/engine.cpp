@@ -83,6 +83,13 @@ void Engine::end_launch() {
       if (race.hazard == Hazard::kWriteAfterRead) launch_values.note(race.second_site, std::nullopt);
     });
   }
+  // Flags whose writes were checked after the races they hand over (any worker's blocks).
+  std::vector<LateFlagWrite> late_flag_writes;
+  for (auto& worker : workers_) {
+    late_flag_writes.insert(late_flag_writes.end(), worker->late_flag_writes().begin(), worker->late_flag_writes().end());
+    worker->late_flag_writes().clear();
+  }
+  for (auto& worker : workers_) resolve_late_flag_writes(worker->races(), late_flag_writes);
   for (auto& worker : workers_) {
     if (shared_->launch.launches_child_grids) name_child_grids(worker->races());
     races_.merge(std::move(worker->races()), kernel, launch, shared_->launch.device, launch_values);

@@ -47,6 +47,19 @@ struct UnfencedOrigin {
   friend bool operator==(const UnfencedOrigin&, const UnfencedOrigin&) = default;
 };
 
+// A flag that handed the racing pair over without synchronising it: the earlier access's thread
+// wrote the flag after that access (a relaxed, volatile or atomic write, no release), and the later
+// access's thread, or a block-mate it is ordered after, read the flag's new value (a relaxed,
+// volatile or atomic read, no acquire). A fence before the write and one after the read would make
+// them a release and an acquire and order the pair (`barracuda harden` proposes them).
+struct FlagHandOff {
+  SiteId write_site{};
+  SiteId read_site{};
+  uint64_t address = 0;
+  bool valid = false;
+  friend bool operator==(const FlagHandOff&, const FlagHandOff&) = default;
+};
+
 struct Race {
   std::string kernel;
   // Set when the earlier access belongs to another, concurrent launch (a cross-launch race): that
@@ -71,6 +84,14 @@ struct Race {
   // of the entry says so.
   bool unfenced_acquire = false;
   UnfencedOrigin unfenced;
+  // Set on plain races a flag handed over without fences (first occurrence that found one).
+  FlagHandOff flag;
+  // The two accesses' threads and clocks: the end of the launch names the flag of a race the flag's
+  // write was checked after (resolve_late_flag_writes).
+  ThreadId first_id{};
+  ThreadId second_id{};
+  Clock first_clock{};
+  Clock second_clock{};
   // The launch the entry was first seen in (set when a launch's races are merged) and its device;
   // `first_device`: the earlier access's (another one only for an inter-device race).
   LaunchSeq launch{};

@@ -17,11 +17,12 @@ RaceLog::Key RaceLog::key_of(const Race& race) {
   return {race.kernel, std::min(a, b), std::max(a, b), race.race_class, race.hazard};
 }
 
-void RaceLog::add(const Race& race) {
+Race& RaceLog::add(const Race& race) {
   ++dynamic_;
   auto [it, inserted] = entries_.try_emplace(key_of(race), race);
   it->second.count = inserted ? 1 : it->second.count + 1;
   if (!inserted) it->second.unfenced_acquire = it->second.unfenced_acquire && race.unfenced_acquire;
+  return it->second;
 }
 
 void RaceLog::merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch, DeviceId device,
@@ -40,6 +41,7 @@ void RaceLog::merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch
       it->second.count += race.count;
       it->second.same_value = it->second.same_value && race.same_value;
       it->second.unfenced_acquire = it->second.unfenced_acquire && race.unfenced_acquire;
+      if (!it->second.flag.valid) it->second.flag = race.flag;
     }
   }
   dynamic_ += other.dynamic_;

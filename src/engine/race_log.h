@@ -12,8 +12,9 @@ namespace barracuda::engine {
 
 class RaceLog {
  public:
-  // Adds one dynamic race (its `count` is ignored); the first occurrence's details represent the entry.
-  void add(const Race& race);
+  // Adds one dynamic race (its `count` is ignored); the first occurrence's details represent the entry,
+  // which is returned (a caller may complete what the first occurrence lacked).
+  Race& add(const Race& race);
   // Moves every entry of `other` into this log, naming its kernel and, for new entries, their launch
   // and their number (serial); `launch_values` (the stores of the
   // launch `other` comes from) decide which write-write races are same-value ones. An entry stays

@@ -31,9 +31,11 @@ bool gpu_scope_atomics(const AccessKind& a, const AccessKind& b) {
 // Accesses of one thread are ordered by program order, and atomics of a scope that covers every
 // thread never race: neither is a conflict worth asking about.
 void check(const Stamp& earlier, const Stamp& access, ConflictSink& sink, uint32_t byte) {
-  if (earlier.thread != access.thread && (earlier.kind.write || access.kind.write) &&
-      !gpu_scope_atomics(earlier.kind, access.kind)) {
+  if (earlier.thread == access.thread || !(earlier.kind.write || access.kind.write)) return;
+  if (!gpu_scope_atomics(earlier.kind, access.kind)) {
     sink.conflict(earlier, byte);
+  } else if (earlier.kind.write && access.kind.read) {
+    sink.observe_atomic_write(earlier);
   }
 }
 

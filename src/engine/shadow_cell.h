@@ -118,9 +118,24 @@ struct SplitWord : ScalablyAllocated<SplitWord> {
 class ConflictSink {
  public:
   virtual void conflict(const Stamp& earlier, uint32_t byte) = 0;
+  // An atomic read another thread's atomic write: no conflict (both are gpu-scope atomics), but the
+  // read may be a flag's (FlagObservations). Kept for the sink to take; two stores, not a call: a
+  // histogram's every atomic gets here.
+  // Field by field, read back the same way: a whole Stamp stored here and loaded at once stalls on
+  // store forwarding.
+  void observe_atomic_write(const Stamp& earlier) {
+    observed_thread_ = earlier.thread;
+    observed_clock_ = earlier.clock;
+    observed_site_ = earlier.site;
+    observed_ = true;
+  }
 
  protected:
   ~ConflictSink() = default;
+  ThreadId observed_thread_{};
+  Clock observed_clock_{};
+  SiteId observed_site_{};
+  bool observed_ = false;
 };
 
 // Checks `access` against `cell` (a word or a byte cell, never a split one) and records it.

@@ -269,7 +269,7 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
     store_values_.note(record.site, access.has_uniform_value() ? std::optional(access.uniform_value()) : std::nullopt);
   }
   const MemoryScope scope = record.kind.memory_scope();
-  ConflictChecker checker(shared_.launch, block, races_, record);
+  ConflictChecker checker(shared_.launch, block, races_, late_flag_writes_, record);
   const bool cluster = record.space == MemorySpace::kCluster;
   PageCursor cursor(cluster ? shared_.cluster : shared_.global, cluster ? cluster_pages_ : global_pages_);
   if (record.space != MemorySpace::kShared && access.address_mode() != AddressMode::kAffine) {
@@ -347,7 +347,14 @@ bool Worker::check_read(BlockState& block, ThreadState& thread, ConflictChecker&
   CheckedRead& last = thread.last_checked_read;
   if (!last.same_read(address, record.size, record.site, record.kind, thread.clock)) {
     check_bytes(block, checker, cursor, address, record);
-    last = {address, 0, thread.clock, record.site, record.kind, static_cast<uint16_t>(record.size), false};
+    // Field by field: an aggregate built on the stack and copied in whole stalls on store forwarding
+    // (it was most of this function's time).
+    last.address = address;
+    last.clock = thread.clock;
+    last.site = record.site;
+    last.kind = record.kind;
+    last.size = static_cast<uint16_t>(record.size);
+    last.generation_known = false;
     return true;
   }
   // The same read again. Within one stripe only: the generation covers one stripe.

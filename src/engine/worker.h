@@ -68,6 +68,8 @@ class Worker {
   // barrier still pending says nothing about the program.
   void finish_launch(bool pending_barriers_diverged = true);
   RaceLog& races() { return races_; }
+  // Flag writes checked after a read that may have seen them (LateFlagWrite), this launch.
+  std::vector<LateFlagWrite>& late_flag_writes() { return late_flag_writes_; }
   // Races with earlier concurrent launches, decided once the launch has ended (cross_launch_sync.h).
   std::vector<CrossLaunchCandidate>& cross_launch_candidates() { return cross_launch_candidates_; }
   LaunchSyncPoints& sync_points() { return sync_points_; }
@@ -141,6 +143,7 @@ class Worker {
   std::vector<bool> finished_blocks_;  // blocks whose warps all exited (their state is freed)
   DeferredWarps deferred_;
   RaceLog races_;
+  std::vector<LateFlagWrite> late_flag_writes_;
   std::vector<CrossLaunchCandidate> cross_launch_candidates_;
   LaunchSyncPoints sync_points_;  // gpu-scope releases and acquires of global memory, this launch
   StoreValues store_values_;

@@ -95,6 +95,22 @@ std::vector<FenceFix> scoped_race_fixes(const Race& race) {
   return fixes;
 }
 
+// Message passing through a flag with no fence on either side: a fence before the flag's write makes
+// it a release of everything its thread did before, and one after the flag's read an acquire of it.
+std::vector<FenceFix> flag_hand_off_fixes(const Race& race) {
+  const MemoryScope needed = covering_scope(race);
+  const std::string statement = fence_statement(fence_text(needed));
+  const FlagHandOff& flag = *race.flag_hand_off;
+  return {{FenceFix::Kind::kFenceBefore, needed, flag.write,
+           "insert `" + statement + "` before this write of the flag at " + address_text(flag.address) +
+               ": the write then releases the data written before it",
+           statement},
+          {FenceFix::Kind::kFenceAfter, needed, flag.read,
+           "insert `" + statement + "` after this read of the flag: the reads after it then acquire what the " +
+               "flag's writer released",
+           statement}};
+}
+
 std::string no_fix_reason(const Race& race) {
   const bool current_plain = race.current.semantics == MemorySemantics::kWeak;
   const bool previous_plain = race.previous.semantics == MemorySemantics::kWeak;
@@ -124,7 +140,11 @@ RaceHardening harden_race(const Race& race) {
     }
     return hardening;
   }
-  if (race.race_class == RaceClass::kScoped) hardening.fixes = scoped_race_fixes(race);
+  if (race.race_class == RaceClass::kScoped) {
+    hardening.fixes = scoped_race_fixes(race);
+  } else if (race.flag_hand_off) {
+    hardening.fixes = flag_hand_off_fixes(race);
+  }
   if (hardening.fixes.empty()) hardening.no_fix_reason = no_fix_reason(race);
   return hardening;
 }

@@ -9,6 +9,9 @@
 //  - a scoped race between plain accesses (message passing through __threadfence_block() across
 //    blocks: what orders them has too narrow a scope, and the report does not name those fences): a
 //    fence of the covering scope after the earlier access and before the later one.
+//  - a race a flag handed over with no fence on either side (message passing through a relaxed,
+//    volatile or atomic flag, FlagHandOff): a fence of the covering scope before the flag's write and
+//    one after its read.
 // Other races get the reason no fence fixes them: plain accesses of unsynchronised threads are not
 // ordered by any fence one of them executes.
 #include <optional>

@@ -178,6 +178,11 @@ Race read_race(const Node& node) {
     const Node unfenced = node.field("unfenced_acquire");
     race.unfenced_acquire = UnfencedAcquire{read_site(unfenced.field("flag")), unfenced.field("missing_fence").string()};
   }
+  if (node.has("flag_hand_off")) {
+    const Node flag = node.field("flag_hand_off");
+    race.flag_hand_off =
+        FlagHandOff{read_site(flag.field("write")), read_site(flag.field("read")), flag.field("address").address()};
+  }
   if (node.has("allocation")) race.allocation = read_allocation(node.field("allocation"));
   return race;
 }

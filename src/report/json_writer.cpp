@@ -87,6 +87,11 @@ Json race_json(const Race& race) {
     json["unfenced_acquire"] = Json{{"flag", site_json(race.unfenced_acquire->flag)},
                                     {"missing_fence", race.unfenced_acquire->missing_fence}};
   }
+  if (race.flag_hand_off) {
+    json["flag_hand_off"] = Json{{"write", site_json(race.flag_hand_off->write)},
+                                 {"read", site_json(race.flag_hand_off->read)},
+                                 {"address", address_text(race.flag_hand_off->address)}};
+  }
   if (race.allocation) json["allocation"] = allocation_json(*race.allocation);
   return json;
 }

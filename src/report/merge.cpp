@@ -104,6 +104,7 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
         kept.dynamic_count += race.dynamic_count;
         kept.same_value = kept.same_value && race.same_value;  // a race in any process is a race
         if (!race.unfenced_acquire) kept.unfenced_acquire.reset();
+        if (!kept.flag_hand_off) kept.flag_hand_off = race.flag_hand_off;
       }
     }
     for (const Diagnostic& diagnostic : report.diagnostics) {

@@ -122,6 +122,17 @@ struct UnfencedAcquire {
   friend bool operator==(const UnfencedAcquire&, const UnfencedAcquire&) = default;
 };
 
+// A flag that handed the racing pair over with no fence on either side (message passing through a
+// relaxed, volatile or atomic flag): the earlier access's thread wrote it after that access, the later
+// one's thread (or a block-mate ordered after it) read it before. Still a race; a fence before the
+// write and one after the read would make it a release and an acquire (`barracuda harden`).
+struct FlagHandOff {
+  Site write;  // the flag's write
+  Site read;   // the read that found it set
+  uint64_t address = 0;
+  friend bool operator==(const FlagHandOff&, const FlagHandOff&) = default;
+};
+
 enum class RaceClass {
   kIntraWarp,       // two lanes of one warp, unordered under the chosen warp model
   kInterWarp,       // two warps of one block
@@ -158,6 +169,7 @@ struct Race {
   // honour the spin's control dependency): the class "unfenced acquire", a warning, not counted as
   // a race (option unfenced_acquire_races).
   std::optional<UnfencedAcquire> unfenced_acquire;
+  std::optional<FlagHandOff> flag_hand_off;
   // Where the address lies; absent where nothing tracked allocations (`barracuda replay`, reports
   // written before barracuda did).
   std::optional<Allocation> allocation;

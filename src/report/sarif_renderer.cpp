@@ -110,6 +110,16 @@ Json race_result(const Race& race, const SarifOptions& options) {
     flag["message"] = Json{{"text", "Spin on the flag, with no acquire fence after it"}};
     related_locations.push_back(std::move(flag));
   }
+  if (race.flag_hand_off) {
+    Json write = location_json(race.flag_hand_off->write);
+    write["id"] = 3;
+    write["message"] = Json{{"text", "Flag written with no fence before it (the pair's hand-off)"}};
+    related_locations.push_back(std::move(write));
+    Json read = location_json(race.flag_hand_off->read);
+    read["id"] = 4;
+    read["message"] = Json{{"text", "Flag read with no fence after it (the pair's hand-off)"}};
+    related_locations.push_back(std::move(read));
+  }
   const size_t rule = sarif_rule_index(race);
   Json properties{{"kernel", race.kernel}, {"launchIndex", race.launch_index}, {"dynamicCount", race.dynamic_count}};
   if (race.pid != 0) properties["pid"] = race.pid;

@@ -114,6 +114,14 @@ void print_race(const Report& report, const Race& race, std::ostream& out) {
     out << "  Spin on the flag (no acquire fence after it):\n";
     print_stack(race.unfenced_acquire->flag, out);
   }
+  if (race.flag_hand_off) {
+    out << "  Handed over through the flag at " << address_text(race.flag_hand_off->address)
+        << " with no fence on either side (a fence before its write and one after its read would order the pair)\n"
+        << "  Flag written (no fence before it):\n";
+    print_stack(race.flag_hand_off->write, out);
+    out << "  Flag read (no fence after it):\n";
+    print_stack(race.flag_hand_off->read, out);
+  }
   if (race.allocation) out << "  Memory: " << allocation_text(*race.allocation, race.size, race.address) << '\n';
   out << "  Launch " << race.launch_index << ", seen " << race.dynamic_count
       << (race.dynamic_count == 1 ? " time" : " times") << ", fingerprint " << race_fingerprint(race)

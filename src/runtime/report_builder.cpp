@@ -159,6 +159,10 @@ void add_findings(report::Report& report, const engine::Engine& engine, const Si
     if (race.unfenced_acquire && !options.unfenced_acquire_races && !report.races.back().same_value) {
       report.races.back().unfenced_acquire = unfenced_acquire(race.unfenced, sites);
     }
+    if (race.flag.valid && !report.races.back().unfenced_acquire) {
+      report.races.back().flag_hand_off = report::FlagHandOff{to_report_site(race.flag.write_site, sites),
+                                                              to_report_site(race.flag.read_site, sites), race.flag.address};
+    }
   }
   for (const engine::Diagnostic& d : engine.diagnostics()) {
     if (d.kind == engine::DiagnosticKind::kRedundantBarrier && !options.redundant_barriers) continue;

@@ -147,6 +147,33 @@ TEST(FenceFix, PlainRacesGetTheReasonNoFenceFixesThem) {
   EXPECT_NE(hardening.no_fix_reason.find("make the plain access atomic"), std::string::npos);
 }
 
+// Message passing with no fence on either side: a fence before the flag's write and one after its read,
+// of the scope that covers both threads (the device across blocks, the block within one).
+TEST(FenceFix, AFlagHandOffGetsAFenceBeforeTheFlagsWriteAndAfterItsRead) {
+  Race race = unfenced_race("");
+  race.unfenced_acquire.reset();
+  race.flag_hand_off = FlagHandOff{site_at("produce", "mp.cu", 12), site_at("consume", "mp.cu", 19), 0x1000};
+  RaceHardening hardening = harden_race(race);
+  ASSERT_EQ(hardening.fixes.size(), 2u);
+  EXPECT_TRUE(hardening.no_fix_reason.empty());
+  EXPECT_EQ(hardening.fixes[0].kind, FenceFix::Kind::kFenceBefore);
+  EXPECT_EQ(hardening.fixes[0].site.source.line, 12u);  // the flag's write, not the data's
+  EXPECT_EQ(hardening.fixes[1].kind, FenceFix::Kind::kFenceAfter);
+  EXPECT_EQ(hardening.fixes[1].site.source.line, 19u);  // the flag's read, not the data's
+  for (const FenceFix& fix : hardening.fixes) {
+    EXPECT_EQ(fix.scope, MemoryScope::kGpu);
+    EXPECT_EQ(fix.inserted_line, "__threadfence();");
+  }
+  EXPECT_NE(hardening.fixes[0].change.find("0x1000"), std::string::npos) << hardening.fixes[0].change;
+
+  race.race_class = RaceClass::kInterWarp;
+  race.current.thread.block = race.previous.thread.block;
+  hardening = harden_race(race);
+  ASSERT_EQ(hardening.fixes.size(), 2u);
+  EXPECT_EQ(hardening.fixes[0].scope, MemoryScope::kCta);
+  EXPECT_EQ(hardening.fixes[0].inserted_line, "__threadfence_block();");
+}
+
 TEST(FenceFixSarif, AnInsertedFenceIsASarifFixOnTheLineAfterTheSpin) {
   Report report = testing::sample_report();
   report.races = {unfenced_race("__threadfence() after the spin on the flag (there is none)")};

@@ -4,7 +4,10 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "report/json_report.h"
+#include "report/sarif_renderer.h"
 #include "report/text_renderer.h"
 #include "sample_report.h"
 
@@ -27,6 +30,27 @@ TEST(JsonReport, RoundTripsAMergedReportsProcesses) {
   merged.races[0].perturb_seed = 7;  // barracuda run --explore
   merged.diagnostics[0].perturb_seed = 8;
   EXPECT_EQ(parse_json_report(render_json(merged)), merged);
+}
+
+// A race a flag handed over without fences: the flag's write and read survive the JSON, and the text
+// and SARIF name both.
+TEST(JsonReport, RoundTripsAFlagHandOff) {
+  Report report = testing::sample_report();
+  Site write = report.races[0].previous.site, read = report.races[0].current.site;
+  write.source.line = 40;
+  read.source.line = 50;
+  report.races[0].flag_hand_off = FlagHandOff{write, read, 0x7f0000001000};
+  EXPECT_EQ(parse_json_report(render_json(report)), report);
+  std::ostringstream text;
+  render_text(report, TextOptions{}, text);
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("Handed over through the flag at 0x7f0000001000 with no fence"));
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("Flag written (no fence before it):"));
+  EXPECT_THAT(text.str(), ::testing::HasSubstr("Flag read (no fence after it):"));
+  const auto sarif = nlohmann::json::parse(render_sarif(report, SarifOptions{}));
+  const auto& related = sarif["runs"][0]["results"][0]["relatedLocations"];
+  ASSERT_EQ(related.size(), 3u);
+  EXPECT_EQ(related[1]["physicalLocation"]["region"]["startLine"], 40);
+  EXPECT_EQ(related[2]["physicalLocation"]["region"]["startLine"], 50);
 }
 
 // Several GPUs: an inter-device race names both devices (JSON and text); a library's kernels left alone

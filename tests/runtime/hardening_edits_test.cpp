@@ -55,6 +55,24 @@ TEST(HardeningEdits, EachProposalWithAPtxLineIsOneEdit) {
   EXPECT_EQ(edits, expected);
 }
 
+// Message passing through a flag with no fence on either side, between two blocks: a device fence
+// before the flag's write and one after its read (not at the racing data accesses).
+TEST(HardeningEdits, AFlagHandOffFencesTheFlagsWriteAndRead) {
+  report::Report report;
+  report::Race race;
+  race.kernel = "_Z2mpPiS_";
+  race.current.site = ptx_site(40);
+  race.current.thread.block = {1, 0, 0};
+  race.previous.site = ptx_site(21);
+  race.flag_hand_off = report::FlagHandOff{ptx_site(23), ptx_site(35), 0x1000};
+  report.races = {race};
+  const std::vector<Edit> expected{
+      {"_Z2mpPiS_", 23, Edit::Kind::kFenceBefore, ptx::Scope::Gpu},
+      {"_Z2mpPiS_", 35, Edit::Kind::kFenceAfter, ptx::Scope::Gpu},
+  };
+  EXPECT_EQ(hardening_edits(report), expected);
+}
+
 TEST(HardeningEdits, ATooNarrowFenceBecomesTheWiderOneAfterTheSpin) {
   report::Report report;
   report.races = {unfenced(12, "__threadfence() after the spin on the flag (__threadfence_block() is too narrow)")};

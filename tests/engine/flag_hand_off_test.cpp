@@ -1,0 +1,200 @@
+// A flag that hands data over without fences (FlagHandOff): message passing through a relaxed,
+// volatile or atomic flag with no fence on either side orders nothing in the PTX model, so the data
+// race stays a race, and the race names the flag's write and read: the sites `barracuda harden`
+// puts a fence before and after.
+#include <gtest/gtest.h>
+
+#include "scenario.h"
+
+namespace barracuda::engine::test {
+namespace {
+
+constexpr uint64_t kData = 0x20000;
+constexpr uint64_t kFlag = 0x30000;
+constexpr uint64_t kCounter = 0x30100;
+const Dim3 kTwoBlocks{2, 1, 1};
+const Dim3 kTwoWarps{64, 1, 1};
+
+const AccessOptions kRelaxed{.sem = MemorySemantics::kRelaxed, .scope = MemoryScope::kGpu};
+const AccessOptions kVolatile{.sem = MemorySemantics::kVolatile};
+const AccessOptions kVolatileSpin{.sem = MemorySemantics::kVolatile, .flags = kFlagSpinRead};
+const AccessOptions kLegacyAtomic{.sem = MemorySemantics::kLegacy, .scope = MemoryScope::kGpu};
+
+struct Sites {
+  SiteId data_write, flag_write, flag_read, data_read;
+};
+
+enum class FlagKind { kRelaxed, kVolatile, kAtomic };
+
+// Block 0 writes the data and then the flag; block 1 reads the flag and then the data.
+Sites message_passing(Scenario& s, FlagKind kind) {
+  Sites sites{};
+  sites.data_write = s.warp(0, 0).store(lane(0), kData);
+  switch (kind) {
+    case FlagKind::kRelaxed:
+      sites.flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
+      sites.flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+      break;
+    case FlagKind::kVolatile:
+      sites.flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+      sites.flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kVolatileSpin);
+      break;
+    case FlagKind::kAtomic:  // atomicExch(&flag, 1), then while (atomicAdd(&flag, 0) == 0);
+      sites.flag_write = s.warp(0, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);
+      sites.flag_read = s.warp(1, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);
+      break;
+  }
+  sites.data_read = s.warp(1, 0).load(lane(0), kData);
+  return sites;
+}
+
+// The race between `a` and `b` names the flag written at `flag_write` and read at `flag_read`.
+void expect_flag(const Scenario& s, SiteId a, SiteId b, SiteId flag_write, SiteId flag_read) {
+  const auto race = s.race(a, b);
+  ASSERT_TRUE(race);
+  ASSERT_TRUE(race->flag.valid);
+  EXPECT_EQ(race->flag.write_site, flag_write);
+  EXPECT_EQ(race->flag.read_site, flag_read);
+  EXPECT_EQ(race->flag.address, kFlag);
+}
+
+TEST(FlagHandOff, EachKindOfUnfencedFlagIsNamedOnTheDataRace) {
+  for (FlagKind kind : {FlagKind::kRelaxed, FlagKind::kVolatile, FlagKind::kAtomic}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const Sites sites = message_passing(s, kind);
+    s.run();
+    const auto race = s.race(sites.data_write, sites.data_read);
+    ASSERT_TRUE(race) << "kind " << int(kind);
+    EXPECT_EQ(race->race_class, RaceClass::kInterBlock) << "still a race";
+    EXPECT_FALSE(race->unfenced_acquire);
+    ASSERT_TRUE(race->flag.valid) << "kind " << int(kind);
+    EXPECT_EQ(race->flag.write_site, sites.flag_write);
+    EXPECT_EQ(race->flag.read_site, sites.flag_read);
+    EXPECT_EQ(race->flag.address, kFlag);
+    EXPECT_FALSE(s.race(sites.flag_write, sites.flag_read)) << "the flag itself does not race";
+  }
+}
+
+TEST(FlagHandOff, FencesOnBothSidesOrderThePair) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
+  s.warp(0, 0).fence(MemorySemantics::kAcqRel, MemoryScope::kGpu, lane(0));
+  s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
+  s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+  s.warp(1, 0).fence(MemorySemantics::kAcqRel, MemoryScope::kGpu, lane(0));
+  const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  EXPECT_FALSE(s.race(data_write, data_read));
+  EXPECT_TRUE(s.races().empty());
+}
+
+// A flag set by a thread other than the data's writer hands nothing over.
+TEST(FlagHandOff, AFlagOfAnotherThreadIsNotNamed) {
+  Scenario s(Dim3{3, 1, 1}, kTwoWarps);
+  const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
+  s.warp(2, 0).store(lane(0), kFlag, 4, kRelaxed);
+  s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+  const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  const auto race = s.race(data_write, data_read);
+  ASSERT_TRUE(race);
+  EXPECT_FALSE(race->flag.valid);
+}
+
+// One thread spins on the flag, a barrier hands that on to the block, and another warp reads the data;
+// without the barrier that warp is not ordered after the spin, and the flag is not its hand-off.
+TEST(FlagHandOff, ABarrierAfterTheSpinHandsTheFlagToTheBlock) {
+  for (bool barrier : {true, false}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
+    const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+    const SiteId flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kVolatileSpin);
+    if (barrier) {
+      s.warp(1, 0).barrier();
+      s.warp(1, 1).barrier();
+    }
+    const SiteId data_read = s.warp(1, 1).load(lane(5), kData, 0);
+    s.run();
+    const auto race = s.race(data_write, data_read);
+    ASSERT_TRUE(race) << "barrier=" << barrier;
+    if (barrier) {
+      expect_flag(s, data_write, data_read, flag_write, flag_read);
+    } else {
+      EXPECT_FALSE(race->flag.valid);
+    }
+  }
+}
+
+// A counter bumped between the flag read and the data read does not push the flag out: a thread's
+// latest load and latest atomic that saw a flag are kept apart, and the flag written first after the
+// data wins.
+TEST(FlagHandOff, AnAtomicBetweenFlagAndDataKeepsTheFlag) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
+  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
+  s.warp(0, 0).atomic(lane(0), kCounter, 4, kLegacyAtomic);
+  const SiteId flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+  s.warp(1, 0).atomic(lane(0), kCounter, 4, kLegacyAtomic);
+  const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  expect_flag(s, data_write, data_read, flag_write, flag_read);
+}
+
+// Within one block the flag is named too (the fences it needs are block-scoped).
+TEST(FlagHandOff, WarpsOfOneBlock) {
+  Scenario s(Dim3{1, 1, 1}, kTwoWarps);
+  const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
+  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
+  const SiteId flag_read = s.warp(0, 1).load(lane(0), kFlag, 4, kRelaxed);
+  const SiteId data_read = s.warp(0, 1).load(lane(0), kData);
+  s.run();
+  ASSERT_TRUE(s.race(data_write, data_read));
+  EXPECT_EQ(s.race(data_write, data_read)->race_class, RaceClass::kInterWarp);
+  expect_flag(s, data_write, data_read, flag_write, flag_read);
+}
+
+// Kernels without fences give their flags no sync ticket: the engine may check the reader's records
+// first. The flag's write, checked after the read, names the flag at the end of the launch: here the
+// reader's block is drained first, by another worker.
+TEST(FlagHandOff, AFlagWriteCheckedAfterItsReadIsNamedAtTheEndOfTheLaunch) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, /*workers=*/2);
+  const SiteId flag_read = s.warp(0, 0).load(lane(0), kFlag, 4, kVolatileSpin);
+  const SiteId data_read = s.warp(0, 0).load(lane(0), kData);
+  const SiteId data_write = s.warp(1, 0).store(lane(0), kData);
+  const SiteId flag_write = s.warp(1, 0).store(lane(0), kFlag, 4, kVolatile);
+  s.run();
+  ASSERT_TRUE(s.race(data_read, data_write));
+  EXPECT_EQ(s.race(data_read, data_write)->hazard, Hazard::kWriteAfterRead);
+  expect_flag(s, data_read, data_write, flag_write, flag_read);
+}
+
+// The data written, then the flag read, then the flag written, then the data read (as the engine saw
+// them): the race is found at the data read, the flag at the end of the launch.
+TEST(FlagHandOff, AFlagWriteCheckedBetweenTheRacingAccesses) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
+  const SiteId flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
+  const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
+  s.run();
+  expect_flag(s, data_write, data_read, flag_write, flag_read);
+}
+
+// A volatile flag read once races with its write (volatile is not atomic); that race is on the flag
+// itself, which hands nothing over to it, in either order.
+TEST(FlagHandOff, TheFlagsOwnRaceIsNotHandedOverByIt) {
+  for (bool write_first : {true, false}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    SiteId flag_write{}, flag_read{};
+    if (write_first) flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+    flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kVolatile);
+    if (!write_first) flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+    s.run();
+    const auto race = s.race(flag_write, flag_read);
+    ASSERT_TRUE(race) << "write_first=" << write_first;
+    EXPECT_FALSE(race->flag.valid) << "write_first=" << write_first;
+  }
+}
+
+}  // namespace
+}  // namespace barracuda::engine::test
