@@ -171,6 +171,9 @@ class PageCursor {
   // only on pages where this worker's last such read succeeded (note_own_list() marks them).
   bool try_shared_read(uint64_t word, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
     const uint64_t index = word / kWordsPerPage;
+    // The stripe held exclusively already (the record's earlier lanes needed it): cell() appends to the
+    // worker's own list as well, without a second look at the page's entry for each lane.
+    if (held_ == Held::kExclusive && word / kWordsPerStripe == stripe_) return false;
     if (held_ == Held::kNone || word / kWordsPerStripe != stripe_) {
       PageCache::Entry& entry = cache_.entry(shadow_, index);
       if (!entry.shared_reads) return false;
