@@ -153,6 +153,23 @@ TEST(FlagHandOff, WarpsOfOneBlock) {
   expect_flag(s, data_write, data_read, flag_write, flag_read);
 }
 
+// A spin lock with no fences (while (atomicCAS(&lock, 0, 1) != 0); data += 1; atomicExch(&lock, 0);):
+// the critical sections race, and the lock is the flag: a fence before the unlock's atomicExch and one
+// after the next holder's atomicCAS (Sorensen and Donaldson's fix).
+TEST(FlagHandOff, ALockWithoutFencesIsTheFlag) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  s.warp(0, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);  // lock
+  s.warp(0, 0).load(lane(0), kData);
+  const SiteId first_write = s.warp(0, 0).store(lane(0), kData);
+  const SiteId unlock = s.warp(0, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);
+  const SiteId lock = s.warp(1, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);
+  const SiteId second_read = s.warp(1, 0).load(lane(0), kData);
+  s.warp(1, 0).store(lane(0), kData);
+  s.warp(1, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);  // unlock
+  s.run();
+  expect_flag(s, first_write, second_read, unlock, lock);
+}
+
 // Kernels without fences give their flags no sync ticket: the engine may check the reader's records
 // first. The flag's write, checked after the read, names the flag at the end of the launch: here the
 // reader's block is drained first, by another worker.
