@@ -28,6 +28,7 @@ struct InstrumentCommandOptions {
   uint32_t first_site = 0;
   bool no_branches = false;
   bool log_read_only = false;
+  bool filter_repeated_reads = false;
   bool with_runtime = false;
   bool stats = false;
   std::string harden;
@@ -47,6 +48,7 @@ void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
             << "\nread-only loads not logged (ld.global.nc, ldu): " << statistics.read_only_loads
             << "\nloads through read-only parameters (not logged where the launch allows): "
             << statistics.read_only_parameter_loads
+            << "\nloads that skip their record where they repeat (--filter-repeated-reads): " << statistics.filtered_loads
             << "\ninstructions hardened (a fence after them or a wider scope): " << statistics.hardened_instructions
             << "\nsynchronising instructions given a seeded delay (--perturb): " << statistics.delay_points
             << "\ninstrumented fraction: " << statistics.instrumented_fraction() << '\n';
@@ -72,6 +74,7 @@ int run_instrument(const InstrumentCommandOptions& options) {
     instrumented.emplace(ptx::passes::instrument_module(*module, {.first_site_id = options.first_site,
                                                                   .log_branches = !options.no_branches,
                                                                   .log_read_only = options.log_read_only,
+                                                                  .filter_repeated_reads = options.filter_repeated_reads,
                                                                   .perturb_seed = options.perturb ? 1u : 0u,
                                                                   .hardening = std::move(hardening)}));
   } catch (const ptx::passes::UnsupportedPtx& error) {
@@ -114,6 +117,9 @@ void add_instrument_command(CLI::App& app, CommandResult& result) {
   command->add_flag("--no-branches", options->no_branches, "Do not log branches (independent-thread warp model only)");
   command->add_flag("--log-read-only", options->log_read_only,
                     "Also log loads through the read-only path (ld.global.nc, ldu), which are not logged by default");
+  command->add_flag("--filter-repeated-reads", options->filter_repeated_reads,
+                    "A lane skips logging a load that repeats the last access its function logged (option "
+                    "filter_repeated_reads)");
   command->add_flag("--with-runtime", options->with_runtime,
                     "Include the device runtime's definitions: a self-contained module ptxas or the driver compiles "
                     "as one program");

@@ -78,6 +78,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     const std::unordered_set<std::string_view> buffers = parameter_buffer_registers(*function);
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
+    if (options.filter_repeated_reads) calls.filter_repeated_reads();
     PassContext context{*function,
                         editor,
                         calls,
@@ -107,6 +108,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     log_bulk_copies(context, instructions);
     log_synchronization(context, instructions);
     log_mbarriers(context, instructions);
+    forget_repeated_reads_after_synchronisation(context, instructions);
   }
   return result;
 }

@@ -25,6 +25,9 @@ struct InstrumentOptions {
   // logged, since a kernel may only read that way memory no one writes during its life
   // (memory_access_pass.cpp says why). On: for debugging and for differential runs.
   bool log_read_only = false;
+  // A lane does not log a load that repeats the last access its function logged (same instruction,
+  // same address, nothing logged since): repeated_read_filter.cpp.
+  bool filter_repeated_reads = false;
   // The order logical blocks start in (barracuda/block_order.h; block_order.h in this folder).
   BlockOrder block_order = BlockOrder::kNatural;
   uint64_t block_order_seed = 1;
@@ -54,6 +57,8 @@ struct InstrumentStatistics {
   // Loads through parameters their kernel only reads through (read_only_parameters.h), which launches
   // the host allows it for do not log.
   uint64_t read_only_parameter_loads = 0;
+  // Logged loads that skip their record where they repeat (InstrumentOptions::filter_repeated_reads).
+  uint64_t filtered_loads = 0;
   uint64_t block_index_reads = 0;  // %ctaid reads remapped by a block order other than natural
   uint64_t delay_points = 0;       // synchronising instructions given a seeded delay (option perturb)
   uint64_t hardened_instructions = 0;  // instructions given a fence after them or a wider scope (option harden)

@@ -219,14 +219,27 @@ class AccessLogger {
                                   : context_.calls.materialize_address(position, address, location);
     Operand stored = value ? context_.calls.widen_to_64(position, *value, 1, location) : Operand::integer(0);
     const StatementIterator call = after ? std::next(position) : position;
-    note_read(call, info, address_value, location);
-    context_.calls.call_before(call, RuntimeFunction::LogAccess,
-                               {{ScalarType::B64, address_value},
-                                {ScalarType::B32, Operand::integer(site)},
-                                {ScalarType::B32, Operand::integer(info)},
-                                {ScalarType::B64, stored}},
-                               location);
+    const auto log = [&] {
+      note_read(call, info, address_value, location);
+      context_.calls.call_before(call, RuntimeFunction::LogAccess,
+                                 {{ScalarType::B64, address_value},
+                                  {ScalarType::B32, Operand::integer(site)},
+                                  {ScalarType::B32, Operand::integer(info)},
+                                  {ScalarType::B64, stored}},
+                                 location);
+    };
+    // Loads logged before they execute (not acquires): a repeat of the last logged access is skipped.
+    if (context_.calls.filters_repeated_reads() && instruction_is_load(position) && !after) {
+      context_.calls.unless_repeated(call, site, address_value, location, log);
+      ++context_.statistics.filtered_loads;
+    } else {
+      log();
+    }
     ++context_.statistics.memory_accesses;
+  }
+
+  static bool instruction_is_load(StatementIterator position) {
+    return std::get<Instruction>(*position).opcode == Opcode::Ld;
   }
 
   // Every logged read the engine keeps as its thread's last (Worker::apply_memory: loads and atomics,

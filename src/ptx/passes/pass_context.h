@@ -57,6 +57,9 @@ void log_device_launches(PassContext& context, const std::vector<StatementIterat
 void log_kernel_exits(PassContext& context, const std::vector<StatementIterator>& instructions);
 // Needs the CFG of the original body: run it before passes that split guards.
 void log_branch_divergence(PassContext& context);
+// Option filter_repeated_reads (repeated_read_filter.cpp): after every instruction that may
+// synchronise or call, the next load is logged again.
+void forget_repeated_reads_after_synchronisation(PassContext& context, const std::vector<StatementIterator>& instructions);
 
 // The guarded instruction at `position` becomes unguarded inside a branch around it (once), so
 // logging inserted before it runs only where the guard holds. Returns the instruction's position.

@@ -158,19 +158,63 @@ Operand RuntimeCallBuilder::save_address(StatementIterator position, const Opera
   return saved;
 }
 
-Operand RuntimeCallBuilder::last_read() {
-  if (last_read_) return *last_read_;
-  last_read_ = Operand::reg(editor_.fresh_register(ScalarType::B64));
-  register_bits_.emplace(last_read_->text, 64);
-  // At the function's start, before its first label: every path to a fence passes it.
+StatementIterator RuntimeCallBuilder::function_start() {
   Function& function = editor_.function();
   auto start = function.body.begin();
   while (start != function.body.end() && !std::holds_alternative<Instruction>(*start) &&
          !std::holds_alternative<Label>(*start)) {
     ++start;
   }
-  emit(start, "mov.b64", {*last_read_, Operand::integer(0)}, DebugLocation{});
+  return start;
+}
+
+Operand RuntimeCallBuilder::last_read() {
+  if (last_read_) return *last_read_;
+  last_read_ = Operand::reg(editor_.fresh_register(ScalarType::B64));
+  register_bits_.emplace(last_read_->text, 64);
+  // At the function's start, before its first label: every path to a fence passes it.
+  emit(function_start(), "mov.b64", {*last_read_, Operand::integer(0)}, DebugLocation{});
   return *last_read_;
+}
+
+namespace {
+// No site has this id (SiteTable ids are dense from the module's first).
+constexpr int64_t kNoRepeatedSite = 0xFFFFFFFF;
+}  // namespace
+
+void RuntimeCallBuilder::filter_repeated_reads() {
+  if (repeated_site_) return;
+  repeated_site_ = Operand::reg(editor_.fresh_register(ScalarType::U32));
+  repeated_address_ = Operand::reg(editor_.fresh_register(ScalarType::B64));
+  register_bits_.emplace(repeated_site_->text, 32);
+  register_bits_.emplace(repeated_address_->text, 64);
+  const StatementIterator start = function_start();
+  emit(start, "mov.u32", {*repeated_site_, Operand::integer(kNoRepeatedSite)}, DebugLocation{});
+  emit(start, "mov.b64", {*repeated_address_, Operand::integer(0)}, DebugLocation{});
+}
+
+void RuntimeCallBuilder::forget_repeated_read(StatementIterator position, DebugLocation location) {
+  if (repeated_site_) emit(position, "mov.u32", {*repeated_site_, Operand::integer(kNoRepeatedSite)}, location);
+}
+
+std::string_view RuntimeCallBuilder::begin_unless_repeated(StatementIterator position, uint32_t site,
+                                                           const Operand& address, DebugLocation location) {
+  const Operand repeated = Operand::reg(scratch(ScalarType::Pred, 0));
+  emit(position, "setp.eq.u32", {repeated, *repeated_site_, Operand::integer(site)}, location);
+  emit(position, "setp.eq.and.b64", {repeated, *repeated_address_, address, repeated}, location);
+  const std::string_view skip = editor_.fresh_label();
+  Instruction branch = editor_.make_instruction("bra", {Operand::symbol(skip)});
+  branch.guard = {repeated.text, false};
+  branch.debug_location = location;
+  editor_.insert_before(position, std::move(branch));
+  return skip;
+}
+
+void RuntimeCallBuilder::end_unless_repeated(StatementIterator position, std::string_view skip, uint32_t site,
+                                             const Operand& address, DebugLocation location) {
+  editor_.insert_before(position, Label{skip, {}});
+  emit(position, "mov.u32", {*repeated_site_, Operand::integer(site)}, location);
+  emit(position, "mov.b64", {*repeated_address_, address}, location);
 }
 
 void RuntimeCallBuilder::note_read(StatementIterator position, const Operand& address, DebugLocation location) {
@@ -212,6 +256,7 @@ void RuntimeCallBuilder::call_before(StatementIterator position, RuntimeFunction
     emit(position, "call", {Operand::symbol(entry.name), parameter_list}, location);
   }
   editor_.insert_before(position, ScopeEnd{});
+  forget_repeated_read(position, location);
 }
 
 }  // namespace barracuda::ptx::passes

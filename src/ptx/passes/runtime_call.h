@@ -77,9 +77,32 @@ class RuntimeCallBuilder {
   // Sets the last-read register to `address` (a b64 register or 0) before `position`.
   void note_read(StatementIterator position, const Operand& address, DebugLocation location);
 
+  // Option filter_repeated_reads (repeated_read_filter.h): declares the registers that hold the last
+  // logged access's site and address (the site emptied at the function's start); from then on every
+  // runtime call empties the site after itself, so that nothing logged in between is skipped over.
+  void filter_repeated_reads();
+  bool filters_repeated_reads() const { return repeated_site_.has_value(); }
+  // Empties the filter's site before `position` (a call or a synchronising instruction ran).
+  void forget_repeated_read(StatementIterator position, DebugLocation location);
+  // Around the call that `log` inserts before `position`: skipped by a lane whose last logged access
+  // was this very one (site `site`, address `address`, nothing logged since), then noted as the last.
+  template <typename Log>
+  void unless_repeated(StatementIterator position, uint32_t site, const Operand& address, DebugLocation location,
+                       Log&& log) {
+    const std::string_view skip = begin_unless_repeated(position, site, address, location);
+    log();
+    end_unless_repeated(position, skip, site, address, location);
+  }
+
   FunctionEditor& editor() { return editor_; }
 
  private:
+  std::string_view begin_unless_repeated(StatementIterator position, uint32_t site, const Operand& address,
+                                         DebugLocation location);
+  void end_unless_repeated(StatementIterator position, std::string_view skip, uint32_t site, const Operand& address,
+                           DebugLocation location);
+  // The first statement of the body that is an instruction or a label: what runs first.
+  StatementIterator function_start();
   std::string_view scratch(ScalarType type, int slot);
   void emit(StatementIterator position, std::string_view mnemonic, std::vector<Operand> operands,
             DebugLocation location);
@@ -89,6 +112,8 @@ class RuntimeCallBuilder {
   std::unordered_map<std::string_view, uint32_t> register_bits_;
   std::unordered_map<uint32_t, std::string_view> scratch_;  // (type << 8 | slot) -> register
   std::optional<Operand> last_read_;
+  std::optional<Operand> repeated_site_;     // u32: the last logged access's site, or kNoRepeatedSite
+  std::optional<Operand> repeated_address_;  // b64: its address
 };
 
 }  // namespace barracuda::ptx::passes

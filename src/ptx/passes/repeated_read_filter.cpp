@@ -1,0 +1,56 @@
+// Option filter_repeated_reads (issue 17 item 3: FastTrack's same-epoch read, applied where the read
+// happens). A lane skips logging a plain, relaxed or volatile load when the last access its function
+// logged was this same load of this same address and nothing was logged since: a spin re-reading a
+// flag or a predecessor's status word (CUB's decoupled look-back) sends one record, not one per
+// iteration. Why the engine's verdicts stay the same:
+//  - the thread's clock cannot have moved since the logged read: every synchronising instruction is
+//    logged, or followed by a reset (below), and any runtime call resets the filter
+//    (RuntimeCallBuilder::forget_repeated_read), so the skipped read is a same-epoch read, which the
+//    engine would have skipped too (Worker::check_read) unless a write was checked in between;
+//  - such a write by another thread that is unordered with the skipped read is unordered with the
+//    logged one as well (only a synchronisation of this thread, which resets the filter, could order
+//    it after one and not the other): the race is still reported, as a write-after-read;
+//  - the thread's last read, which a later fence acquires from, is the logged one's address.
+// The check is two setp and a branch per load; the registers live in each function.
+#include "ptx/passes/pass_context.h"
+
+namespace barracuda::ptx::passes {
+namespace {
+
+// Instructions that synchronise, or call code that may, without a runtime call of their own in every
+// configuration: the filter forgets its last read after each (a reset after a logged one is harmless).
+bool may_synchronise(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::Call:
+    case Opcode::Bar:
+    case Opcode::Barrier:
+    case Opcode::Membar:
+    case Opcode::Fence:
+    case Opcode::Atom:
+    case Opcode::Red:
+    case Opcode::RedAsync:
+    case Opcode::Mbarrier:
+    case Opcode::Cp:
+    case Opcode::Vote:
+    case Opcode::Match:
+    case Opcode::Redux:
+    case Opcode::Shfl:
+    case Opcode::Elect:
+    case Opcode::Griddepcontrol:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void forget_repeated_reads_after_synchronisation(PassContext& context, const std::vector<StatementIterator>& instructions) {
+  if (!context.calls.filters_repeated_reads()) return;
+  for (StatementIterator position : instructions) {
+    const Instruction& instruction = std::get<Instruction>(*position);
+    if (may_synchronise(instruction.opcode)) context.calls.forget_repeated_read(std::next(position), instruction.debug_location);
+  }
+}
+
+}  // namespace barracuda::ptx::passes

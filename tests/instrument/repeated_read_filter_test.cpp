@@ -1,0 +1,121 @@
+// Option filter_repeated_reads (src/ptx/passes/repeated_read_filter.cpp): a load's record is skipped by
+// a lane whose function last logged this very load of this very address. The structure is checked
+// here (which loads get the test, what forgets the last read) and that ptxas compiles the result with
+// the device runtime; what it sends on a GPU is measured there.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "device/runtime_ptx.h"
+#include "ptx/parser.h"
+#include "ptx/passes/instrument.h"
+#include "ptx/passes/runtime_merge.h"
+#include "ptx/printer.h"
+#include "ptxas_runner.h"
+
+namespace barracuda::ptx::passes {
+namespace {
+
+// A spin on a volatile flag (line 11), a barrier, a plain load (line 15), a call, an acquire load
+// (line 17) and a store.
+constexpr std::string_view kModule = R"(.version 8.0
+.target sm_90
+.address_size 64
+.func helper() { ret; }
+.visible .entry spin(.param .u64 flag, .param .u64 data)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<5>;
+.reg .b64 %rd<3>;
+ld.param.u64 %rd1, [flag];
+$L_spin:
+ld.volatile.global.u32 %r1, [%rd1];
+setp.eq.s32 %p1, %r1, 0;
+@%p1 bra $L_spin;
+bar.sync 0;
+ld.param.u64 %rd2, [data];
+ld.global.u32 %r2, [%rd2];
+call helper;
+ld.acquire.gpu.global.u32 %r3, [%rd2];
+st.global.u32 [%rd2], %r2;
+ret;
+}
+)";
+
+size_t count(const std::string& text, std::string_view needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// Lines that empty the filter's site register (the launch-slot globals share the literal).
+size_t site_resets(const std::string& text) {
+  size_t n = 0;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view line(text.data() + start, end - start);
+    n += line.find("mov.u32") != std::string_view::npos && line.find("4294967295") != std::string_view::npos;
+    start = end + 1;
+  }
+  return n;
+}
+
+struct Instrumented {
+  std::string text;
+  InstrumentStatistics statistics;
+};
+
+Instrumented instrument(bool filter) {
+  ParseResult parsed = parse(std::string(kModule));
+  EXPECT_TRUE(parsed) << parsed.error.to_string();
+  const InstrumentResult result = instrument_module(*parsed.module, {.filter_repeated_reads = filter});
+  return {to_string(*parsed.module), result.statistics};
+}
+
+TEST(RepeatedReadFilter, OnlyLoadsLoggedBeforeTheyReadGetTheTest) {
+  const Instrumented filtered = instrument(true);
+  // The volatile spin read and the plain load; not the acquire (logged after it read), not the store.
+  EXPECT_EQ(filtered.statistics.filtered_loads, 2u);
+  EXPECT_EQ(count(filtered.text, "setp.eq.and.b64"), 2u) << filtered.text;
+  EXPECT_EQ(filtered.statistics.memory_accesses, instrument(false).statistics.memory_accesses);
+}
+
+TEST(RepeatedReadFilter, OffLeavesTheInstrumentationAsItWas) {
+  const Instrumented plain = instrument(false);
+  EXPECT_EQ(plain.statistics.filtered_loads, 0u);
+  EXPECT_EQ(count(plain.text, "setp.eq.and.b64"), 0u);
+  EXPECT_EQ(site_resets(plain.text), 0u);
+}
+
+// Every runtime call forgets the last read (a barrier, another access), and so do the program's own
+// calls and synchronising instructions: the filter's site register is emptied after each.
+TEST(RepeatedReadFilter, CallsAndSynchronisationForgetTheLastRead) {
+  const Instrumented filtered = instrument(true);
+  const size_t calls = count(filtered.text, "call __barracuda_") + count(filtered.text, "call.uni __barracuda_");
+  // One emptying at the start, one after each runtime call, one after the app's call and its barrier.
+  EXPECT_GE(site_resets(filtered.text), 1 + calls + 2) << filtered.text;
+  // After the app's call: the next statement empties the site.
+  const size_t app_call = filtered.text.find("call helper");
+  ASSERT_NE(app_call, std::string::npos);
+  const size_t next_line = filtered.text.find('\n', app_call) + 1;
+  EXPECT_NE(filtered.text.substr(next_line, filtered.text.find('\n', next_line) - next_line).find("4294967295"),
+            std::string::npos)
+      << filtered.text;
+}
+
+TEST(RepeatedReadFilter, CompilesWithTheDeviceRuntime) {
+  ParseResult parsed = parse(std::string(kModule));
+  ASSERT_TRUE(parsed);
+  instrument_module(*parsed.module, {.filter_repeated_reads = true});
+  ParseResult runtime = parse(std::string(device_runtime_ptx()));
+  ASSERT_TRUE(runtime) << runtime.error.to_string();
+  merge_device_runtime(*parsed.module, *runtime.module);
+  const std::string text = to_string(*parsed.module);
+  const testing::PtxasResult compiled = testing::run_ptxas(text, "sm_90");
+  EXPECT_TRUE(compiled.ok) << compiled.log;
+}
+
+}  // namespace
+}  // namespace barracuda::ptx::passes
