@@ -68,6 +68,27 @@ TEST_P(InstrumentCorpus, InstrumentedModuleLinksWithTheDeviceRuntime) {
             << (linked.register_cap ? ", linked with -maxrregcount=" + std::to_string(linked.register_cap) : "") << '\n';
 }
 
+// Option filter_repeated_reads, as a run under independent thread scheduling instruments (no branch
+// records): every module still links.
+TEST_P(InstrumentCorpus, WithTheRepeatedReadFilterLinksWithTheDeviceRuntime) {
+  std::ifstream in(GetParam(), std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  ParseResult parsed = parse(text.str());
+  ASSERT_TRUE(parsed) << parsed.error.to_string();
+  const InstrumentResult result =
+      instrument_module(*parsed.module, {.log_branches = false, .filter_repeated_reads = true});
+  static const ParseResult runtime = parse(std::string(device_runtime_ptx()));
+  ASSERT_TRUE(runtime) << runtime.error.to_string();
+  merge_device_runtime(*parsed.module, *runtime.module);
+  runtime::LinkedCubin linked;
+  ASSERT_NO_THROW(linked = runtime::link_to_cubin(
+                      {{{GetParam().filename().string(), to_string(*parsed.module)}}, target_of(*parsed.module), {}}));
+  EXPECT_FALSE(linked.cubin.empty());
+  std::cout << GetParam().filename().string() << ": " << result.statistics.filtered_loads << " of "
+            << result.statistics.memory_accesses << " logged accesses are loads the filter may skip\n";
+}
+
 INSTANTIATE_TEST_SUITE_P(Corpus, InstrumentCorpus, ::testing::ValuesIn(corpus_modules()),
                          [](const auto& test_info) {
                            std::string name = test_info.param.stem().string();

@@ -18,8 +18,8 @@
 namespace barracuda::ptx::passes {
 namespace {
 
-// A spin on a volatile flag (line 11), a barrier, a plain load (line 15), a call, an acquire load
-// (line 17) and a store.
+// A spin on a volatile flag with a warp vote in it (CUB's look-back votes on every re-read), a
+// barrier, a plain load, a call, an acquire load and a store.
 constexpr std::string_view kModule = R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -33,6 +33,7 @@ ld.param.u64 %rd1, [flag];
 $L_spin:
 ld.volatile.global.u32 %r1, [%rd1];
 setp.eq.s32 %p1, %r1, 0;
+vote.sync.any.pred %p1, %p1, -1;
 @%p1 bra $L_spin;
 bar.sync 0;
 ld.param.u64 %rd2, [data];
@@ -101,6 +102,13 @@ TEST(RepeatedReadFilter, CallsAndSynchronisationForgetTheLastRead) {
   ASSERT_NE(app_call, std::string::npos);
   const size_t next_line = filtered.text.find('\n', app_call) + 1;
   EXPECT_NE(filtered.text.substr(next_line, filtered.text.find('\n', next_line) - next_line).find("4294967295"),
+            std::string::npos)
+      << filtered.text;
+  // Not after the vote: the spin's next read is its repeat.
+  const size_t vote = filtered.text.find("vote.sync");
+  ASSERT_NE(vote, std::string::npos);
+  const size_t after_vote = filtered.text.find('\n', vote) + 1;
+  EXPECT_EQ(filtered.text.substr(after_vote, filtered.text.find('\n', after_vote) - after_vote).find("4294967295"),
             std::string::npos)
       << filtered.text;
 }

@@ -19,6 +19,8 @@ namespace {
 
 // Instructions that synchronise, or call code that may, without a runtime call of their own in every
 // configuration: the filter forgets its last read after each (a reset after a logged one is harmless).
+// Warp votes, shuffles and matches are left out: they order no memory, and the engine, which never
+// sees them, keeps the thread's epoch across them (CUB's look-back votes on every re-read).
 bool may_synchronise(Opcode opcode) {
   switch (opcode) {
     case Opcode::Call:
@@ -31,11 +33,6 @@ bool may_synchronise(Opcode opcode) {
     case Opcode::RedAsync:
     case Opcode::Mbarrier:
     case Opcode::Cp:
-    case Opcode::Vote:
-    case Opcode::Match:
-    case Opcode::Redux:
-    case Opcode::Shfl:
-    case Opcode::Elect:
     case Opcode::Griddepcontrol:
       return true;
     default:
