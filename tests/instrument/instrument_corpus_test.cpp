@@ -2,6 +2,8 @@
 // with the device runtime, printed, re-parsed, and compiled by nvJitLink for its own target.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -37,24 +39,39 @@ std::string target_of(const Module& module) {
 
 class InstrumentCorpus : public ::testing::TestWithParam<std::filesystem::path> {};
 
-TEST_P(InstrumentCorpus, InstrumentedModuleLinksWithTheDeviceRuntime) {
-  std::ifstream in(GetParam(), std::ios::binary);
+struct Linked {
+  InstrumentResult result;
+  std::string text;  // the instrumented module with the runtime merged in
+  runtime::LinkedCubin cubin;
+};
+
+// The corpus module `path` instrumented with `options`, merged with the device runtime and linked
+// (nullopt where it does not parse).
+std::optional<Linked> instrument_and_link(const std::filesystem::path& path, const InstrumentOptions& options) {
+  std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   ParseResult parsed = parse(text.str());
-  ASSERT_TRUE(parsed) << parsed.error.to_string();
-  InstrumentResult result = instrument_module(*parsed.module, {});
-  const InstrumentStatistics& statistics = result.statistics;
+  EXPECT_TRUE(parsed) << parsed.error.to_string();
+  if (!parsed) return std::nullopt;
+  Linked linked{instrument_module(*parsed.module, options), {}, {}};
   static const ParseResult runtime = parse(std::string(device_runtime_ptx()));
-  ASSERT_TRUE(runtime) << runtime.error.to_string();
+  EXPECT_TRUE(runtime) << runtime.error.to_string();
   merge_device_runtime(*parsed.module, *runtime.module);
-  std::string instrumented = to_string(*parsed.module);
+  linked.text = to_string(*parsed.module);
+  EXPECT_NO_THROW(linked.cubin = runtime::link_to_cubin({{{path.filename().string(), linked.text}}, target_of(*parsed.module), {}}));
+  return linked;
+}
 
-  ParseResult reparsed = parse(instrumented);
+TEST_P(InstrumentCorpus, InstrumentedModuleLinksWithTheDeviceRuntime) {
+  const std::optional<Linked> instrumented = instrument_and_link(GetParam(), {});
+  ASSERT_TRUE(instrumented);
+  const Linked& linked = *instrumented;
+  const InstrumentResult& result = linked.result;
+  const InstrumentStatistics& statistics = result.statistics;
+  ParseResult reparsed = parse(linked.text);
   ASSERT_TRUE(reparsed) << "instrumented PTX does not parse: " << reparsed.error.to_string();
-  runtime::LinkedCubin linked;
-  ASSERT_NO_THROW(linked = runtime::link_to_cubin({{{GetParam().filename().string(), instrumented}}, target_of(*parsed.module), {}}));
-  EXPECT_FALSE(linked.cubin.empty());
+  EXPECT_FALSE(linked.cubin.cubin.empty());
 
   EXPECT_GT(statistics.memory_accesses, 0u);
   EXPECT_EQ(result.sites.sites().size(), statistics.memory_accesses + statistics.synchronizations +
@@ -65,28 +82,19 @@ TEST_P(InstrumentCorpus, InstrumentedModuleLinksWithTheDeviceRuntime) {
             << " instructions, " << statistics.memory_accesses << " accesses, " << statistics.synchronizations
             << " syncs, " << statistics.branches << " branches, " << statistics.skipped_memory
             << " local/param/const accesses skipped, instrumented fraction " << statistics.instrumented_fraction()
-            << (linked.register_cap ? ", linked with -maxrregcount=" + std::to_string(linked.register_cap) : "") << '\n';
+            << (linked.cubin.register_cap ? ", linked with -maxrregcount=" + std::to_string(linked.cubin.register_cap) : "")
+            << '\n';
 }
 
 // Option filter_repeated_reads, as a run under independent thread scheduling instruments (no branch
 // records): every module still links.
 TEST_P(InstrumentCorpus, WithTheRepeatedReadFilterLinksWithTheDeviceRuntime) {
-  std::ifstream in(GetParam(), std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  ParseResult parsed = parse(text.str());
-  ASSERT_TRUE(parsed) << parsed.error.to_string();
-  const InstrumentResult result =
-      instrument_module(*parsed.module, {.log_branches = false, .filter_repeated_reads = true});
-  static const ParseResult runtime = parse(std::string(device_runtime_ptx()));
-  ASSERT_TRUE(runtime) << runtime.error.to_string();
-  merge_device_runtime(*parsed.module, *runtime.module);
-  runtime::LinkedCubin linked;
-  ASSERT_NO_THROW(linked = runtime::link_to_cubin(
-                      {{{GetParam().filename().string(), to_string(*parsed.module)}}, target_of(*parsed.module), {}}));
-  EXPECT_FALSE(linked.cubin.empty());
-  std::cout << GetParam().filename().string() << ": " << result.statistics.filtered_loads << " of "
-            << result.statistics.memory_accesses << " logged accesses are loads the filter may skip\n";
+  const std::optional<Linked> linked =
+      instrument_and_link(GetParam(), {.log_branches = false, .filter_repeated_reads = true});
+  ASSERT_TRUE(linked);
+  EXPECT_FALSE(linked->cubin.cubin.empty());
+  std::cout << GetParam().filename().string() << ": " << linked->result.statistics.filtered_loads << " of "
+            << linked->result.statistics.memory_accesses << " logged accesses are loads the filter may skip\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, InstrumentCorpus, ::testing::ValuesIn(corpus_modules()),
