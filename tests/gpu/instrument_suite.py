@@ -2,7 +2,9 @@
 """CI check without a GPU: every PTX module of the suite (gpu_suite_manifest.json) is instrumented by
 `barracuda instrument --with-runtime` and the result is accepted by ptxas for the module's own target.
 
-  instrument_suite.py BARRACUDA PTXAS MANIFEST"""
+  instrument_suite.py BARRACUDA PTXAS MANIFEST [INSTRUMENT_OPTION...]
+
+Options after the manifest go to `barracuda instrument` (e.g. --filter-repeated-reads --no-branches)."""
 import json
 import os
 import re
@@ -18,6 +20,7 @@ def target_of(ptx_text):
 
 def main():
     barracuda, ptxas, manifest = sys.argv[1:4]
+    instrument_options = sys.argv[4:]
     with open(manifest) as f:
         programs = json.load(f)["programs"]
     failures = []
@@ -28,7 +31,7 @@ def main():
                 modules += 1
                 out = os.path.join(tmp, "instrumented.ptx")
                 name = f"{program['group']}/{program['name']}: {os.path.basename(ptx)}"
-                step = subprocess.run([barracuda, "instrument", "--with-runtime", ptx, "-o", out],
+                step = subprocess.run([barracuda, "instrument", "--with-runtime", *instrument_options, ptx, "-o", out],
                                       capture_output=True, text=True)
                 if step.returncode != 0:
                     failures.append(f"{name}: instrument failed: {step.stderr.strip()}")
