@@ -2,15 +2,22 @@
 // happens). A lane skips logging a plain, relaxed or volatile load when the last access its function
 // logged was this same load of this same address and nothing was logged since: a spin re-reading a
 // flag or a predecessor's status word (CUB's decoupled look-back) sends one record, not one per
-// iteration. Why the engine's verdicts stay the same:
-//  - the thread's clock cannot have moved since the logged read: every synchronising instruction is
-//    logged, or followed by a reset (below), and any runtime call resets the filter
-//    (RuntimeCallBuilder::forget_repeated_read), so the skipped read is a same-epoch read, which the
-//    engine would have skipped too (Worker::check_read) unless a write was checked in between;
-//  - such a write by another thread that is unordered with the skipped read is unordered with the
-//    logged one as well (only a synchronisation of this thread, which resets the filter, could order
-//    it after one and not the other): the race is still reported, as a write-after-read;
-//  - the thread's last read, which a later fence acquires from, is the logged one's address.
+// iteration. What the engine sees differently:
+//  - the skipped read is a same-epoch read: every synchronising instruction is logged, or followed by
+//    a reset (below), and any runtime call resets the filter (RuntimeCallBuilder::forget_repeated_read),
+//    so the thread's clock has not moved since the logged read; the engine would have skipped it too
+//    (Worker::check_read) unless a write was checked in between;
+//  - a write by another thread unordered with the skipped read is unordered with the logged one as
+//    well, so the launch is still racy; but the pair reported may be another one: FastTrack's rule
+//    clears a location's reads at a write ordered after them, and when that write and the later one
+//    are both atomics they do not race, so only the repeat would have met the later write;
+//  - the thread's last read, which a later fence acquires from, is the logged one's address;
+//  - exceptions: a barrier that diverged moves on the clock of a thread that skipped it without a
+//    record of that thread (the run is reported for the divergence anyway), and a repeat can be what
+//    proves a barrier useful (redundant-barrier warnings: the option is off with them).
+// Measured on random launches (Differential.RepeatedReadsChangeNoVerdict, 200,000 traces with repeats
+// added): the same racy or race-free verdicts and divergent barriers everywhere; other racing site
+// pairs in 1.8 % of them, other redundant barriers in 0.04 %.
 // The check is two setp and a branch per load; the registers live in each function.
 #include "ptx/passes/pass_context.h"
 
