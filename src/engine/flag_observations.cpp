@@ -9,9 +9,11 @@ bool hands_over(const LateFlagWrite& write, ThreadId writer, Clock writer_clock,
          write.reader == reader && raw(write.observation.reader_clock) <= raw(reader_clock);
 }
 
-}  // namespace
-
+// Whether `race` is on the flag's own word: the flag's accesses racing with each other (a volatile flag
+// read once) are not handed over by it.
 bool on_the_flag(const Race& race, uint64_t flag_address) { return race.address / 4 == flag_address / 4; }
+
+}  // namespace
 
 void resolve_late_flag_writes(RaceLog& races, const std::vector<LateFlagWrite>& writes) {
   if (writes.empty()) return;

@@ -93,10 +93,6 @@ struct LateFlagWrite {
 // Kept per worker for the launch; at most this many (a launch with more keeps its first ones).
 inline constexpr size_t kMaxLateFlagWrites = 4096;
 
-// Whether `race` is on the flag's own word: the flag's accesses racing with each other (a volatile flag
-// read once) are not handed over by it.
-bool on_the_flag(const Race& race, uint64_t flag_address);
-
 // Names the flag of each of `races`' plain races that one of `writes` hands over.
 void resolve_late_flag_writes(RaceLog& races, const std::vector<LateFlagWrite>& writes);
 
