@@ -66,8 +66,8 @@ FlagHandOff ConflictChecker::flag_hand_off(const Stamp& earlier) {
   const std::optional<FlagObservation> seen = block_.flags().handing_over(
       local_, earlier.thread, earlier.clock,
       [&](uint32_t reader, Clock at) { return block_.ordered_after(local_, block_.thread_id(reader), at); });
-  if (!seen || seen->address / 4 == word_address_ / 4) return {};
-  return {seen->write_site, seen->read_site, seen->address, true};
+  if (!seen || seen->is_word_of(word_address_)) return {};
+  return seen->hand_off();
 }
 
 void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {

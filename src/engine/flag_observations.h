@@ -24,6 +24,14 @@ struct FlagObservation {
   uint64_t address = 0;
 
   bool valid() const { return raw(writer_clock) != 0; }
+  // Whether `writer`'s access at `clock` came before this flag write (the flag can hand it over).
+  bool follows(ThreadId access_thread, Clock clock) const {
+    return valid() && writer == access_thread && raw(clock) <= raw(writer_clock);
+  }
+  // Whether the flag is the word at `address` itself: the flag's own accesses racing with each other
+  // (a volatile flag read once) are not handed over by it.
+  bool is_word_of(uint64_t word_address) const { return address / 4 == word_address / 4; }
+  FlagHandOff hand_off() const { return {write_site, read_site, address, true}; }
 };
 static_assert(sizeof(FlagObservation) == 32, "a histogram notes one per atomic: kept small");
 
@@ -58,8 +66,7 @@ class FlagObservations {
   std::optional<FlagObservation> handing_over(uint32_t local, ThreadId writer, Clock clock, Knows&& knows) const {
     std::optional<FlagObservation> best;
     const auto consider = [&](const FlagObservation& o) {
-      if (o.valid() && o.writer == writer && raw(clock) <= raw(o.writer_clock) &&
-          (!best || raw(o.writer_clock) < raw(best->writer_clock))) {
+      if (o.follows(writer, clock) && (!best || raw(o.writer_clock) < raw(best->writer_clock))) {
         best = o;
       }
     };

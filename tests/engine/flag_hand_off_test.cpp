@@ -49,8 +49,7 @@ Sites message_passing(Scenario& s, FlagKind kind) {
 }
 
 // The race between `a` and `b` names the flag written at `flag_write` and read at `flag_read`.
-void expect_flag(const Scenario& s, SiteId a, SiteId b, SiteId flag_write, SiteId flag_read) {
-  const auto race = s.race(a, b);
+void expect_flag(const std::optional<Race>& race, SiteId flag_write, SiteId flag_read) {
   ASSERT_TRUE(race);
   ASSERT_TRUE(race->flag.valid);
   EXPECT_EQ(race->flag.write_site, flag_write);
@@ -118,7 +117,7 @@ TEST(FlagHandOff, ABarrierAfterTheSpinHandsTheFlagToTheBlock) {
     const auto race = s.race(data_write, data_read);
     ASSERT_TRUE(race) << "barrier=" << barrier;
     if (barrier) {
-      expect_flag(s, data_write, data_read, flag_write, flag_read);
+      expect_flag(s.race(data_write, data_read), flag_write, flag_read);
     } else {
       EXPECT_FALSE(race->flag.valid);
     }
@@ -137,7 +136,7 @@ TEST(FlagHandOff, AnAtomicBetweenFlagAndDataKeepsTheFlag) {
   s.warp(1, 0).atomic(lane(0), kCounter, 4, kLegacyAtomic);
   const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
   s.run();
-  expect_flag(s, data_write, data_read, flag_write, flag_read);
+  expect_flag(s.race(data_write, data_read), flag_write, flag_read);
 }
 
 // Within one block the flag is named too (the fences it needs are block-scoped).
@@ -148,9 +147,10 @@ TEST(FlagHandOff, WarpsOfOneBlock) {
   const SiteId flag_read = s.warp(0, 1).load(lane(0), kFlag, 4, kRelaxed);
   const SiteId data_read = s.warp(0, 1).load(lane(0), kData);
   s.run();
-  ASSERT_TRUE(s.race(data_write, data_read));
-  EXPECT_EQ(s.race(data_write, data_read)->race_class, RaceClass::kInterWarp);
-  expect_flag(s, data_write, data_read, flag_write, flag_read);
+  const auto race = s.race(data_write, data_read);
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->race_class, RaceClass::kInterWarp);
+  expect_flag(race, flag_write, flag_read);
 }
 
 // A spin lock with no fences (while (atomicCAS(&lock, 0, 1) != 0); data += 1; atomicExch(&lock, 0);):
@@ -167,7 +167,7 @@ TEST(FlagHandOff, ALockWithoutFencesIsTheFlag) {
   s.warp(1, 0).store(lane(0), kData);
   s.warp(1, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);  // unlock
   s.run();
-  expect_flag(s, first_write, second_read, unlock, lock);
+  expect_flag(s.race(first_write, second_read), unlock, lock);
 }
 
 // Kernels without fences give their flags no sync ticket: the engine may check the reader's records
@@ -180,9 +180,10 @@ TEST(FlagHandOff, AFlagWriteCheckedAfterItsReadIsNamedAtTheEndOfTheLaunch) {
   const SiteId data_write = s.warp(1, 0).store(lane(0), kData);
   const SiteId flag_write = s.warp(1, 0).store(lane(0), kFlag, 4, kVolatile);
   s.run();
-  ASSERT_TRUE(s.race(data_read, data_write));
-  EXPECT_EQ(s.race(data_read, data_write)->hazard, Hazard::kWriteAfterRead);
-  expect_flag(s, data_read, data_write, flag_write, flag_read);
+  const auto race = s.race(data_read, data_write);
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->hazard, Hazard::kWriteAfterRead);
+  expect_flag(race, flag_write, flag_read);
 }
 
 // The data written, then the flag read, then the flag written, then the data read (as the engine saw
@@ -194,7 +195,7 @@ TEST(FlagHandOff, AFlagWriteCheckedBetweenTheRacingAccesses) {
   const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
   const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
   s.run();
-  expect_flag(s, data_write, data_read, flag_write, flag_read);
+  expect_flag(s.race(data_write, data_read), flag_write, flag_read);
 }
 
 // A volatile flag read once races with its write (volatile is not atomic); that race is on the flag
