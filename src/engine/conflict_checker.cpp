@@ -62,6 +62,11 @@ void ConflictChecker::note_late_flag_write(const Stamp& earlier, uint32_t byte) 
   if (late_flags_.size() < kMaxLateFlagWrites) late_flags_.push_back({write, earlier.thread});
 }
 
+void ConflictChecker::note_atomic_flag(ThreadId other, Clock other_clock, SiteId other_site) {
+  note_flag_read(other, other_clock, other_site, 0);
+  if (observed_read_ && stamp_.kind.write) note_late_flag_write(Stamp{other, other_clock, other_site, {}}, 0);
+}
+
 FlagHandOff ConflictChecker::flag_hand_off(const Stamp& earlier) {
   const std::optional<FlagObservation> seen = block_.flags().handing_over(
       local_, earlier.thread, earlier.clock,

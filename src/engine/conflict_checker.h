@@ -52,7 +52,7 @@ class ConflictChecker final : public ConflictSink {
     // every thread, and message passing within a block goes through its barriers.
     if (observed_) [[unlikely]] {
       observed_ = false;
-      if (record_.space != MemorySpace::kShared) note_flag_read(observed_thread_, observed_clock_, observed_site_, 0);
+      if (record_.space != MemorySpace::kShared) note_atomic_flag(observed_thread_, observed_clock_, observed_site_);
     } else if (stamp_.kind.atomic && stamp_.kind.read && record_.space != MemorySpace::kShared) {
       block_.flags().reread_by_atomic(local_, word_address_, stamp_.site, stamp_.clock);
     }
@@ -69,6 +69,10 @@ class ConflictChecker final : public ConflictSink {
   void note_late_flag_write(const Stamp& earlier, uint32_t byte);
   // The current access read `earlier`'s flag write (FlagObservations).
   void note_flag_read(ThreadId writer, Clock writer_clock, SiteId write_site, uint32_t byte);
+  // The current atomic met `other`'s unordered atomic on the same word (observe_atomic_write): it read
+  // other's write, and, where other's atomic read too, other may have read this one's (the engine's
+  // order need not be the GPU's).
+  void note_atomic_flag(ThreadId other, Clock other_clock, SiteId other_site);
   // The flag that handed `earlier` over to the current thread without fences, if one did.
   FlagHandOff flag_hand_off(const Stamp& earlier);
 

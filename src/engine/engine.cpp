@@ -89,7 +89,8 @@ void Engine::end_launch() {
     late_flag_writes.insert(late_flag_writes.end(), worker->late_flag_writes().begin(), worker->late_flag_writes().end());
     worker->late_flag_writes().clear();
   }
-  for (auto& worker : workers_) resolve_late_flag_writes(worker->races(), late_flag_writes);
+  const LateFlagWrites late_flags(std::move(late_flag_writes));
+  for (auto& worker : workers_) late_flags.name_flags(worker->races());
   for (auto& worker : workers_) {
     if (shared_->launch.launches_child_grids) name_child_grids(worker->races());
     races_.merge(std::move(worker->races()), kernel, launch, shared_->launch.device, launch_values);

@@ -87,7 +87,7 @@ struct Race {
   // Set on plain races a flag handed over without fences (first occurrence that found one).
   FlagHandOff flag;
   // The two accesses' threads and clocks: the end of the launch names the flag of a race the flag's
-  // write was checked after (resolve_late_flag_writes).
+  // write was checked after (LateFlagWrites::name_flags).
   ThreadId first_id{};
   ThreadId second_id{};
   Clock first_clock{};

@@ -100,7 +100,19 @@ struct LateFlagWrite {
 // Kept per worker for the launch; at most this many (a launch with more keeps its first ones).
 inline constexpr size_t kMaxLateFlagWrites = 4096;
 
-// Names the flag of each of `races`' plain races that one of `writes` hands over.
-void resolve_late_flag_writes(RaceLog& races, const std::vector<LateFlagWrite>& writes);
+// The launch's late flag writes (every worker's), by writer and reader: each race looks at its own
+// threads' writes only, of the thousands a launch may keep (most of them a counter's bumps).
+class LateFlagWrites {
+ public:
+  explicit LateFlagWrites(std::vector<LateFlagWrite> writes);
+  // Names the flag of each of `races`' plain races that one of the writes hands over.
+  void name_flags(RaceLog& races) const;
+
+ private:
+  std::optional<FlagHandOff> handing_over(ThreadId writer, Clock writer_clock, ThreadId reader, Clock reader_clock,
+                                          uint64_t data_address) const;
+
+  std::vector<LateFlagWrite> writes_;
+};
 
 }  // namespace barracuda::engine

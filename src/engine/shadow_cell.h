@@ -119,14 +119,17 @@ class ConflictSink {
  public:
   virtual void conflict(const Stamp& earlier, uint32_t byte) = 0;
   // An atomic read another thread's atomic write: no conflict (both are gpu-scope atomics), but the
-  // read may be a flag's (FlagObservations). Kept for the sink to take; two stores, not a call: a
-  // histogram's every atomic gets here.
+  // read may be a flag's (FlagObservations), and where the earlier atomic read too (a spin's
+  // atomicAdd(&flag, 0) checked before atomicExch(&flag, 1)), the current one may be the flag's write
+  // that read saw (LateFlagWrite). Kept for the sink to take; stores, not a call: a histogram's every
+  // atomic gets here.
   // Field by field, read back the same way: a whole Stamp stored here and loaded at once stalls on
   // store forwarding.
   void observe_atomic_write(const Stamp& earlier) {
     observed_thread_ = earlier.thread;
     observed_clock_ = earlier.clock;
     observed_site_ = earlier.site;
+    observed_read_ = earlier.kind.read;
     observed_ = true;
   }
 
@@ -135,6 +138,7 @@ class ConflictSink {
   ThreadId observed_thread_{};
   Clock observed_clock_{};
   SiteId observed_site_{};
+  bool observed_read_ = false;
   bool observed_ = false;
 };
 

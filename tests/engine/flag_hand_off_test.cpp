@@ -15,8 +15,8 @@ constexpr uint64_t kCounter = 0x30100;
 const Dim3 kTwoBlocks{2, 1, 1};
 const Dim3 kTwoWarps{64, 1, 1};
 
-const AccessOptions kRelaxed{.sem = MemorySemantics::kRelaxed, .scope = MemoryScope::kGpu};
-const AccessOptions kVolatile{.sem = MemorySemantics::kVolatile};
+const AccessOptions kRelaxedAccess{.sem = MemorySemantics::kRelaxed, .scope = MemoryScope::kGpu};
+const AccessOptions kVolatileAccess{.sem = MemorySemantics::kVolatile};
 const AccessOptions kVolatileSpin{.sem = MemorySemantics::kVolatile, .flags = kFlagSpinRead};
 const AccessOptions kLegacyAtomic{.sem = MemorySemantics::kLegacy, .scope = MemoryScope::kGpu};
 
@@ -32,11 +32,11 @@ Sites message_passing(Scenario& s, FlagKind kind) {
   sites.data_write = s.warp(0, 0).store(lane(0), kData);
   switch (kind) {
     case FlagKind::kRelaxed:
-      sites.flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
-      sites.flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+      sites.flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxedAccess);
+      sites.flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxedAccess);
       break;
     case FlagKind::kVolatile:
-      sites.flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+      sites.flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatileAccess);
       sites.flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kVolatileSpin);
       break;
     case FlagKind::kAtomic:  // atomicExch(&flag, 1), then while (atomicAdd(&flag, 0) == 0);
@@ -78,8 +78,8 @@ TEST(FlagHandOff, FencesOnBothSidesOrderThePair) {
   Scenario s(kTwoBlocks, kTwoWarps);
   const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
   s.warp(0, 0).fence(MemorySemantics::kAcqRel, MemoryScope::kGpu, lane(0));
-  s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
-  s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+  s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxedAccess);
+  s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxedAccess);
   s.warp(1, 0).fence(MemorySemantics::kAcqRel, MemoryScope::kGpu, lane(0));
   const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
   s.run();
@@ -91,8 +91,8 @@ TEST(FlagHandOff, FencesOnBothSidesOrderThePair) {
 TEST(FlagHandOff, AFlagOfAnotherThreadIsNotNamed) {
   Scenario s(Dim3{3, 1, 1}, kTwoWarps);
   const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
-  s.warp(2, 0).store(lane(0), kFlag, 4, kRelaxed);
-  s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+  s.warp(2, 0).store(lane(0), kFlag, 4, kRelaxedAccess);
+  s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxedAccess);
   const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
   s.run();
   const auto race = s.race(data_write, data_read);
@@ -106,7 +106,7 @@ TEST(FlagHandOff, ABarrierAfterTheSpinHandsTheFlagToTheBlock) {
   for (bool barrier : {true, false}) {
     Scenario s(kTwoBlocks, kTwoWarps);
     const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
-    const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+    const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatileAccess);
     const SiteId flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kVolatileSpin);
     if (barrier) {
       s.warp(1, 0).barrier();
@@ -130,9 +130,9 @@ TEST(FlagHandOff, ABarrierAfterTheSpinHandsTheFlagToTheBlock) {
 TEST(FlagHandOff, AnAtomicBetweenFlagAndDataKeepsTheFlag) {
   Scenario s(kTwoBlocks, kTwoWarps);
   const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
-  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
+  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxedAccess);
   s.warp(0, 0).atomic(lane(0), kCounter, 4, kLegacyAtomic);
-  const SiteId flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
+  const SiteId flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxedAccess);
   s.warp(1, 0).atomic(lane(0), kCounter, 4, kLegacyAtomic);
   const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
   s.run();
@@ -143,8 +143,8 @@ TEST(FlagHandOff, AnAtomicBetweenFlagAndDataKeepsTheFlag) {
 TEST(FlagHandOff, WarpsOfOneBlock) {
   Scenario s(Dim3{1, 1, 1}, kTwoWarps);
   const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
-  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
-  const SiteId flag_read = s.warp(0, 1).load(lane(0), kFlag, 4, kRelaxed);
+  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxedAccess);
+  const SiteId flag_read = s.warp(0, 1).load(lane(0), kFlag, 4, kRelaxedAccess);
   const SiteId data_read = s.warp(0, 1).load(lane(0), kData);
   s.run();
   const auto race = s.race(data_write, data_read);
@@ -178,7 +178,7 @@ TEST(FlagHandOff, AFlagWriteCheckedAfterItsReadIsNamedAtTheEndOfTheLaunch) {
   const SiteId flag_read = s.warp(0, 0).load(lane(0), kFlag, 4, kVolatileSpin);
   const SiteId data_read = s.warp(0, 0).load(lane(0), kData);
   const SiteId data_write = s.warp(1, 0).store(lane(0), kData);
-  const SiteId flag_write = s.warp(1, 0).store(lane(0), kFlag, 4, kVolatile);
+  const SiteId flag_write = s.warp(1, 0).store(lane(0), kFlag, 4, kVolatileAccess);
   s.run();
   const auto race = s.race(data_read, data_write);
   ASSERT_TRUE(race);
@@ -186,13 +186,40 @@ TEST(FlagHandOff, AFlagWriteCheckedAfterItsReadIsNamedAtTheEndOfTheLaunch) {
   expect_flag(race, flag_write, flag_read);
 }
 
+// The same with an atomic flag (atomicExch(&flag, 1) / while (atomicAdd(&flag, 0) == 0);): the spin's
+// last atomic, checked first, meets the flag's write as an atomic that read.
+TEST(FlagHandOff, AnAtomicFlagWriteCheckedAfterItsReadIsNamedAtTheEndOfTheLaunch) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, /*workers=*/2);
+  s.warp(0, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);
+  const SiteId flag_read = s.warp(0, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);
+  const SiteId data_read = s.warp(0, 0).load(lane(0), kData);
+  const SiteId data_write = s.warp(1, 0).store(lane(0), kData);
+  const SiteId flag_write = s.warp(1, 0).atomic(lane(0), kFlag, 4, kLegacyAtomic);
+  s.run();
+  expect_flag(s.race(data_read, data_write), flag_write, flag_read);
+}
+
+// A reduction (red, which reads nothing) hands nothing over: a counter bumped with atomicAdd whose
+// result is unused is not a flag whoever bumped it first.
+TEST(FlagHandOff, AReductionIsNoFlagsRead) {
+  Scenario s(kTwoBlocks, kTwoWarps, WarpModel::kIndependent, /*workers=*/2);
+  s.warp(0, 0).reduction(lane(0), kCounter, 4, kLegacyAtomic);
+  const SiteId data_read = s.warp(0, 0).load(lane(0), kData);
+  const SiteId data_write = s.warp(1, 0).store(lane(0), kData);
+  s.warp(1, 0).atomic(lane(0), kCounter, 4, kLegacyAtomic);
+  s.run();
+  const auto race = s.race(data_read, data_write);
+  ASSERT_TRUE(race);
+  EXPECT_FALSE(race->flag.valid);
+}
+
 // The data written, then the flag read, then the flag written, then the data read (as the engine saw
 // them): the race is found at the data read, the flag at the end of the launch.
 TEST(FlagHandOff, AFlagWriteCheckedBetweenTheRacingAccesses) {
   Scenario s(kTwoBlocks, kTwoWarps);
   const SiteId data_write = s.warp(0, 0).store(lane(0), kData);
-  const SiteId flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxed);
-  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxed);
+  const SiteId flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kRelaxedAccess);
+  const SiteId flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kRelaxedAccess);
   const SiteId data_read = s.warp(1, 0).load(lane(0), kData);
   s.run();
   expect_flag(s.race(data_write, data_read), flag_write, flag_read);
@@ -204,9 +231,9 @@ TEST(FlagHandOff, TheFlagsOwnRaceIsNotHandedOverByIt) {
   for (bool write_first : {true, false}) {
     Scenario s(kTwoBlocks, kTwoWarps);
     SiteId flag_write{}, flag_read{};
-    if (write_first) flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
-    flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kVolatile);
-    if (!write_first) flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatile);
+    if (write_first) flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatileAccess);
+    flag_read = s.warp(1, 0).load(lane(0), kFlag, 4, kVolatileAccess);
+    if (!write_first) flag_write = s.warp(0, 0).store(lane(0), kFlag, 4, kVolatileAccess);
     s.run();
     const auto race = s.race(flag_write, flag_read);
     ASSERT_TRUE(race) << "write_first=" << write_first;
