@@ -134,17 +134,20 @@ class DeferredWarps {
   }
   // Hands a record's payload buffer back after it was applied, for the next record held back.
   void recycle(DeferredRecord&& record);
-  // Every held-back record, warp by warp in (block, warp) order, each in program order; leaves
-  // nothing held back.
-  template <typename Apply>
-  void drain_all(Apply&& apply) {
+  // Every held-back record, warp by warp in (block, warp) order, each in program order, while
+  // `go_on()`; leaves nothing held back and returns true, or returns false at the first record
+  // `go_on()` refused, leaving everything held (the applied records too: for the caller to drop).
+  template <typename GoOn, typename Apply>
+  bool drain_all(GoOn&& go_on, Apply&& apply) {
     std::vector<uint64_t> keys;
     keys.reserve(warps_.size());
     for (const auto& entry : warps_) keys.push_back(entry.first);
     std::sort(keys.begin(), keys.end());
     for (const uint64_t warp : keys) {
       for (const DeferredRecord& record : warps_.at(warp).records) {
-        if (record.lanes != 0) apply(record);
+        if (record.lanes == 0) continue;
+        if (!go_on()) return false;
+        apply(record);
       }
     }
     warps_.clear();
@@ -154,6 +157,7 @@ class DeferredWarps {
     for_each_held_bucket([&](uint32_t bucket) { ticket_warps_[bucket].clear(); });
     held_buckets_.assign(held_buckets_.size(), 0);
     held_words_.fill(0);
+    return true;
   }
  private:
   void index_front(uint64_t warp_key, const DeferredRecord& record);

@@ -186,8 +186,11 @@ void Engine::apply_deferred(DiagnosticLog& diagnostics) {
                     std::to_string(missing) +
                         " sync tickets never arrived: later synchronisation applied in ticket order without them");
   }
-  // Only records stuck behind a malformed stream remain: apply them in warp order.
-  for (auto& worker : workers_) worker->flush_deferred();
+  // Only records stuck behind a malformed stream remain: apply them in warp order, unless the run is
+  // being stopped meanwhile (then they are dropped, like those of the loop above).
+  for (auto& worker : workers_) {
+    if (!worker->flush_deferred()) dropped_.push_back(worker->take_deferred());
+  }
 }
 
 }  // namespace barracuda::engine

@@ -58,7 +58,10 @@ class Worker {
   // The lowest ticket held back here in each bucket that holds one.
   std::vector<SyncTicket> lowest_deferred_tickets() const { return deferred_.lowest_tickets(); }
   // End of launch, when nothing can arrive any more: applies every held-back record in warp order.
-  void flush_deferred();
+  // Returns false where the run began stopping first (Engine::stop_checking): the records stay held,
+  // for take_deferred (a lock-heavy launch's backlog, applied in warp order by one thread, took minutes
+  // after a SIGTERM: cub_radix_sort at --scale 0.1, H100, 2026-11-28, its report never written).
+  bool flush_deferred();
   // The run is being stopped: hands over every held-back record, unapplied (freeing a lock-heavy
   // launch's backlog took longer than a stopped run may wait for its report).
   DeferredWarps take_deferred() { return std::exchange(deferred_, DeferredWarps{}); }

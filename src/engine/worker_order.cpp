@@ -171,8 +171,9 @@ bool Worker::apply_ready(uint64_t warp, std::optional<uint32_t> bucket) {
   return applied;
 }
 
-void Worker::flush_deferred() {
-  deferred_.drain_all([this](const DeferredRecord& record) { apply(record.header(), record.payload()); });
+bool Worker::flush_deferred() {
+  return deferred_.drain_all([this] { return !shared_.stopping.load(std::memory_order_relaxed); },
+                             [this](const DeferredRecord& record) { apply(record.header(), record.payload()); });
 }
 
 }  // namespace barracuda::engine

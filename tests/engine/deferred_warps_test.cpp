@@ -97,5 +97,31 @@ TEST(DeferredWarps, ADivisibleRecordLetsTheLanesItIsTheOldestRecordOfGo) {
   EXPECT_TRUE(held.block_warps(0).empty());
 }
 
+// The end of a launch applies what is still held in (block, warp) order; a run being stopped ends
+// that at the next record and leaves everything held, for the engine to drop unapplied.
+TEST(DeferredWarps, DrainingAllStopsWhereTheCallerStops) {
+  const auto fill = [](DeferredWarps& held) {
+    held.push(SyncTicket{3, 2}, record(1, 0, 0x1, 11), {});
+    held.push(std::nullopt, record(1, 0, 0x1, 12), {});
+    held.push(SyncTicket{3, 1}, record(0, 2, 0x1, 13), {});
+  };
+  DeferredWarps all;
+  fill(all);
+  std::vector<uint32_t> applied;
+  EXPECT_TRUE(all.drain_all([] { return true; }, [&](const DeferredRecord& r) { applied.push_back(r.header().site_id); }));
+  EXPECT_EQ(applied, (std::vector<uint32_t>{13, 11, 12}));
+  EXPECT_EQ(all.size(), 0u);
+  EXPECT_FALSE(all.holds_in_bucket(3));
+
+  DeferredWarps stopped;
+  fill(stopped);
+  applied.clear();
+  int allowed = 1;
+  EXPECT_FALSE(stopped.drain_all([&] { return allowed-- > 0; },
+                                 [&](const DeferredRecord& r) { applied.push_back(r.header().site_id); }));
+  EXPECT_EQ(applied, (std::vector<uint32_t>{13}));
+  EXPECT_EQ(stopped.size(), 3u) << "left held, for the engine to drop";
+}
+
 }  // namespace
 }  // namespace barracuda::engine
