@@ -90,6 +90,7 @@ int replay(const ReplayArguments& arguments) {
   statistics.engine_thread_accesses = engine.stats().thread_accesses;
   statistics.engine_peak_resident_blocks = engine.stats().peak_resident_blocks;
   statistics.engine_peak_held_back_records = engine.stats().peak_held_back_records;
+  statistics.engine_records_applied_at_launch_end = engine.stats().records_applied_at_launch_end;
   statistics.modules_instrumented = modules.size();
   report.statistics = statistics;
   runtime::add_findings(report, engine, sites, [&](const std::string& kernel) -> std::optional<runtime::LaunchRecord> {

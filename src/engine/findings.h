@@ -132,6 +132,9 @@ struct EngineStats {
   // Most records any one worker held back at once waiting for their turn (summed over workers): a
   // lock-heavy launch can hold most of its records (tens of GB for cub_radix_sort at --scale 0.1).
   uint64_t peak_held_back_records = 0;
+  // Records still held back once every ticket of their launch had been applied, applied then in warp
+  // order by one thread (Engine::apply_deferred): what waited for a turn that never came.
+  uint64_t records_applied_at_launch_end = 0;
   // Lane writes into LaunchInfo::unlogged_load_ranges (an out-of-bounds write, most likely): races
   // with the loads not logged there go unseen.
   uint64_t writes_into_unlogged_loads = 0;

@@ -65,6 +65,8 @@ class Worker {
   // The run is being stopped: hands over every held-back record, unapplied (freeing a lock-heavy
   // launch's backlog took longer than a stopped run may wait for its report).
   DeferredWarps take_deferred() { return std::exchange(deferred_, DeferredWarps{}); }
+  // Records held back now.
+  uint64_t deferred_records() const { return deferred_.size(); }
 
   // Called by the engine at the end of a launch: barriers still pending are divergent.
   // `pending_barriers_diverged`: false when the launch was cut short (records dropped), where a

@@ -258,6 +258,9 @@ Statistics read_statistics(const Node& node) {
   if (node.has("engine_peak_held_back_records")) {  // reports written before 2026-11-27 lack it
     statistics.engine_peak_held_back_records = node.field("engine_peak_held_back_records").u64();
   }
+  if (node.has("engine_records_applied_at_launch_end")) {  // reports written before 2026-11-28 lack it
+    statistics.engine_records_applied_at_launch_end = node.field("engine_records_applied_at_launch_end").u64();
+  }
   // Reports written before device checking of global memory lack both.
   if (node.has("launches_global_on_device")) {
     statistics.launches_global_on_device = node.field("launches_global_on_device").u64();

@@ -22,7 +22,8 @@
 //     "diagnostics": [{ kind, kernel, launch_index, site, thread, detail, pid (merged reports only) }],
 //     "statistics": { slots, queue_host_bytes, queue_device_bytes, drain_threads, drain_wait_seconds,
 //                     engine_seconds, engine_thread_accesses, engine_peak_resident_blocks,
-//                     engine_repeated_reads, engine_peak_held_back_records (optional when read),
+//                     engine_repeated_reads, engine_peak_held_back_records, engine_records_applied_at_launch_end
+//                     (optional when read),
 //                     launches_global_on_device, global_on_host_reason (both optional when read),
 //                     modules_instrumented, cache_misses, jit_seconds, cache_hits, cache_load_seconds,
 //                     derived, ignored when read (report/statistics.h): events (= summary.events),

@@ -155,6 +155,7 @@ Json statistics_json(const Statistics& statistics, uint64_t events) {
               {"engine_peak_resident_blocks", statistics.engine_peak_resident_blocks},
               {"engine_repeated_reads", statistics.engine_repeated_reads},
               {"engine_peak_held_back_records", statistics.engine_peak_held_back_records},
+              {"engine_records_applied_at_launch_end", statistics.engine_records_applied_at_launch_end},
               {"launches_global_on_device", statistics.launches_global_on_device},
               {"global_on_host_reason", statistics.global_on_host_reason},
               {"modules_instrumented", statistics.modules_instrumented},

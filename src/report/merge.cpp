@@ -21,6 +21,7 @@ void add_statistics(Statistics& total, const Statistics& one) {
   total.engine_peak_resident_blocks = std::max(total.engine_peak_resident_blocks, one.engine_peak_resident_blocks);
   total.engine_peak_held_back_records =
       std::max(total.engine_peak_held_back_records, one.engine_peak_held_back_records);
+  total.engine_records_applied_at_launch_end += one.engine_records_applied_at_launch_end;
   total.launches_global_on_device += one.launches_global_on_device;
   if (!one.global_on_host_reason.empty()) total.global_on_host_reason = one.global_on_host_reason;
   total.modules_instrumented += one.modules_instrumented;

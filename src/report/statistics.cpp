@@ -51,6 +51,10 @@ std::string statistics_line(const Statistics& statistics, uint64_t events) {
     line += "; at most " + std::to_string(statistics.engine_peak_held_back_records) +
             " records held back for their sync-ticket turn";
   }
+  if (statistics.engine_records_applied_at_launch_end != 0) {
+    line += "; " + std::to_string(statistics.engine_records_applied_at_launch_end) +
+            " records whose turn never came applied in warp order at their launch's end";
+  }
   return line;
 }
 

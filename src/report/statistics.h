@@ -25,6 +25,9 @@ struct Statistics {
   uint64_t engine_repeated_reads = 0;     // of those, same-epoch re-reads of a thread skipped
   uint64_t engine_peak_resident_blocks = 0;  // most blocks whose state the workers held at once
   uint64_t engine_peak_held_back_records = 0;  // most records held back for their sync-ticket turn at once
+  // Records still held back when their launch's tickets were all applied: applied in warp order by one
+  // thread at the launch's end (a turn that never came; slow where there are millions).
+  uint64_t engine_records_applied_at_launch_end = 0;
   // Device checking of global memory (barracuda/global_check.h): launches it checked, and why the latest
   // launch of a kernel it could check was checked on the host ("kernel: reason"; empty when none was).
   uint64_t launches_global_on_device = 0;

@@ -187,6 +187,7 @@ report::Statistics run_statistics(const LaunchTotals& launches, const engine::En
   statistics.engine_repeated_reads = engine.repeated_reads;
   statistics.engine_peak_resident_blocks = engine.peak_resident_blocks;
   statistics.engine_peak_held_back_records = engine.peak_held_back_records;
+  statistics.engine_records_applied_at_launch_end = engine.records_applied_at_launch_end;
   statistics.launches_global_on_device = launches.launches_global_on_device;
   statistics.global_on_host_reason = launches.global_declined;
   statistics.modules_instrumented = modules.compiled + modules.cached;

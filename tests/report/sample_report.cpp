@@ -122,6 +122,7 @@ Report sample_report() {
   statistics.engine_peak_resident_blocks = 264;
   statistics.engine_repeated_reads = 4000;
   statistics.engine_peak_held_back_records = 1200;
+  statistics.engine_records_applied_at_launch_end = 40;
   statistics.launches_global_on_device = 2;
   statistics.global_on_host_reason = "_Z6gatherPKfPf: another launch may run beside it";
   statistics.modules_instrumented = 3;

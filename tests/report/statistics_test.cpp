@@ -34,7 +34,8 @@ TEST(Statistics, VerboseLineShowsEveryCost) {
             "3 modules instrumented: 1 compiled in 1.250 s, 2 from the cache in 0.062 s; 2 launches had their global "
             "memory checked on the GPU (checked on the host: _Z6gatherPKfPf: another launch may run beside it); "
             "4000 repeated reads skipped; "
-            "at most 1200 records held back for their sync-ticket turn");
+            "at most 1200 records held back for their sync-ticket turn; 40 records whose turn never came applied "
+            "in warp order at their launch's end");
 }
 
 }  // namespace
