@@ -59,8 +59,9 @@ class Worker {
   std::vector<SyncTicket> lowest_deferred_tickets() const { return deferred_.lowest_tickets(); }
   // End of launch, when nothing can arrive any more: applies every held-back record in warp order.
   // Returns false where the run began stopping first (Engine::stop_checking): the records stay held,
-  // for take_deferred (a lock-heavy launch's backlog, applied in warp order by one thread, took minutes
-  // after a SIGTERM: cub_radix_sort at --scale 0.1, H100, 2026-11-28, its report never written).
+  // for take_deferred. A stop during the launch's end makes its ticket-order passes find no progress
+  // and end here with the whole backlog: cub_radix_sort at --scale 0.1 (H100, 2026-11-28) applied 35 M
+  // records in warp order on one thread after its SIGTERM, and never wrote its report.
   bool flush_deferred();
   // The run is being stopped: hands over every held-back record, unapplied (freeing a lock-heavy
   // launch's backlog took longer than a stopped run may wait for its report).
