@@ -77,7 +77,7 @@ static_assert(sizeof(SharedShadowWord) == 32 && offsetof(SharedShadowWord, reade
               "the device's shadow pool is laid out in these words");
 
 // One lane's access to one word. An atomic is a write (stamp.atomic set): the engine's FastTrack rule
-// applies it as one, after checking it as a read against the last write.
+// applies it as one, after checking it as a read against the last write, and keeps the readers.
 struct SharedAccess {
   SharedStamp stamp;
   bool write;
@@ -156,7 +156,10 @@ BARRACUDA_HOST_DEVICE constexpr SharedCheckOutcome check_shared_access(const Sha
       }
     }
     out.next.write = pack_stamp({epoch, access.last_writer_thread, access.stamp.site, access.stamp.atomic});
-    out.next.readers[0] = out.next.readers[1] = 0;
+    // A plain write stands for the reads before it (a later access unordered with one races with it);
+    // an atomic does not (a later atomic never races with it), so the readers stay (the engine's
+    // kReadsKeptPastStrongWrites).
+    if (!access.stamp.atomic) out.next.readers[0] = out.next.readers[1] = 0;
     out.next.value = access.uniform ? (uint64_t{epoch} << 32 | access.value) : 0;
     return out;
   }

@@ -52,6 +52,17 @@ void compact(ReadList& reads) {
   reads.erase(out, reads.end());
 }
 
+// FastTrack clears a location's reads at a write: a later access unordered with one of them is then
+// unordered with the write too, and races with it. Not at a strong write (atomic, relaxed, release): a
+// later strong access need not race with it (two gpu-scope atomics never do), yet still races with the
+// reads (a plain read; an atomic of a block-mate after a barrier; an atomic of another block). Up to
+// this many reads stay (latest per thread: every thread of a 256-thread block); a word read by more
+// threads is cleared as before, so a counter all of a grid's threads read and bump does not check every
+// read at every bump. (The device's shared-memory rule keeps its two readers whatever their number.)
+constexpr size_t kReadsKeptPastStrongWrites = 256;
+
+bool keeps_reads(const Stamp& write) { return write.kind.strong; }
+
 // A list this long is compacted rather than grown: a few threads re-reading a word (a spin loop)
 // cannot grow it without bound.
 constexpr size_t kReadsBeforeCompaction = 64;
@@ -184,7 +195,9 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
     case CellState::kRead: {
       const Stamp earlier = inline_stamp(cell);
       check(earlier, access, sink, byte);
-      if (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread)) {
+      const bool read_kept = access.kind.write && !earlier.kind.write && keeps_reads(access);
+      if (!read_kept &&
+          (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread))) {
         cell.hold(access);
         return;
       }
@@ -192,6 +205,9 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       if (earlier.kind.write) {
         history->write = earlier;
         history->reads.push_back(access);
+      } else if (read_kept) {
+        history->write = access;
+        history->reads.push_back(earlier);
       } else {
         history->reads = {earlier, access};
       }
@@ -207,7 +223,7 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       // The history stays, holding just this write: a word read by several threads between writes
       // (a shared-memory tile) would otherwise allocate and free one at every round.
       history->write = access;
-      history->reads.clear();
+      if (!keeps_reads(access) || history->reads.size() > kReadsKeptPastStrongWrites) history->reads.clear();
       return;
     }
     case CellState::kSplit:

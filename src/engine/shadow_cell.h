@@ -155,11 +155,13 @@ void apply_history_read(ShadowCell& cell, const Stamp& access, ConflictSink& sin
 // apply_word_access for a whole word, with the first touch of a word inlined (the common case of
 // streaming kernels).
 // Also inlined: a thread revisiting a word it alone touched last (a write replaces its own access,
-// a read its own read) needs no check.
+// a read its own read) needs no check; but a strong write keeps its thread's read (apply_access).
 inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
   const bool own_inline = (cell.state == CellState::kWrite || cell.state == CellState::kRead) &&
                           static_cast<uint32_t>(cell.payload) == raw(access.thread);
-  if (cell.state == CellState::kEmpty || (own_inline && (access.kind.write || cell.state == CellState::kRead))) {
+  const bool replaces_own = access.kind.write ? cell.state == CellState::kWrite || !access.kind.strong
+                                              : cell.state == CellState::kRead;
+  if (cell.state == CellState::kEmpty || (own_inline && replaces_own)) {
     cell.hold(access);
   } else if (cell.state == CellState::kHistory && !access.kind.write) {
     apply_history_read(cell, access, sink, worker);

@@ -52,6 +52,52 @@ TEST(AccessRaces, WriteAfterReadKeepsEveryReader) {
   EXPECT_EQ(s.race(r1, w)->hazard, Hazard::kWriteAfterRead);
 }
 
+// A plain read, an atomic of a block-mate after a barrier (ordered after the read), then an atomic of
+// another block: the read races with that last atomic. FastTrack's write clears the reads and leaves
+// only the two atomics to compare, which never race (gpu scope): a strong write keeps the reads. With
+// one reader (an inline cell) and with two (a history).
+TEST(AccessRaces, AReadRacesWithAnAtomicThatFollowsOneOrderedAfterIt) {
+  for (const bool two_readers : {false, true}) {
+    Scenario s(kTwoBlocks, kTwoWarps);
+    const SiteId read = s.warp(0, 0).load(lane(0), kX);
+    if (two_readers) s.warp(0, 0).load(lane(1), kX);
+    s.warp(0, 0).barrier();
+    s.warp(0, 1).barrier();
+    const SiteId ordered = s.warp(0, 1).atomic(lane(0), kX);
+    const SiteId unordered = s.warp(1, 0).atomic(lane(0), kX);
+    s.run();
+    EXPECT_FALSE(s.race(read, ordered)) << "two_readers=" << two_readers;
+    ASSERT_TRUE(s.race(read, unordered)) << "two_readers=" << two_readers;
+    EXPECT_EQ(s.race(read, unordered)->race_class, RaceClass::kInterBlock);
+    EXPECT_EQ(s.races().size(), 1u) << "two_readers=" << two_readers;
+  }
+}
+
+// The same where the read's own thread made the ordered atomic (its read, then its atomicAdd): the
+// atomic of another block still races with the read.
+TEST(AccessRaces, AReadRacesWithAnAtomicAfterItsOwnThreadsAtomic) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId read = s.warp(0, 0).load(lane(0), kX);
+  s.warp(0, 0).atomic(lane(0), kX);
+  const SiteId unordered = s.warp(1, 0).atomic(lane(0), kX);
+  s.run();
+  EXPECT_TRUE(s.race(read, unordered));
+}
+
+// A plain write in the atomic's place still clears the reads: the atomic races with the write, which
+// stands for the read (FastTrack).
+TEST(AccessRaces, APlainWriteStandsForTheReadsBeforeIt) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId read = s.warp(0, 0).load(lane(0), kX);
+  s.warp(0, 0).barrier();
+  s.warp(0, 1).barrier();
+  const SiteId write = s.warp(0, 1).store(lane(0), kX);
+  const SiteId atomic = s.warp(1, 0).atomic(lane(0), kX);
+  s.run();
+  EXPECT_TRUE(s.race(write, atomic));
+  EXPECT_FALSE(s.race(read, atomic));
+}
+
 TEST(AccessRaces, ReadsDoNotRaceAndOneThreadNeverRacesWithItself) {
   Scenario s(kTwoBlocks, kTwoWarps);
   s.warp(0, 0).load(kAllLanes, kX, 0);

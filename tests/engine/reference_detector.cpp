@@ -250,7 +250,8 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
     if (history.write) check(*history.write, cur, h);
     if (cur.write) {
       for (const auto& [reader, read] : history.reads) check(read, cur, h);
-      history.reads.clear();
+      // As the engine (shadow_cell.cpp): a strong write keeps up to 256 reads for later strong accesses.
+      if (!cur.strong || history.reads.size() > 256) history.reads.clear();
       history.write = cur;
     } else {
       history.reads[t] = cur;
