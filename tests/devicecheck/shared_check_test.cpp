@@ -62,12 +62,24 @@ TEST(SharedCheck, AnAtomicIsOrderedByABarrierAndByItsOwnThread) {
   EXPECT_EQ(run({atomic(1, 3, 10), load(1, 3, 11), store(1, 3, 12)}).race_count, 0u);
 }
 
-TEST(SharedCheck, AnAtomicForgetsTheReadsBeforeItAsAWriteDoes) {
-  // The atomic races with the read; the plain store after it races with the atomic only.
+TEST(SharedCheck, AnAtomicKeepsTheReadsBeforeItWhereAPlainWriteForgetsThem) {
+  // The plain store after the atomic races with the atomic and with the read: a later atomic would
+  // not race with the atomic, so the read must stay (the engine's kReadsKeptPastStrongWrites).
   const SharedCheckOutcome out = run({load(1, 0, 10), atomic(1, 1, 11), store(1, 2, 12)});
-  ASSERT_EQ(out.race_count, 1u);
+  ASSERT_EQ(out.race_count, 2u);
   EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
   EXPECT_EQ(out.races[0].first.thread, 1u);
+  EXPECT_EQ(out.races[1].hazard, Hazard::kWriteAfterRead);
+  EXPECT_EQ(out.races[1].first.thread, 0u);
+  // A second atomic races with the read the first one kept.
+  const SharedCheckOutcome second = run({load(1, 0, 10), atomic(1, 1, 11), atomic(1, 2, 12)});
+  ASSERT_EQ(second.race_count, 1u);
+  EXPECT_EQ(second.races[0].hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(second.races[0].first.thread, 0u);
+  // A plain store stands for the read: the atomic after it races with the store only.
+  const SharedCheckOutcome plain = run({load(1, 0, 10), store(1, 1, 11), atomic(1, 2, 12)});
+  ASSERT_EQ(plain.race_count, 1u);
+  EXPECT_EQ(plain.races[0].first.thread, 1u);
 }
 
 TEST(SharedCheck, WriteThenReadOfAnotherThreadInOneIntervalRaces) {
