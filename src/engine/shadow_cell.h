@@ -4,8 +4,8 @@
 //
 // Reporting rule (the differential test's reference implements the same one): an access races
 // with the location's last write if they are unordered, and a write also races with every
-// unordered read since that last write, of which the latest per thread is kept. A write (atomics
-// included) clears the reads.
+// unordered read since that last write, of which the latest per thread is kept. A plain write clears
+// the reads; a strong one (atomic, relaxed, release) keeps up to 256 (shadow_cell.cpp).
 #include <cstdint>
 #include <cstring>
 #include <memory>
