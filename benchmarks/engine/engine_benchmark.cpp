@@ -62,7 +62,7 @@ void BM_StoppedLaunchDropsItsBacklog(benchmark::State& state) {
 // A reader count just under a power of two once made every few reads re-sort the whole list.
 void BM_ManyReadersOfOneWord(benchmark::State& state) {
   struct NoConflicts final : ConflictSink {
-    void conflict(const Stamp&, uint32_t) override {}
+    bool conflict(const Stamp&, uint32_t) override { return false; }
   } sink;
   const auto readers = static_cast<uint32_t>(state.range(0));
   constexpr uint32_t kRounds = 64;
@@ -88,6 +88,7 @@ void BM_CoalescedReuse(benchmark::State& s) { run_trace(s, coalesced_reuse, 512,
 void BM_Strided(benchmark::State& s) { run_trace(s, strided, 512, 8); }
 void BM_Scattered(benchmark::State& s) { run_trace(s, scattered, 512, 8); }
 void BM_OneLocation(benchmark::State& s) { run_trace(s, one_location, 64, 4); }
+void BM_CounterReadAndBumped(benchmark::State& s) { run_trace(s, counter_read_and_bumped, 64, 4); }
 // Per-launch cost: one warp's load and store, one launch per iteration (gaussian issues 8,192 such
 // small launches).
 void BM_SmallLaunch(benchmark::State& s) { run_trace(s, coalesced, 1, 1); }
@@ -112,6 +113,7 @@ BENCHMARK(BM_BroadcastRead)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecon
 BENCHMARK(BM_LookBack)->Arg(1)->Arg(2)->Arg(15)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SpinningLookBack)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneLocation)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CounterReadAndBumped)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SmallLaunch)->Arg(1)->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BroadcastRead)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);

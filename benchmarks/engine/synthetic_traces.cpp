@@ -175,6 +175,13 @@ SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds) {
   });
 }
 
+SyntheticTrace counter_read_and_bumped(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t, uint32_t w) {
+    t.memory(b, w, RecordOp::kLoad, ~0u, kArrayB, 0);
+    t.memory(b, w, RecordOp::kAtomic, ~0u, kArrayB, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+  });
+}
+
 SyntheticTrace broadcast_read(uint32_t blocks, uint32_t queues, uint32_t rounds) {
   // Every thread reads one of 16 coefficients (backprop's adjust_weights reads deltas[i % 16]) and
   // writes its own element: a handful of words read by every thread of the grid.

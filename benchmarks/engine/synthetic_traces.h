@@ -27,6 +27,8 @@ SyntheticTrace strided(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace scattered(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Every thread reads one global location, then bumps one counter atomically.
 SyntheticTrace one_location(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Every thread reads one counter, then bumps it with atomicAdd: the reads an atomic keeps (up to 256).
+SyntheticTrace counter_read_and_bumped(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Shared-memory stencil: write own element, barrier, read the neighbour's, barrier.
 SyntheticTrace broadcast_read(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Decoupled look-back (cub_scan): warp 0 of each block reads the state words of the 32 tiles before

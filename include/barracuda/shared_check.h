@@ -148,18 +148,26 @@ BARRACUDA_HOST_DEVICE constexpr SharedCheckOutcome check_shared_access(const Sha
     }
   }
   if (access.write) {
-    for (uint64_t reader : seen.readers) {
-      // Readers are plain loads: an atomic is kept as the write.
-      if (same_epoch(reader, epoch) && unpack_stamp(reader).thread != thread) {
-        out.races[out.race_count++] = {shared_hazard(false, false, true, access.stamp.atomic).hazard,
-                                       unpack_stamp(reader), false};
+    // Readers are plain loads, so a reader's atomic bit is free: it marks a reader the last write, an
+    // atomic, raced with (that race is reported; a later atomic of the same site passes it by).
+    const bool same_site = seen.write != 0 && unpack_stamp(seen.write).atomic &&
+                           unpack_stamp(seen.write).site == access.stamp.site;
+    for (uint32_t i = 0; i < 2; ++i) {
+      SharedStamp reader = unpack_stamp(seen.readers[i]);
+      const bool marked = reader.atomic;
+      reader.atomic = false;
+      const bool skipped = access.stamp.atomic && marked && same_site;
+      const bool races = !skipped && same_epoch(seen.readers[i], epoch) && reader.thread != thread;
+      if (races) {
+        out.races[out.race_count++] = {shared_hazard(false, false, true, access.stamp.atomic).hazard, reader, false};
       }
+      // A plain write stands for the reads before it (a later access unordered with one races with
+      // it); an atomic does not (a later atomic never races with it), so the readers stay (the
+      // engine's kReadsKeptPastStrongWrites), marked where it raced with them.
+      reader.atomic = skipped || races;
+      out.next.readers[i] = access.stamp.atomic && seen.readers[i] != 0 ? pack_stamp(reader) : 0;
     }
     out.next.write = pack_stamp({epoch, access.last_writer_thread, access.stamp.site, access.stamp.atomic});
-    // A plain write stands for the reads before it (a later access unordered with one races with it);
-    // an atomic does not (a later atomic never races with it), so the readers stay (the engine's
-    // kReadsKeptPastStrongWrites).
-    if (!access.stamp.atomic) out.next.readers[0] = out.next.readers[1] = 0;
     out.next.value = access.uniform ? (uint64_t{epoch} << 32 | access.value) : 0;
     return out;
   }

@@ -17,7 +17,10 @@ struct AccessKind {
   uint16_t volatile_store : 1;  // st.volatile (strong or not)
   uint16_t volatile_load : 1;   // ld.volatile
   uint16_t spin_read : 1;       // an ld.volatile whose value decides whether its loop goes on (kFlagSpinRead)
-  uint16_t unused : 7;
+  // A read kept past a strong write it raced with (shadow_cell.cpp): that race is reported, and later
+  // strong writes pass it by; a plain write still checks it.
+  uint16_t raced_strong_write : 1;
+  uint16_t unused : 6;
 
   MemoryScope memory_scope() const { return static_cast<MemoryScope>(scope); }
   // A volatile store and a volatile load of the same location: morally strong (relaxed.sys both in the

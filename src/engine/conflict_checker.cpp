@@ -75,11 +75,11 @@ FlagHandOff ConflictChecker::flag_hand_off(const Stamp& earlier) {
   return seen->hand_off();
 }
 
-void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
+bool ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   const Stamp& current = stamp_;
   // Lanes of one store that wrote the same value to one address: no observable race.
-  if ((record_.flags & kFlagSameValue) && earlier.kind.write && current.kind.write && same_instruction(earlier)) return;
-  if (block_.knows(local_, earlier.thread, earlier.clock)) return;
+  if ((record_.flags & kFlagSameValue) && earlier.kind.write && current.kind.write && same_instruction(earlier)) return false;
+  if (block_.knows(local_, earlier.thread, earlier.clock)) return false;
   if (flag_pair(earlier.kind, current.kind)) note_flag_read(earlier.thread, earlier.clock, earlier.site, byte);
   if (flag_pair(current.kind, earlier.kind)) note_late_flag_write(earlier, byte);
   bool scoped;
@@ -87,12 +87,12 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   // A volatile store and a volatile load: morally strong (.sys covers every thread) exactly when the
   // load is a spin read, whatever their `strong` bits say.
   const bool volatile_pair = earlier.kind.volatile_pair_with(current.kind);
-  if (volatile_pair && earlier.kind.spins_with(current.kind)) return;
+  if (volatile_pair && earlier.kind.spins_with(current.kind)) return false;
   if (earlier.kind.strong && current.kind.strong && !volatile_pair) {
     // Morally strong: each access's scope includes the other thread. Such pairs never race.
     if (covers(earlier.kind.memory_scope(), earlier.thread, current.thread) &&
         covers(current.kind.memory_scope(), current.thread, earlier.thread)) {
-      return;
+      return false;
     }
     scoped = true;
   } else {
@@ -120,6 +120,7 @@ void ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   if (!scoped && !unfenced && !entry.flag.valid && entry.count <= kOccurrencesLookingForAFlag) {
     entry.flag = flag_hand_off(earlier);
   }
+  return true;
 }
 
 }  // namespace barracuda::engine

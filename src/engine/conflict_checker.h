@@ -57,7 +57,7 @@ class ConflictChecker final : public ConflictSink {
       block_.flags().reread_by_atomic(local_, word_address_, stamp_.site, stamp_.clock);
     }
   }
-  void conflict(const Stamp& earlier, uint32_t byte) override;
+  bool conflict(const Stamp& earlier, uint32_t byte) override;
 
  private:
   BlockId block_of(ThreadId t) const { return static_cast<BlockId>(raw(t) / launch_.padded_threads_per_block()); }

@@ -29,14 +29,12 @@ bool gpu_scope_atomics(const AccessKind& a, const AccessKind& b) {
 }
 
 // Accesses of one thread are ordered by program order, and atomics of a scope that covers every
-// thread never race: neither is a conflict worth asking about.
-void check(const Stamp& earlier, const Stamp& access, ConflictSink& sink, uint32_t byte) {
-  if (earlier.thread == access.thread || !(earlier.kind.write || access.kind.write)) return;
-  if (!gpu_scope_atomics(earlier.kind, access.kind)) {
-    sink.conflict(earlier, byte);
-  } else if (earlier.kind.write && access.kind.read) {
-    sink.observe_atomic_write(earlier);
-  }
+// thread never race: neither is a conflict worth asking about. True where the pair raced.
+bool check(const Stamp& earlier, const Stamp& access, ConflictSink& sink, uint32_t byte) {
+  if (earlier.thread == access.thread || !(earlier.kind.write || access.kind.write)) return false;
+  if (!gpu_scope_atomics(earlier.kind, access.kind)) return sink.conflict(earlier, byte);
+  if (earlier.kind.write && access.kind.read) sink.observe_atomic_write(earlier);
+  return false;
 }
 
 // Keeps the latest read of each thread, sorted by thread.
@@ -55,11 +53,22 @@ void compact(ReadList& reads) {
 // FastTrack clears a location's reads at a write: a later access unordered with one of them is then
 // unordered with the write too, and races with it. Not at a strong write (atomic, relaxed, release): a
 // later strong access need not race with it (two gpu-scope atomics never do), yet still races with the
-// reads (a plain read; an atomic of a block-mate after a barrier; an atomic of another block). Up to
-// this many reads stay (latest per thread: every thread of a 256-thread block); a word read by more
-// threads is cleared as before, so a counter all of a grid's threads read and bump does not check every
-// read at every bump. (The device's shared-memory rule keeps its two readers whatever their number.)
+// reads (a plain read; an atomic of a block-mate after a barrier, or of the reader itself; an atomic
+// of another block). They stay; a read a strong write raced with is marked (its race is reported), and
+// later strong writes of the same site pass it by (they would report the same pair), so a counter that
+// every thread reads and bumps costs a bit test per kept read, not a race report
+// (BM_CounterReadAndBumped); a strong write of another site checks them all again; a plain write checks
+// every read and clears them. At most this many reads stay (latest per thread: every thread of a
+// 256-thread block); past that they are cleared as before. The device's shared-memory rule does the
+// same in its two reader slots (check_shared_access).
 constexpr size_t kReadsKeptPastStrongWrites = 256;
+
+// `read` checked against the strong write `access`, unless it raced with the previous strong write,
+// made at the same site (`same_site`); marked where it races.
+void check_kept_read(Stamp& read, const Stamp& access, bool same_site, ConflictSink& sink, uint32_t byte) {
+  if (read.kind.raced_strong_write && same_site) return;
+  read.kind.raced_strong_write = check(read, access, sink, byte);
+}
 
 bool keeps_reads(const Stamp& write) { return write.kind.strong; }
 
@@ -84,6 +93,7 @@ void add_read(ReadList& reads, const Stamp& read) {
 
 void read_history(LocationHistory& history, const Stamp& read, ConflictSink& sink, WorkerIndex worker, uint32_t byte) {
   if (history.write) check(*history.write, read, sink, byte);
+  history.reads_all_raced = false;
   add_read(history.reads_of(worker), read);
 }
 
@@ -143,7 +153,8 @@ void reset_cell(ShadowCell& cell) {
   cell.epoch = epoch;
 }
 
-LocationHistory::LocationHistory(const LocationHistory& other) : write(other.write), reads(other.reads) {
+LocationHistory::LocationHistory(const LocationHistory& other)
+    : write(other.write), reads(other.reads), reads_all_raced(other.reads_all_raced) {
   for (const auto& [worker, list] : other.others) others.emplace_back(worker, std::make_unique<WorkerReads>(*list));
 }
 
@@ -178,12 +189,15 @@ void apply_history_read(ShadowCell& cell, const Stamp& access, ConflictSink& sin
   read_history(*owned<LocationHistory>(cell), access, sink, worker, 0);
 }
 
-void LocationHistory::gather_reads() {
+bool LocationHistory::gather_reads() {
+  bool gathered = false;
   for (auto& [worker, list] : others) {
+    gathered = gathered || !list->reads.empty();
     reads.insert(reads.end(), list->reads.begin(), list->reads.end());
     list->reads.clear();  // the capacity stays: the next round of reads needs it again
   }
   compact(reads);
+  return gathered;
 }
 
 void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker, uint32_t byte) {
@@ -193,9 +207,10 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       return;
     case CellState::kWrite:
     case CellState::kRead: {
-      const Stamp earlier = inline_stamp(cell);
-      check(earlier, access, sink, byte);
+      Stamp earlier = inline_stamp(cell);
+      const bool raced = check(earlier, access, sink, byte);
       const bool read_kept = access.kind.write && !earlier.kind.write && keeps_reads(access);
+      earlier.kind.raced_strong_write = raced;
       if (!read_kept &&
           (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread))) {
         cell.hold(access);
@@ -218,12 +233,24 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       auto* history = owned<LocationHistory>(cell);
       if (!access.kind.write) return read_history(*history, access, sink, worker, byte);
       if (history->write) check(*history->write, access, sink, byte);
-      history->gather_reads();
-      for (const Stamp& read : history->reads) check(read, access, sink, byte);
+      const bool same_site = history->write && history->write->kind.strong && history->write->site == access.site;
+      if (history->gather_reads()) history->reads_all_raced = false;
       // The history stays, holding just this write: a word read by several threads between writes
       // (a shared-memory tile) would otherwise allocate and free one at every round.
       history->write = access;
-      if (!keeps_reads(access) || history->reads.size() > kReadsKeptPastStrongWrites) history->reads.clear();
+      if (keeps_reads(access) && history->reads.size() <= kReadsKeptPastStrongWrites) {
+        if (same_site && history->reads_all_raced) return;
+        bool all_raced = true;
+        for (Stamp& read : history->reads) {
+          check_kept_read(read, access, same_site, sink, byte);
+          all_raced = all_raced && read.kind.raced_strong_write;
+        }
+        history->reads_all_raced = all_raced;
+        return;
+      }
+      for (const Stamp& read : history->reads) check(read, access, sink, byte);
+      history->reads.clear();
+      history->reads_all_raced = false;
       return;
     }
     case CellState::kSplit:

@@ -5,7 +5,8 @@
 // Reporting rule (the differential test's reference implements the same one): an access races
 // with the location's last write if they are unordered, and a write also races with every
 // unordered read since that last write, of which the latest per thread is kept. A plain write clears
-// the reads; a strong one (atomic, relaxed, release) keeps up to 256 (shadow_cell.cpp).
+// the reads; a strong one (atomic, relaxed, release) keeps up to 256, marking those it raced with
+// (shadow_cell.cpp).
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -88,6 +89,9 @@ struct LocationHistory : ScalablyAllocated<LocationHistory> {
   // per worker per word: only words read by very many threads get them.)
   static constexpr size_t kReadsBeforeWorkerLists = 256;
   ReadList reads;
+  // Every read in `reads` raced with the last write, a strong one (shadow_cell.cpp): a strong write of
+  // its site has nothing to check. Unset by every read added.
+  bool reads_all_raced = false;
   std::vector<std::pair<WorkerIndex, std::unique_ptr<WorkerReads>>,
               tbb::scalable_allocator<std::pair<WorkerIndex, std::unique_ptr<WorkerReads>>>>
       others;
@@ -103,7 +107,8 @@ struct LocationHistory : ScalablyAllocated<LocationHistory> {
   // `worker`'s own list, if it has one (what a read under the shared lock may append to).
   ReadList* own_reads_of(WorkerIndex worker);
   // Every read since the write, latest per thread, sorted by thread, in `reads`; `others` emptied.
-  void gather_reads();
+  // Whether `others` held any.
+  bool gather_reads();
 
  private:
   ReadList& reads_of_many_readers(WorkerIndex worker);
@@ -117,7 +122,8 @@ struct SplitWord : ScalablyAllocated<SplitWord> {
 // is ordered and reports it if not. `byte` is the byte within the word (0 for whole-word cells).
 class ConflictSink {
  public:
-  virtual void conflict(const Stamp& earlier, uint32_t byte) = 0;
+  // True where the pair raced (and was reported).
+  virtual bool conflict(const Stamp& earlier, uint32_t byte) = 0;
   // An atomic read another thread's atomic write: no conflict (both are gpu-scope atomics), but the
   // read may be a flag's (FlagObservations), and where the earlier atomic read too (a spin's
   // atomicAdd(&flag, 0) checked before atomicExch(&flag, 1)), the current one may be the flag's write

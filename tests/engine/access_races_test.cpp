@@ -84,6 +84,23 @@ TEST(AccessRaces, AReadRacesWithAnAtomicAfterItsOwnThreadsAtomic) {
   EXPECT_TRUE(s.race(read, unordered));
 }
 
+// A read an atomic raced with stays for later writes: an atomic of another site races with it again,
+// one of the same site passes it by (the pair is reported), a plain write races with it.
+TEST(AccessRaces, AReadAnAtomicRacedWithStaysForOtherSitesAndPlainWrites) {
+  const Dim3 kFourBlocks{4, 1, 1};
+  Scenario s(kFourBlocks, kTwoWarps);
+  const SiteId read = s.warp(0, 0).load(lane(0), kX);
+  const SiteId first = s.warp(1, 0).atomic(lane(0), kX);
+  s.warp(2, 0).atomic(lane(0), kX, 4, AccessOptions{.site = first});
+  const SiteId other = s.warp(2, 0).atomic(lane(0), kX);
+  const SiteId store = s.warp(3, 0).store(lane(0), kX);
+  s.run();
+  ASSERT_TRUE(s.race(read, first));
+  EXPECT_EQ(s.race(read, first)->count, 1u) << "the same site's second atomic passes the read by";
+  EXPECT_TRUE(s.race(read, other));
+  EXPECT_TRUE(s.race(read, store));
+}
+
 // A plain write in the atomic's place still clears the reads: the atomic races with the write, which
 // stands for the read (FastTrack).
 TEST(AccessRaces, APlainWriteStandsForTheReadsBeforeIt) {

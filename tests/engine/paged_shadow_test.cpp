@@ -20,7 +20,7 @@ bool all_empty(ShadowCell* cells) {
 
 class NoConflicts final : public ConflictSink {
  public:
-  void conflict(const Stamp&, uint32_t) override {}
+  bool conflict(const Stamp&, uint32_t) override { return false; }
 };
 
 Stamp read_by(uint32_t thread, uint32_t site = 9) {
@@ -45,7 +45,10 @@ const LocationHistory& owned_history(const ShadowCell& cell) {
 
 class Conflicts final : public ConflictSink {
  public:
-  void conflict(const Stamp& earlier, uint32_t) override { seen.push_back({raw(earlier.thread), raw(earlier.site)}); }
+  bool conflict(const Stamp& earlier, uint32_t) override {
+    seen.push_back({raw(earlier.thread), raw(earlier.site)});
+    return true;
+  }
   std::vector<std::pair<uint32_t, uint32_t>> seen;  // (thread, site)
 };
 

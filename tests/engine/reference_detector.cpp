@@ -146,26 +146,26 @@ bool ReferenceDetector::covers(MemoryScope scope, uint32_t a, uint32_t b) const 
   return true;
 }
 
-void ReferenceDetector::check(const Access& earlier, const Access& current, const RecordHeader& h) {
-  if (earlier.thread == current.thread || !(earlier.write || current.write)) return;
+bool ReferenceDetector::check(const Access& earlier, const Access& current, const RecordHeader& h) {
+  if (earlier.thread == current.thread || !(earlier.write || current.write)) return false;
   const bool same_record = earlier.record == current.record;
-  if ((h.flags & kFlagSameValue) && earlier.write && current.write && same_record) return;
+  if ((h.flags & kFlagSameValue) && earlier.write && current.write && same_record) return false;
   // Atomics of gpu or system scope never race: a barrier between two of them orders nothing needed.
-  if (earlier.atomic && current.atomic && earlier.scope >= MemoryScope::kGpu && current.scope >= MemoryScope::kGpu) return;
+  if (earlier.atomic && current.atomic && earlier.scope >= MemoryScope::kGpu && current.scope >= MemoryScope::kGpu) return false;
   const Thread& me = threads_[current.thread];
   const uint32_t b = block_of(current.thread);
   if (block_of(earlier.thread) == b && earlier.generation < blocks_[b].barrier_sites.size()) {
     useful_.insert(blocks_[b].barrier_sites[earlier.generation]);
-    return;
+    return false;
   }
-  if (earlier.clock <= me.strict[earlier.thread]) return;
+  if (earlier.clock <= me.strict[earlier.thread]) return false;
   bool scoped;
   bool unfenced = false;
   const bool volatile_pair =
       (earlier.volatile_store && current.volatile_load) || (earlier.volatile_load && current.volatile_store);
-  if (volatile_pair && (earlier.spin_read || current.spin_read)) return;
+  if (volatile_pair && (earlier.spin_read || current.spin_read)) return false;
   if (earlier.strong && current.strong && !volatile_pair) {
-    if (covers(earlier.scope, earlier.thread, current.thread) && covers(current.scope, current.thread, earlier.thread)) return;
+    if (covers(earlier.scope, earlier.thread, current.thread) && covers(current.scope, current.thread, earlier.thread)) return false;
     scoped = true;
   } else {
     scoped = earlier.clock <= me.wide[earlier.thread];
@@ -194,6 +194,7 @@ void ReferenceDetector::check(const Access& earlier, const Access& current, cons
   auto [it, inserted] = races_.try_emplace({std::min(earlier.site, current.site), std::max(earlier.site, current.site),
                                             race_class, hazard}, unfenced);
   if (!inserted) it->second = it->second && unfenced;
+  return true;
 }
 
 std::set<RaceKey> ReferenceDetector::races() const {
@@ -249,9 +250,17 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
     ByteHistory& history = memory[byte ^ key_offset];
     if (history.write) check(*history.write, cur, h);
     if (cur.write) {
-      for (const auto& [reader, read] : history.reads) check(read, cur, h);
-      // As the engine (shadow_cell.cpp): a strong write keeps up to 256 reads for later strong accesses.
-      if (!cur.strong || history.reads.size() > 256) history.reads.clear();
+      // As the engine (shadow_cell.cpp): a strong write keeps up to 256 reads, marking those it raced
+      // with, which later strong writes pass by.
+      const bool same_site = history.write && history.write->strong && history.write->site == cur.site;
+      if (cur.strong && history.reads.size() <= 256) {
+        for (auto& [reader, read] : history.reads) {
+          if (!(read.raced_strong_write && same_site)) read.raced_strong_write = check(read, cur, h);
+        }
+      } else {
+        for (const auto& [reader, read] : history.reads) check(read, cur, h);
+        history.reads.clear();
+      }
       history.write = cur;
     } else {
       history.reads[t] = cur;

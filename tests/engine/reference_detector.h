@@ -38,6 +38,7 @@ class ReferenceDetector {
     // A volatile store and a volatile load are morally strong (relaxed.sys both) exactly when the load
     // is a spin read.
     bool volatile_store, volatile_load, spin_read;
+    bool raced_strong_write = false;  // a kept read a strong write raced with (shadow_cell.cpp)
     MemoryScope scope;
   };
   struct ByteHistory {
@@ -74,7 +75,8 @@ class ReferenceDetector {
   void acquire(uint32_t thread, uint64_t address, MemoryScope scope);
   void acquire_assumed(uint32_t thread, uint64_t address, MemoryScope scope);
   void access(const RecordHeader& h, uint32_t lane, uint64_t address);
-  void check(const Access& earlier, const Access& current, const RecordHeader& h);
+  // True where the pair races (and is recorded).
+  bool check(const Access& earlier, const Access& current, const RecordHeader& h);
   bool covers(MemoryScope scope, uint32_t a, uint32_t b) const;
 
   LaunchInfo launch_;
