@@ -150,8 +150,8 @@ BARRACUDA_HOST_DEVICE constexpr SharedCheckOutcome check_shared_access(const Sha
   if (access.write) {
     // Readers are plain loads, so a reader's atomic bit is free: it marks a reader the last write, an
     // atomic, raced with (that race is reported; a later atomic of the same site passes it by).
-    const bool same_site = seen.write != 0 && unpack_stamp(seen.write).atomic &&
-                           unpack_stamp(seen.write).site == access.stamp.site;
+    const SharedStamp last_write = unpack_stamp(seen.write);
+    const bool same_site = seen.write != 0 && last_write.atomic && last_write.site == access.stamp.site;
     for (uint32_t i = 0; i < 2; ++i) {
       SharedStamp reader = unpack_stamp(seen.readers[i]);
       const bool marked = reader.atomic;

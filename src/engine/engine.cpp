@@ -188,9 +188,13 @@ void Engine::apply_deferred(DiagnosticLog& diagnostics) {
   }
   // Only records stuck behind a malformed stream remain: apply them in warp order, unless the run is
   // being stopped meanwhile (then they are dropped, like those of the loop above).
-  for (auto& worker : workers_) stats_.records_applied_at_launch_end += worker->deferred_records();
   for (auto& worker : workers_) {
-    if (!worker->flush_deferred()) dropped_.push_back(worker->take_deferred());
+    const uint64_t held = worker->deferred_records();
+    if (worker->flush_deferred()) {
+      stats_.records_applied_at_launch_end += held;
+    } else {
+      dropped_.push_back(worker->take_deferred());
+    }
   }
 }
 

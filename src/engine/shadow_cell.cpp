@@ -210,7 +210,6 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       Stamp earlier = inline_stamp(cell);
       const bool raced = check(earlier, access, sink, byte);
       const bool read_kept = access.kind.write && !earlier.kind.write && keeps_reads(access);
-      earlier.kind.raced_strong_write = raced;
       if (!read_kept &&
           (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread))) {
         cell.hold(access);
@@ -221,6 +220,7 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
         history->write = earlier;
         history->reads.push_back(access);
       } else if (read_kept) {
+        earlier.kind.raced_strong_write = raced;
         history->write = access;
         history->reads.push_back(earlier);
       } else {
