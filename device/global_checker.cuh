@@ -194,6 +194,72 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
   }
 }
 
+// Every lane of `lanes` (the warp's lanes reading this word in one instruction and one interval, more
+// than one): as check_global_word, but the lowest lane reads and updates the shadow once for all of
+// them (apply_global_read_lanes; see check_word_read_lanes). Each lane sends its own race with the last
+// write; each lane entered as a reader looks for a write that came after, as check_global_word's reads.
+__device__ void check_global_word_read_lanes(const Launch& launch, const GlobalCheckLaunch* check,
+                                             GlobalShadowWord* word, const GlobalAccess& access, uint32_t lanes,
+                                             uint32_t site_id, uint32_t size_log2, uint64_t word_address) {
+  const GlobalStampLayout layout{check->interval_bits};
+  const uint32_t tag = access.stamp.tag;
+  const uint32_t leader = lowest_lane(lanes);
+  const uint32_t lane = lane_id();
+  const uint32_t warp_base = access.stamp.thread - lane;
+  for (;;) {
+    GlobalShadowWord seen{};
+    if (lane == leader) {
+      seen.write = load_relaxed(&word->write);
+      seen.readers[0] = load_relaxed(&word->readers[0]);
+      seen.readers[1] = load_relaxed(&word->readers[1]);
+      seen.write_site = load_relaxed_u32(&word->write_site);
+      seen.reader_sites[0] = load_relaxed_u32(&word->reader_sites[0]);
+      seen.reader_sites[1] = load_relaxed_u32(&word->reader_sites[1]);
+    }
+    seen.write = from_lane(lanes, seen.write, leader);
+    seen.readers[0] = from_lane(lanes, seen.readers[0], leader);
+    seen.readers[1] = from_lane(lanes, seen.readers[1], leader);
+    seen.write_site = __shfl_sync(lanes, seen.write_site, static_cast<int>(leader));
+    seen.reader_sites[0] = __shfl_sync(lanes, seen.reader_sites[0], static_cast<int>(leader));
+    seen.reader_sites[1] = __shfl_sync(lanes, seen.reader_sites[1], static_cast<int>(leader));
+    const GlobalShadowWord next = apply_global_read_lanes(seen, access, lanes, warp_base, layout);
+    bool applied = true;
+    uint64_t write_after = seen.write;
+    if (lane == leader) {
+      for (uint32_t r = 0; r < 2 && applied; ++r) {
+        if (next.readers[r] == seen.readers[r]) continue;
+        applied = cas(&word->readers[r], seen.readers[r], next.readers[r]) == seen.readers[r];
+        if (applied) store_relaxed_u32(&word->reader_sites[r], next.reader_sites[r]);
+      }
+      if (applied && (next.readers[0] != seen.readers[0] || next.readers[1] != seen.readers[1])) {
+        __threadfence();
+        write_after = load_relaxed(&word->write);
+      }
+    }
+    if (!__shfl_sync(lanes, applied, static_cast<int>(leader))) continue;
+    write_after = from_lane(lanes, write_after, leader);
+    // The race with the last write, if any (a read forms no other).
+    GlobalCheckOutcome own = check_global_access(seen, access, layout);
+    if (own.race_count > 0) {
+      own.races[0].first_site = site_of(&word->write_site, seen.write, seen.write_site);
+      send_global_race(launch, check, site_id, size_log2, word_address, access, own.races[0]);
+    }
+    const uint64_t me = pack_global_stamp(access.stamp, layout);
+    for (uint32_t r = 0; r < 2; ++r) {
+      if (next.readers[r] != me || seen.readers[r] == me) continue;
+      // A write the leader found after its fence, which came after the rule looked: it races with this
+      // read unless it cleared the entry first.
+      if (write_after != seen.write && current_stamp(write_after, tag) &&
+          global_concurrent(write_after, access.stamp, layout) && cas(&word->readers[r], me, 0) == me) {
+        send_global_race(launch, check, site_id, size_log2, word_address, access,
+                         {hazard_between(true, false, false, false), write_after,
+                          site_of(&word->write_site, write_after, load_relaxed_u32(&word->write_site)), false});
+      }
+    }
+    return;
+  }
+}
+
 // Every lane of the access's group (`enabled` the same in all): checks the lanes of a kAccessDeviceGlobal
 // access whose global address lies in one of the launch's ranges, among those of `group` (the lanes the
 // shared check left; a lane outside it returns at once). Returns the lanes checked (same in every lane
@@ -222,10 +288,15 @@ __device__ __noinline__ uint32_t check_global_lanes(bool enabled, const Launch& 
   const CheckedLanes lanes =
       checked_lanes(checked, lane, address, write && (access_info & kAccessHasValue) != 0, value, bytes);
   const SharedLaneRole& role = lanes.role;
+  const uint32_t interval = global_barriers_passed(check);
+  // Loads of one word by several lanes in one interval: checked together (`write` is the
+  // instruction's, the same in every lane).
+  const uint32_t read_together =
+      write ? 0 : __match_any_sync(checked, address & ~uint64_t{3}) & __match_any_sync(checked, interval);
   if (role.checks) {
     const uint32_t thread = thread_in_block();
     const uint32_t warp_base = thread - lane;
-    const GlobalAccess access{{check->tag, linear_block_id(), global_barriers_passed(check), thread},
+    const GlobalAccess access{{check->tag, linear_block_id(), interval, thread},
                               site_id,
                               write,
                               warp_base + role.last_writer_lane,
@@ -236,7 +307,12 @@ __device__ __noinline__ uint32_t check_global_lanes(bool enabled, const Launch& 
     // Sub-word loads check the word they lie in (stores are 4 bytes or more in checked kernels).
     const uint64_t first = address & ~uint64_t{3};
     for (uint64_t word = first; word < address + bytes && word < range->end; word += 4) {
-      check_global_word(launch, check, &shadow[(word - range->begin) / 4], access, site_id, size_log2, word);
+      if (__popc(read_together) > 1) {
+        check_global_word_read_lanes(launch, check, &shadow[(word - range->begin) / 4], access, read_together, site_id,
+                                     size_log2, word);
+      } else {
+        check_global_word(launch, check, &shadow[(word - range->begin) / 4], access, site_id, size_log2, word);
+      }
     }
   }
   return checked;

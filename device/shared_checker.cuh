@@ -215,6 +215,60 @@ __device__ void check_word(const Launch& launch, SharedShadowWord* word, const S
   }
 }
 
+__device__ __forceinline__ uint64_t from_lane(uint32_t lanes, uint64_t value, uint32_t lane) {
+  return __shfl_sync(lanes, static_cast<unsigned long long>(value), static_cast<int>(lane));
+}
+
+// Every lane of `lanes` (the warp's lanes reading this word in one instruction and one interval,
+// more than one): as check_word, but the lowest lane reads and updates the shadow once for all of
+// them (apply_shared_read_lanes), where lane by lane they would all contend for the same entries (a
+// tile row a warp reads: three rounds of 32 compare-and-swaps on one address). Each lane sends its own
+// race with the last write; the lanes entered as readers look for a write that came after.
+__device__ void check_word_read_lanes(const Launch& launch, SharedShadowWord* word, const SharedAccess& access,
+                                      uint32_t lanes, uint32_t site_id, uint32_t size_log2, uint32_t offset) {
+  const uint32_t leader = lowest_lane(lanes);
+  const uint32_t lane = lane_id();
+  const uint32_t warp_base = access.stamp.thread - lane;
+  for (;;) {
+    SharedShadowWord seen{};
+    if (lane == leader) {
+      seen.write = load_relaxed(&word->write);
+      seen.readers[0] = load_relaxed(&word->readers[0]);
+      seen.readers[1] = load_relaxed(&word->readers[1]);
+    }
+    seen.write = from_lane(lanes, seen.write, leader);
+    seen.readers[0] = from_lane(lanes, seen.readers[0], leader);
+    seen.readers[1] = from_lane(lanes, seen.readers[1], leader);
+    const SharedShadowWord next = apply_shared_read_lanes(seen, access, lanes, warp_base);
+    bool applied = true;
+    uint64_t write_after = seen.write;
+    if (lane == leader) {
+      const bool changed = next.readers[0] != seen.readers[0] || next.readers[1] != seen.readers[1];
+      for (uint32_t r = 0; r < 2 && applied; ++r) {
+        if (next.readers[r] != seen.readers[r]) applied = cas(&word->readers[r], seen.readers[r], next.readers[r]) == seen.readers[r];
+      }
+      if (applied && changed) {
+        __threadfence();
+        write_after = load_relaxed(&word->write);
+      }
+    }
+    if (!__shfl_sync(lanes, applied, static_cast<int>(leader))) continue;
+    write_after = from_lane(lanes, write_after, leader);
+    const uint64_t me = pack_stamp(access.stamp);
+    const bool entered = (next.readers[0] == me && seen.readers[0] != me) || (next.readers[1] == me && seen.readers[1] != me);
+    // Only a plain read keeps a reader entry: the late write is plain or atomic-plain with it.
+    if (entered && write_after != seen.write && same_epoch(write_after, access.stamp.epoch) &&
+        unpack_stamp(write_after).thread != access.stamp.thread) {
+      send_race(launch, site_id, size_log2, offset, access,
+                {shared_hazard(true, unpack_stamp(write_after).atomic, false, false).hazard, unpack_stamp(write_after),
+                 false});
+    }
+    const SharedCheckOutcome own = check_shared_access(seen, access);
+    for (uint32_t r = 0; r < own.race_count; ++r) send_race(launch, site_id, size_log2, offset, access, own.races[r]);
+    return;
+  }
+}
+
 // What the lanes a device check takes over would have told the host in their record: as
 // conflict_flags (runtime.cu) and the uniform-value test of __barracuda_log_access, over `checked`.
 struct CheckedLanes {
@@ -258,20 +312,27 @@ __device__ __noinline__ uint32_t check_shared_lanes(bool enabled, const Launch& 
   const CheckedLanes lanes = checked_lanes(checked, lane, address, has_value, value, bytes);
   const SharedLaneRole& role = lanes.role;
   const bool uniform = lanes.uniform;
+  const uint32_t thread = thread_in_block();
+  const uint32_t epoch = load_cg(&slot.row->first_epoch[slot.index]) + slot.barriers[thread];
+  // In a cluster launch the block's rank may sit above bit 24 of its shared::cta addresses (as the
+  // engine's worker.cpp masks it).
+  const uint64_t first = address & ((uint64_t{1} << 24) - 1);
+  // Plain loads of one word by several lanes in one interval: checked together (`write` and `atomic`
+  // are the instruction's, the same in every lane).
+  const uint32_t read_together = write ? 0 : __match_any_sync(checked, first << 32 | epoch);
   if (role.checks) {
-    const uint32_t thread = thread_in_block();
-    const uint32_t epoch = load_cg(&slot.row->first_epoch[slot.index]) + slot.barriers[thread];
     const uint32_t warp_base = thread - lane;
     // A uniform store is of 4 bytes (shared accesses of checked kernels are 4, 8 or 16 bytes).
     const SharedAccess access{{epoch, thread, site_id, atomic}, write, warp_base + role.last_writer_lane, uniform,
                               static_cast<uint32_t>(value), role.same_instruction_lanes};
-    // In a cluster launch the block's rank may sit above bit 24 of its shared::cta addresses (as the
-    // engine's worker.cpp masks it).
-    const uint64_t first = address & ((uint64_t{1} << 24) - 1);
     for (uint32_t word = 0; word < (bytes + 3) / 4; ++word) {
       const uint64_t offset = first + 4 * word;
-      // Past the window: the access faults on the GPU anyway.
-      if (offset / 4 < slot.word_count) {
+      // Past the window: the access faults on the GPU anyway (the same for every lane of one address).
+      if (offset / 4 >= slot.word_count) continue;
+      if (__popc(read_together) > 1) {
+        check_word_read_lanes(launch, &slot.words[offset / 4], access, read_together, site_id, size_log2,
+                              static_cast<uint32_t>(offset));
+      } else {
         check_word(launch, &slot.words[offset / 4], access, site_id, size_log2, static_cast<uint32_t>(offset));
       }
     }

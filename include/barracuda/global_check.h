@@ -152,12 +152,11 @@ constexpr bool global_concurrent(uint64_t earlier, const GlobalStamp& access, Gl
 //     then: every write races with the entry of the block it is not of);
 //   - else nothing: two blocks are held already, or the reader's block with another thread in the same
 //     interval.
-constexpr uint32_t reader_to_replace(const GlobalShadowWord& seen, const GlobalStamp& read, GlobalStampLayout layout) {
-  bool current[2] = {current_stamp(seen.readers[0], read.tag), current_stamp(seen.readers[1], read.tag)};
-  GlobalStamp held[2] = {unpack_global_stamp(seen.readers[0], layout), unpack_global_stamp(seen.readers[1], layout)};
-  for (uint32_t r = 0; r < 2; ++r) {
-    if (current[r] && held[r].block == read.block && held[r].thread == read.thread) return r;
-  }
+// (reader_to_replace without the first case: the choice for a read whose thread holds no entry.)
+constexpr uint32_t reader_to_replace_for_others(const GlobalShadowWord& seen, const GlobalStamp& read,
+                                                GlobalStampLayout layout) {
+  const bool current[2] = {current_stamp(seen.readers[0], read.tag), current_stamp(seen.readers[1], read.tag)};
+  const GlobalStamp held[2] = {unpack_global_stamp(seen.readers[0], layout), unpack_global_stamp(seen.readers[1], layout)};
   for (uint32_t r = 0; r < 2; ++r) {
     if (!current[r]) return r;
   }
@@ -166,6 +165,13 @@ constexpr uint32_t reader_to_replace(const GlobalShadowWord& seen, const GlobalS
   }
   if (held[0].block == held[1].block && held[0].block != read.block) return 1;
   return 2;
+}
+constexpr uint32_t reader_to_replace(const GlobalShadowWord& seen, const GlobalStamp& read, GlobalStampLayout layout) {
+  for (uint32_t r = 0; r < 2; ++r) {
+    const GlobalStamp held = unpack_global_stamp(seen.readers[r], layout);
+    if (current_stamp(seen.readers[r], read.tag) && held.block == read.block && held.thread == read.thread) return r;
+  }
+  return reader_to_replace_for_others(seen, read, layout);
 }
 
 // The decision for one access given the word's shadow as it was seen: the races it forms, and the
@@ -209,6 +215,35 @@ BARRACUDA_HOST_DEVICE constexpr GlobalCheckOutcome check_global_access(const Glo
     out.next.reader_sites[replaced] = pack_global_site(access.site, me);
   }
   return out;
+}
+
+// The lanes of one warp whose reads of one instruction fall on one word in one barrier interval
+// (`lanes`; `access` is any of them, `warp_base` the block-linear thread of lane 0): the shadow their
+// lane-by-lane application in lane order leaves, computed at once (as apply_shared_read_lanes: a word
+// a whole warp reads is updated once). Once a read whose thread holds no entry would change nothing,
+// only the lanes holding an entry can: the others are skipped.
+BARRACUDA_HOST_DEVICE constexpr GlobalShadowWord apply_global_read_lanes(GlobalShadowWord seen, GlobalAccess access,
+                                                                         uint32_t lanes, uint32_t warp_base,
+                                                                         GlobalStampLayout layout) {
+  for (uint32_t rest = lanes; rest != 0;) {
+    const uint32_t lane = lowest_lane(rest);
+    rest &= rest - 1;
+    access.stamp.thread = warp_base + lane;
+    access.last_writer_thread = access.stamp.thread;
+    seen = check_global_access(seen, access, layout).next;
+    if (reader_to_replace_for_others(seen, access.stamp, layout) == 2) {
+      uint32_t holders = 0;
+      for (uint32_t r = 0; r < 2; ++r) {
+        const GlobalStamp held = unpack_global_stamp(seen.readers[r], layout);
+        if (current_stamp(seen.readers[r], access.stamp.tag) && held.block == access.stamp.block &&
+            held.thread >= warp_base && held.thread - warp_base < kWarpSize) {
+          holders |= 1u << (held.thread - warp_base);
+        }
+      }
+      rest &= holders;
+    }
+  }
+  return seen;
 }
 
 }  // namespace barracuda

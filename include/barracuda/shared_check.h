@@ -20,6 +20,7 @@
 
 #include "barracuda/race_rule.h"
 #include "barracuda/record_view.h"
+#include "barracuda/warp_lanes.h"
 
 namespace barracuda {
 
@@ -183,6 +184,33 @@ BARRACUDA_HOST_DEVICE constexpr SharedCheckOutcome check_shared_access(const Sha
     out.next.readers[1] = me;
   }
   return out;
+}
+
+// The lanes of one warp whose reads of one instruction fall on one word in one interval (`lanes`,
+// bit i = lane i; `access` is any of them, `warp_base` the block-linear thread of lane 0): the shadow
+// their lane-by-lane application in lane order leaves, computed at once, so that the device updates
+// the word once for all of them (a tile row a whole warp reads). Each lane's race is its own, against
+// the last write, which reads leave as it was. Once both entries hold current reads, only a lane whose
+// thread holds one changes anything (it replaces its own entry): the others are skipped.
+BARRACUDA_HOST_DEVICE constexpr SharedShadowWord apply_shared_read_lanes(SharedShadowWord seen, SharedAccess access,
+                                                                         uint32_t lanes, uint32_t warp_base) {
+  const uint32_t epoch = access.stamp.epoch;
+  for (uint32_t rest = lanes; rest != 0;) {
+    const uint32_t lane = lowest_lane(rest);
+    rest &= rest - 1;
+    access.stamp.thread = warp_base + lane;
+    access.last_writer_thread = access.stamp.thread;
+    seen = check_shared_access(seen, access).next;
+    if (same_epoch(seen.readers[0], epoch) && same_epoch(seen.readers[1], epoch)) {
+      uint32_t holders = 0;
+      for (uint32_t r = 0; r < 2; ++r) {
+        const uint32_t thread = unpack_stamp(seen.readers[r]).thread;
+        if (thread >= warp_base && thread - warp_base < kWarpSize) holders |= 1u << (thread - warp_base);
+      }
+      rest &= holders;
+    }
+  }
+  return seen;
 }
 
 }  // namespace barracuda

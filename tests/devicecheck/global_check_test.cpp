@@ -171,5 +171,40 @@ TEST(GlobalCheck, TwoReaderEntriesFindARaceWheneverAnyReadRaces) {
   }
 }
 
+// A warp's lanes reading one word at once leave the shadow their lane-by-lane application in lane
+// order leaves (as SharedCheck's test of the same name), entries and sites alike.
+TEST(GlobalCheck, ReadLanesLeaveWhatTheirLaneByLaneApplicationLeaves) {
+  std::mt19937_64 random(20261128);
+  for (int history = 0; history < 50000; ++history) {
+    const uint32_t blocks = 1 + random() % 3;
+    const uint32_t warp_base = kWarpSize * (random() % 3);
+    const uint32_t interval = 2;
+    GlobalShadowWord word{};
+    for (int step = random() % 6; step > 0; --step) {
+      const uint32_t block = random() % blocks;
+      const GlobalAccess earlier = access(random() % 4 == 0, block, interval - random() % 3,
+                                          static_cast<uint32_t>(random() % (3 * kWarpSize)), random() % 4);
+      word = check_global_access(word, earlier, kLayout).next;
+    }
+    uint32_t lanes = static_cast<uint32_t>(random());
+    if (random() % 2) lanes &= static_cast<uint32_t>(random());
+    if (lanes == 0) lanes = 1u << (random() % kWarpSize);
+    const GlobalAccess read = load(random() % blocks, interval, warp_base + lowest_lane(lanes), random() % 4);
+    GlobalShadowWord expected = word;
+    for (uint64_t m = lanes; m != 0; m &= m - 1) {
+      GlobalAccess lane_read = read;
+      lane_read.stamp.thread = lane_read.last_writer_thread = warp_base + lowest_lane(static_cast<uint32_t>(m));
+      expected = check_global_access(expected, lane_read, kLayout).next;
+    }
+    const GlobalShadowWord together = apply_global_read_lanes(word, read, lanes, warp_base, kLayout);
+    ASSERT_EQ(together.write, expected.write) << "history " << history;
+    for (uint32_t r = 0; r < 2; ++r) {
+      ASSERT_EQ(together.readers[r], expected.readers[r]) << "history " << history;
+      ASSERT_EQ(together.reader_sites[r], expected.reader_sites[r]) << "history " << history;
+    }
+    ASSERT_EQ(together.value, expected.value) << "history " << history;
+  }
+}
+
 }  // namespace
 }  // namespace barracuda

@@ -1,9 +1,9 @@
 #include "shared_check_simulator.h"
 
-#include <unordered_map>
-
 #include <array>
 #include <cstring>
+#include <unordered_map>
+#include <utility>
 
 #include "barracuda/global_check.h"
 #include "barracuda/shared_check.h"
@@ -47,23 +47,55 @@ RecordHeader race_record(const RecordHeader& access, uint32_t lane, uint32_t off
   return h;
 }
 
+// The lanes of a load that read the same address as `lane` in the same interval (`key` of every
+// lane: its address and interval), which the device checks together (check_word_read_lanes).
+template <typename Key>
+uint32_t read_together(const RecordView& access, uint32_t lane, Key key) {
+  if (access.op() != RecordOp::kLoad) return 1u << lane;
+  uint32_t lanes = 0;
+  for (uint32_t m = access.header().active_mask; m; m &= m - 1) {
+    const uint32_t other = static_cast<uint32_t>(__builtin_ctz(m));
+    if (key(other) == key(lane)) lanes |= 1u << other;
+  }
+  return lanes;
+}
+
 void check_access(const RecordView& access, BlockShadow& block, std::vector<RecordHeader>& out) {
   const RecordHeader& h = access.header();
+  const uint32_t warp_base = h.warp_id * kWarpSize;
+  const auto key = [&](uint32_t lane) {
+    return std::pair{access.lane_address(lane), block.barriers_passed[warp_base + lane]};
+  };
   for_each_checking_lane(access, [&](uint32_t lane, uint64_t address, const SharedLaneRole& role) {
-    const uint32_t thread = h.warp_id * kWarpSize + lane;
+    const uint32_t together = read_together(access, lane, key);
+    if (lowest_lane(together) != lane) return;  // checked with the lowest lane of its reads
+    const uint32_t thread = warp_base + lane;
     const uint32_t epoch = 1 + block.barriers_passed[thread];
     const bool atomic = access.op() == RecordOp::kAtomic || access.op() == RecordOp::kReduction;
     SharedAccess lane_access{{epoch, thread, h.site_id, atomic}, access.op() != RecordOp::kLoad,
-                             h.warp_id * kWarpSize + role.last_writer_lane, access.has_uniform_value(),
+                             warp_base + role.last_writer_lane, access.has_uniform_value(),
                              access.uniform_value(), role.same_instruction_lanes};
     for (uint32_t word = 0; word < (access.access_bytes() + 3) / 4; ++word) {
       const uint64_t offset = address + 4 * word;
       SharedShadowWord& shadow = block.words[offset / 4];
-      const SharedCheckOutcome outcome = check_shared_access(shadow, lane_access);
-      shadow = outcome.next;
-      for (uint32_t r = 0; r < outcome.race_count; ++r) {
-        out.push_back(race_record(h, lane, static_cast<uint32_t>(offset), outcome.races[r]));
+      if (together == 1u << lane) {
+        const SharedCheckOutcome outcome = check_shared_access(shadow, lane_access);
+        shadow = outcome.next;
+        for (uint32_t r = 0; r < outcome.race_count; ++r) {
+          out.push_back(race_record(h, lane, static_cast<uint32_t>(offset), outcome.races[r]));
+        }
+        continue;
       }
+      // Each lane's races against the shadow before them, then the shadow they leave together.
+      for (uint32_t m = together; m; m &= m - 1) {
+        SharedAccess each = lane_access;
+        each.stamp.thread = each.last_writer_thread = warp_base + lowest_lane(m);
+        const SharedCheckOutcome outcome = check_shared_access(shadow, each);
+        for (uint32_t r = 0; r < outcome.race_count; ++r) {
+          out.push_back(race_record(h, lowest_lane(m), static_cast<uint32_t>(offset), outcome.races[r]));
+        }
+      }
+      shadow = apply_shared_read_lanes(shadow, lane_access, together, warp_base);
     }
   });
 }
@@ -99,24 +131,42 @@ struct GlobalShadow {
 
 void check_global(const RecordView& access, GlobalShadow& shadow, uint32_t threads, std::vector<RecordHeader>& out) {
   const RecordHeader& h = access.header();
+  const uint32_t warp_base = h.warp_id * kWarpSize;
   std::vector<uint32_t>& barriers = shadow.barriers_passed[h.block_id];
   barriers.resize(threads);
+  const auto key = [&](uint32_t lane) {
+    return std::pair{access.lane_address(lane) & ~uint64_t{3}, barriers[warp_base + lane]};
+  };
   for_each_checking_lane(access, [&](uint32_t lane, uint64_t address, const SharedLaneRole& role) {
-    const uint32_t thread = h.warp_id * kWarpSize + lane;
+    const uint32_t together = read_together(access, lane, key);
+    if (lowest_lane(together) != lane) return;  // checked with the lowest lane of its reads
+    const uint32_t thread = warp_base + lane;
     const GlobalAccess lane_access{{1, h.block_id, barriers[thread], thread},
                                    h.site_id,
                                    access.op() == RecordOp::kStore,
-                                   h.warp_id * kWarpSize + role.last_writer_lane,
+                                   warp_base + role.last_writer_lane,
                                    access.has_uniform_value(),
                                    access.uniform_value(),
                                    role.same_instruction_lanes};
     for (uint64_t word = address & ~uint64_t{3}; word < address + access.access_bytes(); word += 4) {
       GlobalShadowWord& cell = shadow.words[word];
-      const GlobalCheckOutcome outcome = check_global_access(cell, lane_access, shadow.layout);
-      cell = outcome.next;
-      for (uint32_t r = 0; r < outcome.race_count; ++r) {
-        push_global_race(h, lane, word, lane_access, outcome.races[r], shadow.layout, out);
+      if (together == 1u << lane) {
+        const GlobalCheckOutcome outcome = check_global_access(cell, lane_access, shadow.layout);
+        cell = outcome.next;
+        for (uint32_t r = 0; r < outcome.race_count; ++r) {
+          push_global_race(h, lane, word, lane_access, outcome.races[r], shadow.layout, out);
+        }
+        continue;
       }
+      for (uint32_t m = together; m; m &= m - 1) {
+        GlobalAccess each = lane_access;
+        each.stamp.thread = each.last_writer_thread = warp_base + lowest_lane(m);
+        const GlobalCheckOutcome outcome = check_global_access(cell, each, shadow.layout);
+        for (uint32_t r = 0; r < outcome.race_count; ++r) {
+          push_global_race(h, lowest_lane(m), word, each, outcome.races[r], shadow.layout, out);
+        }
+      }
+      cell = apply_global_read_lanes(cell, lane_access, together, warp_base, shadow.layout);
     }
   });
 }

@@ -1,6 +1,8 @@
 // The device's shared-memory rule (barracuda/shared_check.h), access by access.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "barracuda/shared_check.h"
 
 namespace barracuda {
@@ -179,6 +181,42 @@ TEST(SharedCheck, AnEarlierWriteOfTheSameSameValueStoreByALowerLaneIsNotReported
   EXPECT_EQ(run({uniform_store(1, 0, 10, 5), lane1}).race_count, 0u);
   lane1.same_instruction_lanes = 0;
   EXPECT_EQ(run({uniform_store(1, 0, 10, 5), lane1}).race_count, 1u);
+}
+
+// A warp's lanes reading one word at once leave the shadow their lane-by-lane application in lane
+// order leaves, from any shadow: random earlier accesses of the warp's and other warps' threads, in
+// this interval and the one before, then one read of random lanes (a few of which may hold entries).
+TEST(SharedCheck, ReadLanesLeaveWhatTheirLaneByLaneApplicationLeaves) {
+  std::mt19937 random(20261128);
+  for (int history = 0; history < 50000; ++history) {
+    const uint32_t warp_base = kWarpSize * (random() % 3);
+    const uint32_t epoch = 5;
+    SharedShadowWord word{};
+    for (int step = random() % 6; step > 0; --step) {
+      const uint32_t thread = random() % (3 * kWarpSize);
+      const uint32_t when = epoch - random() % 2;
+      const uint32_t site = random() % 4;
+      const uint32_t kind = random() % 4;
+      const SharedAccess earlier = kind == 0 ? store(when, thread, site) : kind == 1 ? atomic(when, thread, site)
+                                                                                     : load(when, thread, site);
+      word = check_shared_access(word, earlier).next;
+    }
+    uint32_t lanes = static_cast<uint32_t>(random());
+    if (random() % 2) lanes &= static_cast<uint32_t>(random());
+    if (lanes == 0) lanes = 1u << (random() % kWarpSize);
+    const SharedAccess read = load(epoch, warp_base + lowest_lane(lanes), random() % 4);
+    SharedShadowWord expected = word;
+    for (uint32_t m = lanes; m != 0; m &= m - 1) {
+      SharedAccess lane_read = read;
+      lane_read.stamp.thread = lane_read.last_writer_thread = warp_base + lowest_lane(m);
+      expected = check_shared_access(expected, lane_read).next;
+    }
+    const SharedShadowWord together = apply_shared_read_lanes(word, read, lanes, warp_base);
+    ASSERT_EQ(together.write, expected.write) << "history " << history;
+    ASSERT_EQ(together.readers[0], expected.readers[0]) << "history " << history;
+    ASSERT_EQ(together.readers[1], expected.readers[1]) << "history " << history;
+    ASSERT_EQ(together.value, expected.value) << "history " << history;
+  }
 }
 
 }  // namespace
