@@ -249,6 +249,15 @@ SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) 
   return t.take();
 }
 
+SyntheticTrace barriers_only(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  TraceBuilder t(blocks, queues);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    for (uint32_t r = 0; r < rounds; ++r) t.barrier_all_warps(b);
+    t.exit_all_warps(b);
+  }
+  return t.take();
+}
+
 SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds) {
   return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t, uint32_t w) {
     t.memory(b, w, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kLegacy);

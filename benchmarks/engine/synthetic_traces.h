@@ -38,6 +38,9 @@ SyntheticTrace look_back(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // state words `rounds` times, their reads of one word interleaving (cub_scan under the tool).
 SyntheticTrace spinning_look_back(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Barriers and exits only: what the host receives from a launch whose shared and global accesses the
+// device checks (docs/device_global_check.md).
+SyntheticTrace barriers_only(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Lane 0 of each warp takes a global spin lock (atomicCAS + fence), updates a counter, releases
 // it (fence + atomicExch).
 SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);

@@ -88,11 +88,16 @@ void BlockState::warp_sync(uint32_t warp_index, uint32_t mask) {
   if (mask == 0) return;
   const uint32_t base = warp_index * kWarpSize;
   Clock latest{};
-  Knowledge joined;
+  bool same = true;
+  const Knowledge& first = threads_[base + std::countr_zero(mask)].knowledge;
   for (uint32_t m = mask; m; m &= m - 1) {
     const ThreadState& t = threads_[base + std::countr_zero(m)];
     latest = std::max(latest, t.clock);
-    joined = join(joined, t.knowledge);
+    same = same && same_knowledge(t.knowledge, first);
+  }
+  Knowledge joined = join(Knowledge{}, first);
+  for (uint32_t m = mask & (mask - 1); m && !same; m &= m - 1) {
+    joined = join(joined, threads_[base + std::countr_zero(m)].knowledge);
   }
   if (mask == warp.live_mask) {
     // Everyone still alive joins: back to (or stay in) the converged form.
@@ -117,7 +122,7 @@ void BlockState::warp_sync(uint32_t warp_index, uint32_t mask) {
   for (uint32_t m = mask; m; m &= m - 1) {
     ThreadState& t = threads_[base + std::countr_zero(m)];
     t.clock = next(latest);
-    t.knowledge = joined;
+    if (!same_knowledge(t.knowledge, joined)) t.knowledge = joined;
   }
 }
 
@@ -134,12 +139,16 @@ bool BlockState::all_arrived() const {
 
 void BlockState::complete_barrier() {
   const SiteId site = pending_site_;
+  // After the block's first barrier its threads mostly hold one knowledge (this join's): compared by
+  // pointer, not joined thread by thread (each join and copy of a shared clock is an atomic count).
   Clock latest{};
-  Knowledge joined;
+  bool same = true;
   for (const ThreadState& t : threads_) {
     latest = std::max(latest, t.clock);
-    joined = join(joined, t.knowledge);
+    same = same && same_knowledge(t.knowledge, threads_.front().knowledge);
   }
+  Knowledge joined = join(Knowledge{}, threads_.front().knowledge);
+  for (size_t i = 1; i < threads_.size() && !same; ++i) joined = join(joined, threads_[i].knowledge);
   floor_ = latest;
   // A barrier after an acquire from outside the block hands it to the block (a grid-wide sync's
   // second __syncthreads): it orders what other blocks did before the block's later accesses.
@@ -149,7 +158,7 @@ void BlockState::complete_barrier() {
   if (hands_on_acquire) barriers_.useful.insert(raw(site));
   for (ThreadState& t : threads_) {
     t.clock = next(latest);
-    t.knowledge = joined;
+    if (!same_knowledge(t.knowledge, joined)) t.knowledge = joined;
   }
   for (WarpState& w : warps_) {
     w.arrived_mask = 0;

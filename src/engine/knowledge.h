@@ -23,6 +23,12 @@ struct Knowledge {
   const SharedClock& assumed() const { return unfenced ? unfenced : strict; }
 };
 
+// The same knowledge (the same shared clocks, not merely equal ones): what every thread of a block
+// holds after a barrier, so that the next barrier's join is the knowledge itself.
+inline bool same_knowledge(const Knowledge& a, const Knowledge& b) {
+  return a.strict == b.strict && a.wide == b.wide && a.unfenced == b.unfenced && a.origin == b.origin;
+}
+
 inline Knowledge join(const Knowledge& a, const Knowledge& b) {
   Knowledge k{join(a.strict, b.strict), join(a.wide, b.wide), nullptr, b.origin.valid ? b.origin : a.origin};
   if (a.unfenced || b.unfenced) k.unfenced = join(a.assumed(), b.assumed());
