@@ -810,14 +810,14 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {
     }
     if (group.is_leader()) {
       __threadfence();
-      index = claim_slot(launch.slot, row, key);
+      index = claim_slot(row, key);
       __threadfence();
       atomicExch(&row->lock, 0u);
     }
   }
   if (group.is_leader()) row->warp_slot[hardware_warp_id()] = key | uint64_t{index} << 48;
   index = __shfl_sync(group.mask, index, group.leader);
-  const SharedSlot slot = slot_at(row, index);
+  const SharedSlot slot = slot_at(launch.slot, row, index);
   if (slot.has_shadow()) slot.barriers[thread_in_block()] = 0;
   rejoin(group);
 }

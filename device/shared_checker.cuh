@@ -64,13 +64,17 @@ __device__ __forceinline__ uint32_t padded_block_threads() {
 }
 __device__ __forceinline__ uint32_t shadowed_window_bytes() { return total_shared_bytes() + kSharedWindowSlackBytes; }
 
-// The slot at `index` of `row` as its claimer laid it out.
-__device__ SharedSlot slot_at(SharedPoolRow* row, uint32_t index) {
+__device__ __forceinline__ uint64_t launch_slot_bytes() {
+  return shared_slot_bytes(padded_block_threads(), shadowed_window_bytes());
+}
+
+// The slot at `index` of `row` as its claimer laid it out for this launch.
+__device__ SharedSlot slot_at(const LaunchSlot* launch, SharedPoolRow* row, uint32_t index) {
   SharedSlot slot;
   slot.row = row;
   slot.index = index;
   if (index >= kSharedSlotsPerRow) return slot;
-  const uint32_t offset = load_cg(&row->slot_offset[index]);
+  const uint64_t offset = shared_slot_offset(launch->shared_pool_row_bytes, launch_slot_bytes(), index);
   if (offset == 0) return slot;
   char* base = reinterpret_cast<char*>(row) + offset;
   slot.barriers = reinterpret_cast<uint32_t*>(base);
@@ -86,7 +90,7 @@ __device__ SharedSlot block_slot(const LaunchSlot* launch) {
   if (row == nullptr) return {};
   const uint64_t entry = load_cg(&row->warp_slot[hardware_warp_id()]);
   if ((entry & kSharedBlockKeyMask) != shared_block_key(launch->launch_id, linear_block_id())) return {};
-  return slot_at(row, static_cast<uint32_t>(entry >> 48) & 0x3f);
+  return slot_at(launch, row, static_cast<uint32_t>(entry >> 48) & 0x3f);
 }
 
 // The slot another warp of the block claimed already, or kSharedSlotsPerRow. Needs no lock: a claim
@@ -102,8 +106,10 @@ __device__ uint32_t find_slot(SharedPoolRow* row, uint64_t key) {
 }
 
 // Leader only, holding the row lock: the block's slot, claimed when its first warp arrives. A row
-// serves one SM, which holds at most kSharedSlotsPerRow blocks, and every block frees its slot.
-__device__ uint32_t claim_slot(const LaunchSlot* launch, SharedPoolRow* row, uint64_t key) {
+// serves one SM, which holds at most kSharedSlotsPerRow blocks, and every block frees its slot. Slots
+// are of one size for this launch's blocks (shared_slot_offset): as many as the row holds, the rest
+// host-checked.
+__device__ uint32_t claim_slot(SharedPoolRow* row, uint64_t key) {
   uint32_t free_slot = kSharedSlotsPerRow;
   for (uint32_t i = 0; i < kSharedSlotsPerRow; ++i) {
     const uint64_t owner = load_cg(&row->owner[i]);
@@ -116,10 +122,6 @@ __device__ uint32_t claim_slot(const LaunchSlot* launch, SharedPoolRow* row, uin
   row->first_epoch[free_slot] = clock == 0 ? 1 : clock;
   row->exited_threads[free_slot] = 0;
   row->last_interval[free_slot] = 0;
-  // Slots of one size for this launch's blocks: as many as the row holds, the rest host-checked.
-  const uint64_t slot_bytes = shared_slot_bytes(padded_block_threads(), shadowed_window_bytes());
-  const bool fits = free_slot < shared_slots_in_row(launch->shared_pool_row_bytes, slot_bytes);
-  row->slot_offset[free_slot] = fits ? static_cast<uint32_t>(sizeof(SharedPoolRow) + free_slot * slot_bytes) : 0;
   __threadfence();  // find_slot reads the fields once it sees the owner
   row->owner[free_slot] = key;
   return free_slot;

@@ -44,12 +44,9 @@ struct SharedPoolRow {
   uint32_t first_epoch[kSharedSlotsPerRow];  // the epoch of the owner's first barrier interval
   uint32_t exited_threads[kSharedSlotsPerRow];
   uint32_t last_interval[kSharedSlotsPerRow];  // most barriers a thread of the owner passed
-  // Where the owner's slot starts, from the row (set by the claiming warp, which sizes the slots for
-  // this launch once); 0 when the row holds no shadow for it (the block is checked on the host).
-  uint32_t slot_offset[kSharedSlotsPerRow];
   uint64_t warp_slot[kWarpSlotsPerRow];  // by %warpid: the warp's block key | slot index << 48 (6 bits)
 };
-static_assert(sizeof(SharedPoolRow) == 8 + 8 * 32 + 4 * 4 * 32 + 8 * 64 && offsetof(SharedPoolRow, owner) == 8 &&
+static_assert(sizeof(SharedPoolRow) == 8 + 8 * 32 + 4 * 3 * 32 + 8 * 64 && offsetof(SharedPoolRow, owner) == 8 &&
                   offsetof(SharedPoolRow, warp_slot) % 8 == 0,
               "layout is shared by the host (which sizes the pool) and the device runtime");
 
@@ -67,10 +64,19 @@ constexpr uint64_t shared_pool_bytes(uint32_t rows, uint64_t row_bytes) {
 constexpr uint64_t shared_slot_bytes(uint32_t padded_threads, uint32_t shared_bytes) {
   return ((uint64_t{padded_threads} * 4 + 31) & ~uint64_t{31}) + uint64_t{(shared_bytes + 3) / 4} * sizeof(SharedShadowWord);
 }
-constexpr uint32_t shared_slots_in_row(uint64_t row_bytes, uint64_t slot_bytes) {
-  const uint64_t fit = (row_bytes - sizeof(SharedPoolRow)) / slot_bytes;
-  return static_cast<uint32_t>(fit < kSharedSlotsPerRow ? fit : kSharedSlotsPerRow);
+// Where slot `index` of a row starts, from the row, in a launch whose slots are `slot_bytes` long; 0
+// when the row holds no shadow for it (the block is checked on the host). Computed, not stored: the
+// claiming warp and every lookup of an access derive the same offset from the launch (one load fewer
+// on the path of every checked access).
+// Multiplied, not divided: a 64-bit division is a call on the GPU, which the logging entry points must
+// not make from divergent code (tests/device/runtime_convergence_barrier_test.cpp).
+constexpr uint64_t shared_slot_offset(uint64_t row_bytes, uint64_t slot_bytes, uint32_t index) {
+  const uint64_t offset = sizeof(SharedPoolRow) + index * slot_bytes;
+  return index < kSharedSlotsPerRow && offset + slot_bytes <= row_bytes ? offset : 0;
 }
+static_assert(shared_slot_offset(sizeof(SharedPoolRow) + 300, 100, 2) == sizeof(SharedPoolRow) + 200 &&
+              shared_slot_offset(sizeof(SharedPoolRow) + 299, 100, 2) == 0 &&
+              shared_slot_offset(uint64_t{1} << 30, 100, kSharedSlotsPerRow) == 0);
 
 // A race pair as the filter stores it: the two sites (sorted), the hazard and whether the two threads
 // share a warp, which is what the host's RaceLog deduplicates on (with the kernel: one launch).
