@@ -99,6 +99,7 @@ void BM_BroadcastRead(benchmark::State& s) { run_trace(s, broadcast_read, 2048, 
 void BM_LookBack(benchmark::State& s) { run_trace(s, look_back, 2048, 2); }
 void BM_SpinningLookBack(benchmark::State& s) { run_trace(s, spinning_look_back, 1024, 64); }
 void BM_BarrierHeavy(benchmark::State& s) { run_trace(s, barrier_heavy, 256, 16); }
+void BM_AtomicReduction(benchmark::State& s) { run_trace(s, atomic_reduction, 2048, 4); }
 void BM_BarriersOnly(benchmark::State& s) { run_trace(s, barriers_only, 2048, 16); }
 void BM_LockHeavy(benchmark::State& s) { run_trace(s, lock_heavy, 64, 4); }
 void BM_TicketedLock(benchmark::State& s) { run_trace(s, ticketed_lock, 64, 16); }
@@ -121,6 +122,7 @@ BENCHMARK(BM_CounterReadAndBumped)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Uni
 BENCHMARK(BM_SmallLaunch)->Arg(1)->MeasureProcessCPUTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BroadcastRead)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BarrierHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AtomicReduction)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BarriersOnly)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TicketedLock)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -182,6 +182,12 @@ SyntheticTrace counter_read_and_bumped(uint32_t blocks, uint32_t queues, uint32_
   });
 }
 
+SyntheticTrace atomic_reduction(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  return every_warp(blocks, queues, rounds, [](TraceBuilder& t, uint32_t b, uint32_t, uint32_t w) {
+    t.memory(b, w, RecordOp::kAtomic, ~0u, kArrayB, 4, MemorySpace::kGlobal, MemorySemantics::kLegacy);
+  });
+}
+
 SyntheticTrace broadcast_read(uint32_t blocks, uint32_t queues, uint32_t rounds) {
   // Every thread reads one of 16 coefficients (backprop's adjust_weights reads deltas[i % 16]) and
   // writes its own element: a handful of words read by every thread of the grid.

@@ -37,6 +37,9 @@ SyntheticTrace look_back(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // The same look-back while predecessors are not ready yet: the blocks in flight spin, re-reading the
 // state words `rounds` times, their reads of one word interleaving (cub_scan under the tool).
 SyntheticTrace spinning_look_back(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// Every warp adds into the same 32 words with atomics (a grid-wide reduction: kmeans's sums,
+// histogram bins).
+SyntheticTrace atomic_reduction(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace barrier_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Barriers and exits only: what the host receives from a launch whose shared and global accesses the
 // device checks (docs/device_global_check.md).
