@@ -818,7 +818,9 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_begin() {
   if (group.is_leader()) row->warp_slot[hardware_warp_id()] = key | uint64_t{index} << 48;
   index = __shfl_sync(group.mask, index, group.leader);
   const SharedSlot slot = slot_at(launch.slot, row, index);
-  if (slot.has_shadow()) slot.barriers[thread_in_block()] = 0;
+  // The thread's epoch starts at the block's first: the checks read it with one load that stays in the
+  // SM (the thread alone writes its word), not two, one of them from L2.
+  if (slot.has_shadow()) slot.epochs[thread_in_block()] = load_cg(&row->first_epoch[index]);
   rejoin(group);
 }
 
@@ -828,7 +830,8 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_end() {
   const SharedSlot slot = block_slot(launch.slot);
   if (slot.row == nullptr || slot.index >= kSharedSlotsPerRow) return;  // the block held no slot
   WarpGroup group = form_group(0);
-  const uint32_t passed = slot.has_shadow() ? slot.barriers[thread_in_block()] : 0;
+  const uint32_t passed =
+      slot.has_shadow() ? slot.epochs[thread_in_block()] - load_cg(&slot.row->first_epoch[slot.index]) : 0;
 #ifdef BARRACUDA_TOOLS_PATCH
   // ptxas refuses redux in a tools patch (sass_patch.cu), whose callbacks run one lane at a time.
   uint32_t most = passed;

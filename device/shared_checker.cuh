@@ -6,7 +6,8 @@
 // Per launch with checking on (QueueProducerHeader::shared_pool_rows != 0), in kernels the
 // instrumentation found barrier-only (their entry/exit call __barracuda_shared_check_begin/end, their
 // shared and generic loads and stores carry kAccessDeviceShared):
-//   begin   the warp finds or claims its block's slot in its SM's row and zeroes its threads' barrier counts;
+//   begin   the warp finds or claims its block's slot in its SM's row and starts its threads' epochs at
+//           the block's first;
 //   barrier each lane counts the block barrier it is about to wait at (barrier records still go to the host);
 //   access  each shared lane is checked against the slot's shadow, word by word; races go to the host
 //           as kSharedRace records, each site pair once per launch (the pool's race filter);
@@ -54,7 +55,7 @@ __device__ SharedPoolRow* shared_pool_row(const LaunchSlot* launch) {
 struct SharedSlot {
   SharedPoolRow* row = nullptr;
   uint32_t index = 0;
-  uint32_t* barriers = nullptr;  // barriers passed, by block-linear thread
+  uint32_t* epochs = nullptr;  // by block-linear thread: the block's first epoch plus the barriers it passed
   SharedShadowWord* words = nullptr;
   uint32_t word_count = 0;
   __device__ bool has_shadow() const { return words != nullptr; }
@@ -77,7 +78,7 @@ __device__ SharedSlot slot_at(const LaunchSlot* launch, SharedPoolRow* row, uint
   const uint64_t offset = shared_slot_offset(launch->shared_pool_row_bytes, launch_slot_bytes(), index);
   if (offset == 0) return slot;
   char* base = reinterpret_cast<char*>(row) + offset;
-  slot.barriers = reinterpret_cast<uint32_t*>(base);
+  slot.epochs = reinterpret_cast<uint32_t*>(base);
   slot.words = reinterpret_cast<SharedShadowWord*>(base + shared_slot_bytes(padded_block_threads(), 0));
   slot.word_count = shadowed_window_bytes() / 4;
   return slot;
@@ -315,7 +316,7 @@ __device__ __noinline__ uint32_t check_shared_lanes(bool enabled, const Launch& 
   const SharedLaneRole& role = lanes.role;
   const bool uniform = lanes.uniform;
   const uint32_t thread = thread_in_block();
-  const uint32_t epoch = load_cg(&slot.row->first_epoch[slot.index]) + slot.barriers[thread];
+  const uint32_t epoch = slot.epochs[thread];
   // In a cluster launch the block's rank may sit above bit 24 of its shared::cta addresses (as the
   // engine's worker.cpp masks it).
   const uint64_t first = address & ((uint64_t{1} << 24) - 1);
@@ -345,5 +346,5 @@ __device__ __noinline__ uint32_t check_shared_lanes(bool enabled, const Launch& 
 // Every lane of a block barrier's group, before it waits: one more barrier interval.
 __device__ __forceinline__ void count_block_barrier(const LaunchSlot* launch) {
   const SharedSlot slot = block_slot(launch);
-  if (slot.has_shadow()) ++slot.barriers[thread_in_block()];
+  if (slot.has_shadow()) ++slot.epochs[thread_in_block()];
 }
