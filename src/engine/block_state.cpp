@@ -231,10 +231,10 @@ void BlockState::complete_partial(PartialBarrier& barrier) {
   if (!barrier.unfenced.empty()) {
     // Every thread's unfenced view contains its strict one: the strict ranges plus the extra ones.
     barrier.unfenced.insert(barrier.unfenced.end(), barrier.strict.begin(), barrier.strict.end());
-    unfenced = std::make_shared<const RangeClock>(std::move(barrier.unfenced));
+    unfenced = make_clock(std::move(barrier.unfenced));
   }
-  barrier.completed = {std::make_shared<const RangeClock>(std::move(barrier.strict)),
-                       std::make_shared<const RangeClock>(std::move(barrier.wide)), std::move(unfenced), barrier.origin};
+  barrier.completed = {make_clock(std::move(barrier.strict)),
+                       make_clock(std::move(barrier.wide)), std::move(unfenced), barrier.origin};
   const Knowledge& joined = barrier.completed;
   for (uint32_t w = 0; w < warps_.size(); ++w) {
     for (uint32_t m = barrier.waiting[w]; m; m &= m - 1) {
@@ -254,7 +254,7 @@ void BlockState::complete_partial(PartialBarrier& barrier) {
   partial_waiting_ &= ~(1u << static_cast<uint32_t>(&barrier - partial_.data()));
 }
 
-void BlockState::append_own_ranges(uint32_t local, std::vector<ClockRange>& ranges) const {
+void BlockState::append_own_ranges(uint32_t local, ClockRanges& ranges) const {
   ranges.push_back({first_thread_, first_thread_ + threads_per_block_, floor_});
   const uint32_t warp = local / kWarpSize;
   const uint32_t warp_first = first_thread_ + warp * kWarpSize;
@@ -268,11 +268,11 @@ void BlockState::append_own_ranges(uint32_t local, std::vector<ClockRange>& rang
 }
 
 SharedClock BlockState::snapshot(uint32_t local, const SharedClock& knowledge) const {
-  std::vector<ClockRange> ranges;
+  ClockRanges ranges;
   append_own_ranges(local, ranges);
   RangeClock own(std::move(ranges));
-  if (!knowledge) return std::make_shared<const RangeClock>(std::move(own));
-  return std::make_shared<const RangeClock>(RangeClock::merged(own, *knowledge));
+  if (!knowledge) return make_clock(std::move(own));
+  return make_clock(RangeClock::merged(own, *knowledge));
 }
 
 void BlockState::release(uint32_t local, uint64_t address, MemoryScope scope, SyncMap& sync) {

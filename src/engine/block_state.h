@@ -93,7 +93,7 @@ struct PartialBarrier {
   std::vector<uint32_t> waiting;  // per warp: lanes in bar.sync
   std::vector<uint32_t> arrivals;  // per warp: lanes counted (waiting or passed by with bar.arrive)
   // What the arrived threads knew and did when they arrived (RangeClock input, merged at completion).
-  std::vector<ClockRange> strict, wide, unfenced;
+  ClockRanges strict, wide, unfenced;
   bool any_unfenced = false;  // an arrived thread had unfenced knowledge: `unfenced` is filled
   UnfencedOrigin origin;
   Clock latest{};
@@ -204,7 +204,7 @@ class BlockState {
 
  private:
   // What thread `local` knows through the block barrier, its warp and its own clock.
-  void append_own_ranges(uint32_t local, std::vector<ClockRange>& ranges) const;
+  void append_own_ranges(uint32_t local, ClockRanges& ranges) const;
   SharedClock snapshot(uint32_t local, const SharedClock& knowledge) const;
   void complete_partial(PartialBarrier& barrier);
   void mark_useful_barrier(Clock clock);

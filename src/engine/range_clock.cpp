@@ -11,7 +11,7 @@ constexpr uint32_t kEnd = std::numeric_limits<uint32_t>::max();  // past every t
 
 // Sweeps the range boundaries in order and keeps, between consecutive boundaries, the largest
 // clock of the ranges covering that stretch.
-std::vector<ClockRange> normalise(std::vector<ClockRange> input) {
+ClockRanges normalise(ClockRanges input) {
   std::vector<uint32_t> cuts;
   cuts.reserve(input.size() * 2);
   for (const ClockRange& r : input) {
@@ -24,9 +24,9 @@ std::vector<ClockRange> normalise(std::vector<ClockRange> input) {
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   std::sort(input.begin(), input.end(), [](const ClockRange& a, const ClockRange& b) { return a.first < b.first; });
 
-  std::vector<ClockRange> out;
+  ClockRanges out;
   // Ranges still open at the current cut; input is sorted by start, so `next` only moves forward.
-  std::vector<ClockRange> open;
+  ClockRanges open;
   size_t next = 0;
   for (size_t i = 0; i + 1 < cuts.size(); ++i) {
     const uint32_t lo = cuts[i];
@@ -47,7 +47,7 @@ std::vector<ClockRange> normalise(std::vector<ClockRange> input) {
 
 }  // namespace
 
-RangeClock::RangeClock(std::vector<ClockRange> ranges) : ranges_(normalise(std::move(ranges))) {}
+RangeClock::RangeClock(ClockRanges ranges) : ranges_(normalise(std::move(ranges))) {}
 
 Clock RangeClock::at(ThreadId thread) const {
   const uint32_t t = raw(thread);
@@ -127,7 +127,7 @@ SharedClock join(const SharedClock& a, const SharedClock& b) {
   if (b->descends_from(*a)) return b;
   if (a->covers(*b)) return a;
   if (b->covers(*a)) return b;
-  return std::make_shared<const RangeClock>(RangeClock::merged(*a, *b));
+  return make_clock(RangeClock::merged(*a, *b));
 }
 
 }  // namespace barracuda::engine

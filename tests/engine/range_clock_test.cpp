@@ -23,8 +23,8 @@ TEST(RangeClock, OverlapsKeepTheLargerClockAndMergeEqualNeighbours) {
 }
 
 TEST(RangeClock, JoinReturnsAnInputThatAlreadyCoversTheOther) {
-  auto big = std::make_shared<const RangeClock>(std::vector<ClockRange>{{0, 100, c(9)}});
-  auto small = std::make_shared<const RangeClock>(std::vector<ClockRange>{{5, 6, c(2)}});
+  auto big = make_clock(ClockRanges{{0, 100, c(9)}});
+  auto small = make_clock(ClockRanges{{5, 6, c(2)}});
   EXPECT_EQ(join(big, small), big);
   EXPECT_EQ(join(small, big), big);
   EXPECT_EQ(join(nullptr, small), small);
@@ -47,8 +47,8 @@ TEST(RangeClock, MergesRememberWhatTheyDescendFrom) {
   // Two merges on (the holder's own clock added at its release), the lock is still remembered.
   const RangeClock released = RangeClock::merged(RangeClock({{128, 129, c(8)}}), knowledge);
   EXPECT_TRUE(released.descends_from(lock));
-  auto lock_clock = std::make_shared<const RangeClock>(lock);
-  auto released_clock = std::make_shared<const RangeClock>(released);
+  auto lock_clock = make_clock(lock);
+  auto released_clock = make_clock(released);
   EXPECT_EQ(join(lock_clock, released_clock), released_clock);
   EXPECT_EQ(join(released_clock, lock_clock), released_clock);
   EXPECT_EQ(released_clock->at(t(64)), c(2));
@@ -59,7 +59,7 @@ TEST(RangeClock, MatchesDenseVectorsOnRandomInputs) {
   std::mt19937 rng(42);
   for (int round = 0; round < 2000; ++round) {
     auto random_clock = [&](std::vector<uint32_t>& dense) {
-      std::vector<ClockRange> ranges;
+      ClockRanges ranges;
       for (int k = rng() % 6; k > 0; --k) {
         const uint32_t lo = rng() % 64, hi = lo + 1 + rng() % 16, v = rng() % 4;
         ranges.push_back({lo, hi, c(v)});

@@ -11,7 +11,7 @@ namespace {
 Clock c(uint32_t v) { return static_cast<Clock>(v); }
 
 Knowledge released_by(uint32_t thread, uint32_t clock) {
-  return {std::make_shared<const RangeClock>(std::vector<ClockRange>{{thread, thread + 1, c(clock)}}), nullptr, nullptr, {}};
+  return {make_clock(ClockRanges{{thread, thread + 1, c(clock)}}), nullptr, nullptr, {}};
 }
 
 TEST(SyncMap, ALocationKeepsWhatItsReleasesJoined) {
