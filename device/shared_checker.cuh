@@ -248,7 +248,8 @@ __device__ void check_word_read_lanes(const Launch& launch, SharedShadowWord* wo
     if (lane == leader) {
       const bool changed = next.readers[0] != seen.readers[0] || next.readers[1] != seen.readers[1];
       for (uint32_t r = 0; r < 2 && applied; ++r) {
-        if (next.readers[r] != seen.readers[r]) applied = cas(&word->readers[r], seen.readers[r], next.readers[r]) == seen.readers[r];
+        if (next.readers[r] == seen.readers[r]) continue;
+        applied = cas(&word->readers[r], seen.readers[r], next.readers[r]) == seen.readers[r];
       }
       if (applied && changed) {
         __threadfence();
@@ -258,7 +259,8 @@ __device__ void check_word_read_lanes(const Launch& launch, SharedShadowWord* wo
     if (!__shfl_sync(lanes, applied, static_cast<int>(leader))) continue;
     write_after = from_lane(lanes, write_after, leader);
     const uint64_t me = pack_stamp(access.stamp);
-    const bool entered = (next.readers[0] == me && seen.readers[0] != me) || (next.readers[1] == me && seen.readers[1] != me);
+    const bool entered =
+        (next.readers[0] == me && seen.readers[0] != me) || (next.readers[1] == me && seen.readers[1] != me);
     // Only a plain read keeps a reader entry: the late write is plain or atomic-plain with it.
     if (entered && write_after != seen.write && same_epoch(write_after, access.stamp.epoch) &&
         unpack_stamp(write_after).thread != access.stamp.thread) {

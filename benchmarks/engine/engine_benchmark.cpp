@@ -41,7 +41,8 @@ void run_trace(benchmark::State& state, TraceFactory factory, uint32_t blocks, u
   state.counters["races"] = static_cast<double>(races);
   uint64_t slots = 0;
   for (const auto& queue : trace.queues) slots += queue.size();
-  state.counters["slots/s"] = benchmark::Counter(static_cast<double>(slots) * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["slots/s"] =
+      benchmark::Counter(static_cast<double>(slots) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 // A run stopped by a signal while a lock-heavy launch holds records back: the worker of queue 1 holds

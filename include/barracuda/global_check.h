@@ -156,7 +156,8 @@ constexpr bool global_concurrent(uint64_t earlier, const GlobalStamp& access, Gl
 constexpr uint32_t reader_to_replace_for_others(const GlobalShadowWord& seen, const GlobalStamp& read,
                                                 GlobalStampLayout layout) {
   const bool current[2] = {current_stamp(seen.readers[0], read.tag), current_stamp(seen.readers[1], read.tag)};
-  const GlobalStamp held[2] = {unpack_global_stamp(seen.readers[0], layout), unpack_global_stamp(seen.readers[1], layout)};
+  const GlobalStamp held[2] = {unpack_global_stamp(seen.readers[0], layout),
+                               unpack_global_stamp(seen.readers[1], layout)};
   for (uint32_t r = 0; r < 2; ++r) {
     if (!current[r]) return r;
   }

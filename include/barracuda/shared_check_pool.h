@@ -8,8 +8,9 @@
 //                                            the host before each launch (a race the device sent once
 //                                            in the launch is not sent again)
 //   shared_pool_rows_offset() + r * row_bytes   the row of SM id r: SharedPoolRow, then its slots
-//   a slot (shared_slot_bytes())             u32 epoch (first epoch + barriers passed), by block-linear thread; then one
-//                                            SharedShadowWord per 4-byte word of the block's shared memory
+//   a slot (shared_slot_bytes())             u32 epoch (first epoch + barriers passed), by block-linear
+//                                            thread; then one SharedShadowWord per 4-byte word of the
+//                                            block's shared memory
 //
 // A block's first warp to start claims a free slot of its SM's row under the row's lock; its other
 // warps find it by the block's key; the warp that counts the block's last thread out frees it. A
