@@ -72,6 +72,23 @@ void check_kept_read(Stamp& read, const Stamp& access, bool same_site, ConflictS
 
 bool keeps_reads(const Stamp& write) { return write.kind.strong; }
 
+// Whether `write` keeps `earlier`, the location's last write, among the reads (AccessKind::shared_space).
+bool keeps_write(const Stamp& earlier, const Stamp& write) {
+  return write.kind.write && write.kind.strong && !write.kind.shared_space && earlier.kind.write && !earlier.kind.strong;
+}
+
+// Keeps the plain write a strong one replaced among the reads (sorted by thread, one per thread), where
+// its thread has no read there: a later read of that thread stands for it (a strong write unordered
+// with the plain one cannot be ordered after the read that followed it).
+void keep_plain_write(LocationHistory& history, const Stamp& write) {
+  auto at = std::lower_bound(history.reads.begin(), history.reads.end(), write.thread,
+                             [](const Stamp& read, ThreadId thread) { return read.thread < thread; });
+  if (at != history.reads.end() && at->thread == write.thread) return;
+  const bool alone = history.reads.empty();
+  history.reads.insert(at, write);
+  history.reads_all_raced = (alone || history.reads_all_raced) && write.kind.raced_strong_write;
+}
+
 // A list this long is compacted rather than grown: a few threads re-reading a word (a spin loop)
 // cannot grow it without bound.
 constexpr size_t kReadsBeforeCompaction = 64;
@@ -101,9 +118,11 @@ std::unique_ptr<LocationHistory> copy_history(const ShadowCell& cell) {
   return std::make_unique<LocationHistory>(*owned<LocationHistory>(cell));
 }
 
-// The latest read of the highest thread id in `reads`, or `latest` if that is higher.
+// The latest read of the highest thread id in `reads`, or `latest` if that is higher. A plain write
+// kept there past a strong one (keep_plain_write) is older than the location's last write: not a read.
 const Stamp* latest_of_highest(const ReadList& reads, const Stamp* latest) {
   for (const Stamp& read : reads) {
+    if (read.kind.write) continue;
     if (latest == nullptr || read.thread >= latest->thread) latest = &read;
   }
   return latest;
@@ -210,13 +229,19 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       Stamp earlier = inline_stamp(cell);
       const bool raced = check(earlier, access, sink, byte);
       const bool read_kept = access.kind.write && !earlier.kind.write && keeps_reads(access);
-      if (!read_kept &&
+      const bool write_kept = keeps_write(earlier, access);
+      if (!read_kept && !write_kept &&
           (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread))) {
         cell.hold(access);
         return;
       }
       auto history = std::make_unique<LocationHistory>();
-      if (earlier.kind.write) {
+      if (write_kept) {
+        earlier.kind.raced_strong_write = raced;
+        history->write = access;
+        history->reads.push_back(earlier);
+        history->reads_all_raced = raced;
+      } else if (earlier.kind.write) {
         history->write = earlier;
         history->reads.push_back(access);
       } else if (read_kept) {
@@ -232,25 +257,34 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
     case CellState::kHistory: {
       auto* history = owned<LocationHistory>(cell);
       if (!access.kind.write) return read_history(*history, access, sink, worker, byte);
-      if (history->write) check(*history->write, access, sink, byte);
+      std::optional<Stamp> kept_write;
+      if (history->write) {
+        const bool raced = check(*history->write, access, sink, byte);
+        if (keeps_write(*history->write, access)) {
+          kept_write = *history->write;
+          kept_write->kind.raced_strong_write = raced;
+        }
+      }
       const bool same_site = history->write && history->write->kind.strong && history->write->site == access.site;
       if (history->gather_reads()) history->reads_all_raced = false;
       // The history stays, holding just this write: a word read by several threads between writes
       // (a shared-memory tile) would otherwise allocate and free one at every round.
       history->write = access;
       if (keeps_reads(access) && history->reads.size() <= kReadsKeptPastStrongWrites) {
-        if (same_site && history->reads_all_raced) return;
-        bool all_raced = true;
-        for (Stamp& read : history->reads) {
-          check_kept_read(read, access, same_site, sink, byte);
-          all_raced = all_raced && read.kind.raced_strong_write;
+        if (!(same_site && history->reads_all_raced)) {
+          bool all_raced = true;
+          for (Stamp& read : history->reads) {
+            check_kept_read(read, access, same_site, sink, byte);
+            all_raced = all_raced && read.kind.raced_strong_write;
+          }
+          history->reads_all_raced = all_raced;
         }
-        history->reads_all_raced = all_raced;
-        return;
+      } else {
+        for (const Stamp& read : history->reads) check(read, access, sink, byte);
+        history->reads.clear();
+        history->reads_all_raced = false;
       }
-      for (const Stamp& read : history->reads) check(read, access, sink, byte);
-      history->reads.clear();
-      history->reads_all_raced = false;
+      if (kept_write) keep_plain_write(*history, *kept_write);
       return;
     }
     case CellState::kSplit:

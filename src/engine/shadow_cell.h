@@ -5,8 +5,9 @@
 // Reporting rule (the differential test's reference implements the same one): an access races
 // with the location's last write if they are unordered, and a write also races with every
 // unordered read since that last write, of which the latest per thread is kept. A plain write clears
-// the reads; a strong one (atomic, relaxed, release) keeps up to 256, marking those it raced with
-// (shadow_cell.cpp).
+// the reads; a strong one (atomic, relaxed, release) keeps up to 256, marking those it raced with, and
+// outside shared memory it keeps the plain write it replaced among them (AccessKind::shared_space;
+// shadow_cell.cpp).
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -165,8 +166,11 @@ void apply_history_read(ShadowCell& cell, const Stamp& access, ConflictSink& sin
 inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
   const bool own_inline = (cell.state == CellState::kWrite || cell.state == CellState::kRead) &&
                           static_cast<uint32_t>(cell.payload) == raw(access.thread);
-  const bool replaces_own = access.kind.write ? cell.state == CellState::kWrite || !access.kind.strong
-                                              : cell.state == CellState::kRead;
+  const bool keeps_own_write = access.kind.strong && !access.kind.shared_space && cell.state == CellState::kWrite &&
+                               !cell.kind.strong;
+  const bool replaces_own = access.kind.write
+                                ? (cell.state == CellState::kWrite && !keeps_own_write) || !access.kind.strong
+                                : cell.state == CellState::kRead;
   if (cell.state == CellState::kEmpty || (own_inline && replaces_own)) {
     cell.hold(access);
   } else if (cell.state == CellState::kHistory && !access.kind.write) {

@@ -84,6 +84,49 @@ TEST(AccessRaces, AReadRacesWithAnAtomicAfterItsOwnThreadsAtomic) {
   EXPECT_TRUE(s.race(read, unordered));
 }
 
+// Lane 0 stores plainly, then every lane of its warp adds atomically to the same word (tests/gpu's
+// atomic/atomic_vs_store_lanes). Lane 0's own atomic comes first and would replace its store in the
+// cell; the other lanes' atomics would then meet only an atomic, which never races with them. A strong
+// write keeps the plain write it replaced, as it keeps plain reads.
+TEST(AccessRaces, APlainWriteRacesWithAtomicsAfterItsOwnThreadsAtomic) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId store = s.warp(0, 0).store(lane(0), kX);
+  const SiteId add = s.warp(0, 0).atomic(kAllLanes, kX, 0);
+  s.run();
+  ASSERT_TRUE(s.race(store, add));
+  EXPECT_EQ(s.race(store, add)->hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(s.race(store, add)->race_class, RaceClass::kIntraWarp);
+  EXPECT_EQ(s.races().size(), 1u);
+}
+
+// The same with the store ordered before the first atomic (a block-mate's, after a barrier) but not
+// before a later atomic of another block: that atomic races with the store; and a plain write after
+// the atomics still clears what they kept.
+TEST(AccessRaces, APlainWriteRacesWithAnAtomicThatFollowsOneOrderedAfterIt) {
+  Scenario s(kTwoBlocks, kTwoWarps);
+  const SiteId store = s.warp(0, 0).store(lane(0), kX);
+  s.warp(0, 0).barrier();
+  s.warp(0, 1).barrier();
+  const SiteId ordered = s.warp(0, 1).atomic(lane(0), kX);
+  const SiteId unordered = s.warp(1, 0).atomic(lane(0), kX);
+  s.run();
+  EXPECT_FALSE(s.race(store, ordered));
+  ASSERT_TRUE(s.race(store, unordered));
+  EXPECT_EQ(s.race(store, unordered)->race_class, RaceClass::kInterBlock);
+  EXPECT_EQ(s.race(store, unordered)->hazard, Hazard::kAtomicPlain);
+}
+
+// In a block's shared memory the plain write is not kept: the device rule that checks shared memory
+// on the GPU (barracuda/shared_check.h) has no room for it, and both sides must agree. Known miss.
+TEST(AccessRaces, SharedMemoryKeepsNoPlainWritePastAnAtomic) {
+  Scenario s(Dim3{1, 1, 1}, Dim3{32, 1, 1});
+  const AccessOptions shared{.space = MemorySpace::kShared};
+  const SiteId store = s.warp(0, 0).store(lane(0), 0x40, 4, shared);
+  const SiteId add = s.warp(0, 0).atomic(kAllLanes, 0x40, 0, shared);
+  s.run();
+  EXPECT_FALSE(s.race(store, add));
+}
+
 // A read an atomic raced with stays for later writes: an atomic of another site races with it again,
 // one of the same site passes it by (the pair is reported), a plain write races with it.
 TEST(AccessRaces, AReadAnAtomicRacedWithStaysForOtherSitesAndPlainWrites) {

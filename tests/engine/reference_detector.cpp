@@ -248,11 +248,17 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   const uint64_t key_offset = RecordView(h).space() == MemorySpace::kCluster ? (uint64_t{1} << 63) : 0;
   for (uint64_t byte = address; byte < address + RecordView(h).access_bytes(); ++byte) {
     ByteHistory& history = memory[byte ^ key_offset];
-    if (history.write) check(*history.write, cur, h);
+    const bool raced_write = history.write && check(*history.write, cur, h);
     if (cur.write) {
       // As the engine (shadow_cell.cpp): a strong write keeps up to 256 reads, marking those it raced
-      // with, which later strong writes pass by.
+      // with, which later strong writes pass by; outside shared memory it keeps the plain write it
+      // replaced among them, unless that write's thread read since.
       const bool same_site = history.write && history.write->strong && history.write->site == cur.site;
+      std::optional<Access> kept_write;
+      if (cur.strong && RecordView(h).space() != MemorySpace::kShared && history.write && !history.write->strong) {
+        kept_write = *history.write;
+        kept_write->raced_strong_write = raced_write;
+      }
       if (cur.strong && history.reads.size() <= 256) {
         for (auto& [reader, read] : history.reads) {
           if (!(read.raced_strong_write && same_site)) read.raced_strong_write = check(read, cur, h);
@@ -261,6 +267,7 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
         for (const auto& [reader, read] : history.reads) check(read, cur, h);
         history.reads.clear();
       }
+      if (kept_write) history.reads.try_emplace(kept_write->thread, *kept_write);
       history.write = cur;
     } else {
       history.reads[t] = cur;
