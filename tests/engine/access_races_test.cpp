@@ -100,8 +100,7 @@ TEST(AccessRaces, APlainWriteRacesWithAtomicsAfterItsOwnThreadsAtomic) {
 }
 
 // The same with the store ordered before the first atomic (a block-mate's, after a barrier) but not
-// before a later atomic of another block: that atomic races with the store; and a plain write after
-// the atomics still clears what they kept.
+// before a later atomic of another block: that atomic races with the store.
 TEST(AccessRaces, APlainWriteRacesWithAnAtomicThatFollowsOneOrderedAfterIt) {
   Scenario s(kTwoBlocks, kTwoWarps);
   const SiteId store = s.warp(0, 0).store(lane(0), kX);
