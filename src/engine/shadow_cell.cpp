@@ -72,11 +72,6 @@ void check_kept_read(Stamp& read, const Stamp& access, bool same_site, ConflictS
 
 bool keeps_reads(const Stamp& write) { return write.kind.strong; }
 
-// Whether `write` keeps `earlier`, the location's last write, among the reads (AccessKind::shared_space).
-bool keeps_write(const Stamp& earlier, const Stamp& write) {
-  return write.kind.write && write.kind.strong && !write.kind.shared_space && earlier.kind.write && !earlier.kind.strong;
-}
-
 // Keeps the plain write a strong one replaced among the reads (sorted by thread, one per thread), where
 // its thread has no read there: a later read of that thread stands for it (a strong write unordered
 // with the plain one cannot be ordered after the read that followed it).
@@ -229,14 +224,14 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       Stamp earlier = inline_stamp(cell);
       const bool raced = check(earlier, access, sink, byte);
       const bool read_kept = access.kind.write && !earlier.kind.write && keeps_reads(access);
-      const bool write_kept = keeps_write(earlier, access);
+      const bool write_kept = keeps_write(earlier.kind, access.kind);
       if (!read_kept && !write_kept &&
           (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread))) {
         cell.hold(access);
         return;
       }
       auto history = std::make_unique<LocationHistory>();
-      if (write_kept) {
+      if (read_kept || write_kept) {
         earlier.kind.raced_strong_write = raced;
         history->write = access;
         history->reads.push_back(earlier);
@@ -244,10 +239,6 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       } else if (earlier.kind.write) {
         history->write = earlier;
         history->reads.push_back(access);
-      } else if (read_kept) {
-        earlier.kind.raced_strong_write = raced;
-        history->write = access;
-        history->reads.push_back(earlier);
       } else {
         history->reads = {earlier, access};
       }
@@ -260,7 +251,7 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       std::optional<Stamp> kept_write;
       if (history->write) {
         const bool raced = check(*history->write, access, sink, byte);
-        if (keeps_write(*history->write, access)) {
+        if (keeps_write(history->write->kind, access.kind)) {
           kept_write = *history->write;
           kept_write->kind.raced_strong_write = raced;
         }

@@ -159,6 +159,11 @@ void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access
 // apply_access for the read `access` of a kHistory cell: checked against the write, then appended
 // to the reads (the commonest case of a tile every thread of a block reads).
 void apply_history_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker);
+// Whether a write of kind `write` keeps the location's last write, of kind `earlier`, among the reads:
+// a strong write outside shared memory keeps a plain one (AccessKind::shared_space).
+constexpr bool keeps_write(const AccessKind& earlier, const AccessKind& write) {
+  return write.write && write.strong && !write.shared_space && earlier.write && !earlier.strong;
+}
 // apply_word_access for a whole word, with the first touch of a word inlined (the common case of
 // streaming kernels).
 // Also inlined: a thread revisiting a word it alone touched last (a write replaces its own access,
@@ -166,11 +171,9 @@ void apply_history_read(ShadowCell& cell, const Stamp& access, ConflictSink& sin
 inline void apply_whole_word_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker) {
   const bool own_inline = (cell.state == CellState::kWrite || cell.state == CellState::kRead) &&
                           static_cast<uint32_t>(cell.payload) == raw(access.thread);
-  const bool keeps_own_write = access.kind.strong && !access.kind.shared_space && cell.state == CellState::kWrite &&
-                               !cell.kind.strong;
-  const bool replaces_own = access.kind.write
-                                ? (cell.state == CellState::kWrite && !keeps_own_write) || !access.kind.strong
-                                : cell.state == CellState::kRead;
+  const bool replaces_own = access.kind.write ? (cell.state == CellState::kWrite && !keeps_write(cell.kind, access.kind)) ||
+                                                    !access.kind.strong
+                                              : cell.state == CellState::kRead;
   if (cell.state == CellState::kEmpty || (own_inline && replaces_own)) {
     cell.hold(access);
   } else if (cell.state == CellState::kHistory && !access.kind.write) {
