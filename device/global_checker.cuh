@@ -5,8 +5,9 @@
 //
 // Per launch with LaunchSlot::global_check set, in kernels the instrumentation found barrier-only for
 // global memory (their global and generic loads and stores carry kAccessDeviceGlobal):
-//   barrier each thread counts the block barriers it passed in its word of `barriers` (barrier records
-//           still go to the host, which checks the accesses outside the ranges);
+//   barrier each thread counts the block barriers it passed in its word of `barriers` (the barriers
+//           themselves are counted per block in barrier_counter.cuh, or logged when the launch keeps
+//           every record);
 //   access  each lane whose global address lies in one of the launch's ranges is checked against that
 //           range's shadow, word by word; races go to the host as kGlobalRace records, each site pair
 //           once per launch (the launch's race filter). The other lanes are logged.
@@ -27,16 +28,21 @@ __device__ __forceinline__ uint32_t global_barriers_passed(const GlobalCheckLaun
 }
 
 // Every lane of a block barrier's group, before it waits: one more barrier interval. Past what the
-// stamps' interval bits hold the count stays put, and the launch says so.
+// stamps' interval bits hold, the stamps stay at their last interval (global_interval) and the launch
+// says so; the count goes on for kBarriersPassed (barrier_counter.cuh).
 __device__ __forceinline__ void count_global_barrier(const LaunchSlot* launch) {
   const GlobalCheckLaunch* check = global_check_of(launch);
   const uint32_t passed = global_barriers_passed(check);
-  const GlobalStampLayout layout{check->interval_bits};
-  if (passed >= layout.max_interval()) {
-    if (!check->saturated) atomicExch(const_cast<uint32_t*>(&check->saturated), 1u);
-    return;
+  if (passed >= GlobalStampLayout{check->interval_bits}.max_interval() && !check->saturated) {
+    atomicExch(const_cast<uint32_t*>(&check->saturated), 1u);
   }
+  if (passed == ~0u) return;
   *barrier_word(check) = uint64_t{check->tag} << kGlobalBarrierCountBits | (passed + 1);
+}
+
+// The calling thread's barrier interval as its stamps hold it.
+__device__ __forceinline__ uint32_t global_interval(const GlobalCheckLaunch* check) {
+  return min(global_barriers_passed(check), GlobalStampLayout{check->interval_bits}.max_interval());
 }
 
 __device__ __forceinline__ uint32_t load_relaxed_u32(const uint32_t* address) {
@@ -288,7 +294,7 @@ __device__ __noinline__ uint32_t check_global_lanes(bool enabled, const Launch& 
   const CheckedLanes lanes =
       checked_lanes(checked, lane, address, write && (access_info & kAccessHasValue) != 0, value, bytes);
   const SharedLaneRole& role = lanes.role;
-  const uint32_t interval = global_barriers_passed(check);
+  const uint32_t interval = global_interval(check);
   // Loads of one word by several lanes in one interval: checked together (`write` is the
   // instruction's, the same in every lane).
   const uint32_t read_together =

@@ -1,6 +1,7 @@
 // The device logging runtime: compiled to relocatable PTX at build time, embedded into the host
 // library as text, and linked by nvJitLink with every instrumented module. The queue protocol and
 // arena layout are specified in barracuda/queue.h; the record format in barracuda/record.h.
+#include "barracuda/barrier_count.h"
 #include "barracuda/device_launch.h"
 #include "barracuda/queue.h"
 #include "barracuda/global_check_launch.h"
@@ -227,6 +228,18 @@ __device__ Launch register_launch(QueueProducerHeader* producers, uint32_t slot,
 // The leader's value of a 64-bit word, for every lane of the group.
 __device__ __forceinline__ uint64_t from_leader(const WarpGroup& group, uint64_t value) {
   return __shfl_sync(group.mask, value, group.leader);
+}
+
+// The most of the group's values (ptxas refuses redux in a tools patch, whose callbacks run one lane at
+// a time: shuffles there).
+__device__ __forceinline__ uint32_t group_max(const WarpGroup& group, uint32_t value) {
+#ifdef BARRACUDA_TOOLS_PATCH
+  uint32_t most = value;
+  for (uint32_t m = group.mask; m != 0; m &= m - 1) most = max(most, __shfl_sync(group.mask, value, __ffs(m) - 1));
+  return most;
+#else
+  return __reduce_max_sync(group.mask, value);
+#endif
 }
 
 // The warp's lanes that exist (the block's last warp may have fewer than 32).
@@ -538,6 +551,7 @@ __device__ void log_access_record(const Launch& launch, const WarpGroup& group, 
 
 #include "shared_checker.cuh"
 #include "global_checker.cuh"
+#include "barrier_counter.cuh"
 
 }  // namespace
 
@@ -588,6 +602,7 @@ extern "C" __device__ __noinline__ void __barracuda_log_access(uint64_t address,
       group.mask = __match_any_sync(group.mask, ticketed ? 1u : 0u);
       group.leader = __ffs(group.mask) - 1;
     }
+    if (counts_barriers(launch)) tell_barriers_passed(launch, group, site_id);
     log_access_record(launch, group, address, site_id, access_info, space_sem, value, ticketed);
   }
   rejoin({arrived, group.lane, group.leader});
@@ -610,6 +625,11 @@ extern "C" __device__ __noinline__ void __barracuda_log_sync(uint32_t site_id, u
     count_block_barrier(launch.slot);
   }
   if (static_cast<RecordOp>(op) == RecordOp::kBarrier && launch.slot->global_check != 0) {
+    // A launch that counts its barriers counts them in __barracuda_log_block_event and logs none.
+    if (counts_barriers(launch)) {
+      rejoin(group);
+      return;
+    }
     count_global_barrier(launch.slot);
   }
   // A fence's tickets order it in the bucket of its thread's last read (`payload`, 0 when the function
@@ -706,6 +726,20 @@ extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
                  kGridDeleted);
     }
   }
+}
+
+// Kernels whose global memory the device may check, at each block barrier (kArrive after its LogSync,
+// kPass right after the barrier) and before each exit: where the launch counts its barriers
+// (device/barrier_counter.cuh), the block's word follows the group.
+extern "C" __device__ __noinline__ void __barracuda_log_block_event(uint32_t site_id, uint32_t event) {
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr || !counts_barriers(launch)) return;  // one launch per grid: every lane alike
+  const WarpGroup group = form_group(site_id);
+  const auto block_event = static_cast<BlockEvent>(event);
+  const uint32_t passed = global_barriers_passed(global_check_of(launch.slot));
+  if (block_event == BlockEvent::kArrive) count_global_barrier(launch.slot);
+  count_block_event(launch, group, site_id, passed, block_event);
+  rejoin(group);
 }
 
 // ---- Dynamic parallelism (barracuda/device_launch.h) ------------------------------------------------
@@ -832,13 +866,7 @@ extern "C" __device__ __noinline__ void __barracuda_shared_check_end() {
   WarpGroup group = form_group(0);
   const uint32_t passed =
       slot.has_shadow() ? slot.epochs[thread_in_block()] - load_cg(&slot.row->first_epoch[slot.index]) : 0;
-#ifdef BARRACUDA_TOOLS_PATCH
-  // ptxas refuses redux in a tools patch (sass_patch.cu), whose callbacks run one lane at a time.
-  uint32_t most = passed;
-  for (uint32_t m = group.mask; m != 0; m &= m - 1) most = max(most, __shfl_sync(group.mask, passed, __ffs(m) - 1));
-#else
-  const uint32_t most = __reduce_max_sync(group.mask, passed);
-#endif
+  const uint32_t most = group_max(group, passed);
   if (group.is_leader()) {
     atomicMax(&slot.row->last_interval[slot.index], most);
     __threadfence();

@@ -32,18 +32,27 @@ struct GlobalCheckLaunch {
   // Set by the device: a thread passed more barriers than interval_bits hold. Not read back by the host
   // yet (README, Known problems).
   uint32_t saturated;
-  // Device address of one word per thread of the grid: tag << 48 | barriers the thread passed (an
-  // entry of another tag counts as 0, so the host never clears it).
+  // Device address of one word per thread of the grid: tag << 48 | kGlobalBarrierToldBit | barriers
+  // the thread passed (an entry of another tag counts as 0, so the host never clears it). The count
+  // goes on past what the stamps' interval bits hold (up to 2^32 - 1): kBarriersPassed needs it.
   uint64_t barriers;
   // Device address of kGlobalRaceFilterEntries words: global_race_filter_key()s of the pairs sent.
   uint64_t race_filter;
+  // Device address of two words per block of the grid, read when the launch counts its barriers
+  // (kLaunchCountsBarriers): the block's packed BlockBarrierState and its pending barrier's site
+  // (barracuda/barrier_count.h). Words of another tag are a block's start: never cleared.
+  uint64_t block_barriers;
   GlobalCheckRange ranges[kGlobalCheckRanges];
 };
-static_assert(sizeof(GlobalCheckRange) == 24 && sizeof(GlobalCheckLaunch) == 32 + 24 * kGlobalCheckRanges &&
-                  offsetof(GlobalCheckLaunch, barriers) == 16 && offsetof(GlobalCheckLaunch, ranges) == 32,
+static_assert(sizeof(GlobalCheckRange) == 24 && sizeof(GlobalCheckLaunch) == 40 + 24 * kGlobalCheckRanges &&
+                  offsetof(GlobalCheckLaunch, barriers) == 16 && offsetof(GlobalCheckLaunch, block_barriers) == 32 &&
+                  offsetof(GlobalCheckLaunch, ranges) == 40,
               "layout is shared by the host and the device runtime");
 
 inline constexpr uint32_t kGlobalBarrierCountBits = 48;
+// In a thread's barrier word: the host was sent its count (kBarriersPassed); the next barrier clears it.
+inline constexpr uint64_t kGlobalBarrierToldBit = uint64_t{1} << 47;
+inline constexpr uint32_t kBlockBarrierWords = 2;  // per block: state, pending site
 
 // A race pair as the filter stores it: the launch tag (entries of other tags are free), the two sites
 // (sorted), the hazard and the race class the host's RaceLog deduplicates on (0 intra-warp, 1

@@ -132,6 +132,10 @@ enum LaunchFlag : uint32_t {
   // The kernel may launch child grids from the device (barracuda/device_launch.h): its warps log
   // kChildExit before they exit, for the grids tail-launched after it.
   kLaunchHasChildGrids = 1u << 2,
+  // Block barriers are counted on the device, not logged (barracuda/barrier_count.h): set with
+  // LaunchSlot::global_check when no record is kept for a replay. The host receives kBarriersPassed
+  // before the records the engine orders, and kBarrierDivergence where a barrier diverged.
+  kLaunchCountsBarriers = 1u << 3,
 };
 
 struct LaunchSlot {

@@ -154,7 +154,9 @@ void BlockState::complete_barrier() {
   // second __syncthreads): it orders what other blocks did before the block's later accesses.
   const bool hands_on_acquire = std::exchange(acquired_beyond_block_, false);
   completed_.push_back({latest, site, hands_on_acquire});
-  barriers_.executed.insert(raw(site));
+  ++barriers_completed_;
+  // A completion the device counted names no barrier of its own: none to warn about as redundant.
+  if (barrier_pending_) barriers_.executed.insert(raw(site));
   if (hands_on_acquire) barriers_.useful.insert(raw(site));
   for (ThreadState& t : threads_) {
     t.clock = next(latest);
@@ -166,6 +168,12 @@ void BlockState::complete_barrier() {
     w.converged = Clock{};  // the floor now covers everything the warp knew
   }
   barrier_pending_ = false;
+}
+
+void BlockState::complete_counted_barriers(uint64_t passed) {
+  if (passed <= barriers_completed_) return;
+  complete_barrier();
+  barriers_completed_ = passed;
 }
 
 void BlockState::arrive_partial(uint32_t id, uint32_t expected, uint32_t warp, uint32_t lanes, Arrival arrival) {

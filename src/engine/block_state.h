@@ -165,6 +165,9 @@ class BlockState {
   void warp_sync(uint32_t warp, uint32_t mask);
   // Joins every thread of the block and starts a new barrier interval (the pending barrier's).
   void complete_barrier();
+  // kBarriersPassed: the block's threads passed `passed` barriers the device counted and did not log.
+  // No record of the block came between those barriers, so one completion stands for all it missed.
+  void complete_counted_barriers(uint64_t passed);
   bool barrier_pending() const { return barrier_pending_; }
   SiteId pending_barrier_site() const { return pending_site_; }
   void arrive(uint32_t warp, uint32_t lanes, SiteId site);
@@ -240,6 +243,7 @@ class BlockState {
   Clock useful_up_to_{};
   bool barrier_pending_ = false;
   SiteId pending_site_{};
+  uint64_t barriers_completed_ = 0;  // logged or counted on the device
   bool acquired_beyond_block_ = false;  // since the latest barrier (mark_barrier_before_release_useful)
   std::array<PartialBarrier, kClusterBarrierSlot + 1> partial_;
   uint32_t partial_waiting_ = 0;  // bit i: partial barrier i has threads waiting (checked per record)

@@ -4,6 +4,7 @@
 #include <bit>
 #include <string>
 
+#include "barracuda/barrier_count.h"
 #include "engine/conflict_checker.h"
 
 namespace barracuda::engine {
@@ -48,6 +49,13 @@ bool acquires(MemorySemantics sem) {
 }
 
 MemoryScope narrower(MemoryScope a, MemoryScope b) { return std::min(a, b); }
+
+// The barrier divergences, as the engine finds them from barrier and exit records and as the device
+// sends them where it counts the barriers (BarrierDivergence, barracuda/barrier_count.h).
+constexpr const char* kLetThroughText = "the barrier let threads through before every live thread arrived";
+std::string exited_while_waiting(uint32_t warp) {
+  return "warp " + std::to_string(warp) + " exited while other threads waited at the barrier";
+}
 
 }  // namespace
 
@@ -197,6 +205,9 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
       break;
     case RecordOp::kBarrier:
       return apply_barrier(h, block);
+    case RecordOp::kBarriersPassed:
+      block.complete_counted_barriers(h.base);
+      return;
     case RecordOp::kWarpSync:
       block.warp_sync(h.warp_id, static_cast<uint32_t>(h.base));
       return;
@@ -242,6 +253,8 @@ void Worker::apply(const RecordHeader& h, std::span<const RecordHeader> payload)
       return apply_shared_race(record, block);
     case RecordOp::kGlobalRace:
       return apply_global_race(record);
+    case RecordOp::kBarrierDivergence:
+      return apply_device_divergence(h, block);
     default:
       if (record.is_memory_access()) apply_memory(record, block);
       break;
@@ -530,7 +543,7 @@ void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
   // exit record: only the warp's last lanes end it.
   if (block.barrier_pending() && (h.active_mask & ~warp.arrived_mask)) {
     diagnostics_.add(DiagnosticKind::kBarrierDivergence, block.pending_barrier_site(), block.id(),
-                     "warp " + std::to_string(h.warp_id) + " exited while other threads waited at the barrier");
+                     exited_while_waiting(h.warp_id));
   }
   warp.live_mask &= ~h.active_mask;
   warp.arrived_mask &= warp.live_mask;
@@ -548,10 +561,23 @@ void Worker::apply_exit(const RecordHeader& h, BlockState& block) {
   }
 }
 
+void Worker::apply_device_divergence(const RecordHeader& h, BlockState& block) {
+  const auto site = static_cast<SiteId>(h.site_id);
+  switch (static_cast<BarrierDivergence>(h.base)) {
+    case BarrierDivergence::kLetThrough:
+      return diagnostics_.add(DiagnosticKind::kBarrierDivergence, site, block.id(), kLetThroughText);
+    case BarrierDivergence::kExitedWhileWaiting:
+      return diagnostics_.add(DiagnosticKind::kBarrierDivergence, site, block.id(), exited_while_waiting(h.warp_id));
+    case BarrierDivergence::kNone:
+      break;
+  }
+  malformed(h, "barrier divergence of no known kind");
+}
+
 void Worker::settle_barrier(BlockState& block, uint32_t warp, uint32_t lanes) {
   block.settle_partial(warp, lanes);
   if (block.barrier_pending() && (block.warp(warp).arrived_mask & lanes)) {
-    complete_divergent(block, "the barrier let threads through before every live thread arrived");
+    complete_divergent(block, kLetThroughText);
   }
 }
 

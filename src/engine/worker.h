@@ -130,6 +130,8 @@ class Worker {
   void apply_barrier(const RecordHeader& h, BlockState& block);
   void apply_cluster_barrier(const RecordHeader& h, BlockState& block);
   void apply_exit(const RecordHeader& h, BlockState& block);
+  // A barrier divergence the device found where it counts the barriers (RecordOp::kBarrierDivergence).
+  void apply_device_divergence(const RecordHeader& h, BlockState& block);
   // Dynamic parallelism (child_grids.h): a launch from the device, a child grid's warp entering, exiting.
   void apply_device_launch(const RecordHeader& h, BlockState& block);
   void apply_child_entry(const RecordHeader& h, BlockState& block);

@@ -73,9 +73,9 @@ bool GlobalShadow::fits(uint64_t more_bytes, const Request& request) {
   return false;
 }
 
-bool GlobalShadow::ensure_barrier_words(uint64_t threads, const Request& request) {
-  if (threads <= barrier_word_count_) return true;
-  const uint64_t words = std::max<uint64_t>(threads, 2 * barrier_word_count_);
+bool GlobalShadow::ensure_barrier_words(uint64_t needed, const Request& request) {
+  if (needed <= barrier_word_count_) return true;
+  const uint64_t words = std::max<uint64_t>(needed, 2 * barrier_word_count_);
   if (!fits(words * sizeof(uint64_t), request)) return false;
   retire(std::move(barrier_words_), barrier_word_count_ * sizeof(uint64_t));
   barrier_words_ = zeroed(words * sizeof(uint64_t), "zeroing the barrier counts of global checking");
@@ -126,7 +126,8 @@ CUdeviceptr GlobalShadow::prepare(uint32_t slot, const Request& request, CUstrea
     race_filter_ = zeroed(kGlobalRaceFilterEntries * sizeof(uint64_t), "zeroing the global race filter");
   }
   ++launches_;
-  if (!ensure_barrier_words(request.blocks * request.threads_per_block, request)) {
+  const uint64_t thread_words = request.blocks * request.threads_per_block;
+  if (!ensure_barrier_words(thread_words + kBlockBarrierWords * request.blocks, request)) {
     declined_ = "the barrier counts of its threads exceed the shadow budget";
     return 0;
   }
@@ -147,6 +148,7 @@ CUdeviceptr GlobalShadow::prepare(uint32_t slot, const Request& request, CUstrea
   descriptor.tag = tag_;
   descriptor.interval_bits = global_stamp_layout(request.blocks).interval_bits;
   descriptor.barriers = barrier_words_->address();
+  descriptor.block_barriers = descriptor.barriers + thread_words * sizeof(uint64_t);
   descriptor.race_filter = race_filter_->address();
   const CUdeviceptr address = descriptors_->address() + uint64_t{slot} * sizeof(GlobalCheckLaunch);
   const DriverApi& api = driver_api();

@@ -60,7 +60,8 @@ class GlobalShadow {
   bool fits(uint64_t more_bytes, const Request& request);
   // The shadow of [begin, end), allocated and zeroed when new; null when it would exceed the budget.
   Shadow* shadow_of(uint64_t begin, uint64_t end, const Request& request);
-  bool ensure_barrier_words(uint64_t threads, const Request& request);
+  // At least `words` barrier words: one per thread of the grid, then kBlockBarrierWords per block.
+  bool ensure_barrier_words(uint64_t words, const Request& request);
   void retire(std::unique_ptr<ToolDeviceMemory> memory, uint64_t bytes);
   // New memory: zeroed through the tool stream before the call returns.
   std::unique_ptr<ToolDeviceMemory> zeroed(uint64_t bytes, const char* what);

@@ -109,7 +109,7 @@ thread_local std::shared_ptr<void> this_thread_flight;
 }  // namespace
 
 LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device,
-                             bool check_global_on_device,
+                             bool check_global_on_device, bool count_barriers_on_device,
                              ModuleInstrumenter& modules, StreamTracker& streams, std::function<SharedQueues()> queues,
                              std::function<void()> queues_ran_full, TraceRecorder* recorder,
                              LaunchFilterSettings filter, RaceAllocations* allocations)
@@ -117,6 +117,7 @@ LaunchMonitor::LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool 
       warp_model_(warp_model),
       check_shared_on_device_(check_shared_on_device),
       check_global_on_device_(check_global_on_device),
+      count_barriers_on_device_(count_barriers_on_device),
       modules_(modules),
       streams_(streams),
       queues_(std::move(queues)),
@@ -262,7 +263,7 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   try {
     setup = flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
                                            check_shared_on_device_ && pool_free && !info.launches_child_grids,
-                                           flight->read_only_ranges, device_global,
+                                           flight->read_only_ranges, device_global, count_barriers_on_device_,
                                            warp_model_ == WarpModel::kLockstep || recorder_ != nullptr,
                                            info.block_count(), info.launches_child_grids);
     flight->device_checks_shared = setup.device_checks_shared;

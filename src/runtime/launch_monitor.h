@@ -90,7 +90,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   // the kernels it can (barracuda/global_check.h) in the allocations their arguments point into.
   // `allocations` (may be null) hears each launch's arguments when it is issued, and each closed launch.
   LaunchMonitor(engine::Engine& engine, WarpModel warp_model, bool check_shared_on_device,
-                bool check_global_on_device, ModuleInstrumenter& modules,
+                bool check_global_on_device, bool count_barriers_on_device, ModuleInstrumenter& modules,
                 StreamTracker& streams, std::function<SharedQueues()> queues, std::function<void()> queues_ran_full,
                 TraceRecorder* recorder, LaunchFilterSettings filter, RaceAllocations* allocations);
   ~LaunchMonitor() override;
@@ -174,6 +174,8 @@ class LaunchMonitor final : public shim::LaunchObserver {
   WarpModel warp_model_;
   bool check_shared_on_device_;
   bool check_global_on_device_;
+  // Launches checked there count their block barriers there too (kLaunchCountsBarriers).
+  bool count_barriers_on_device_;
   ModuleInstrumenter& modules_;
   StreamTracker& streams_;
   std::function<SharedQueues()> queues_;

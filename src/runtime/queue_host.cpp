@@ -127,7 +127,8 @@ ToolDeviceMemory* QueueHost::shared_pool() {
 
 QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream,
                                                 bool check_shared_on_device, const ReadOnlyRanges& read_only_ranges,
-                                                const GlobalShadow::Request* global, bool log_every_record,
+                                                const GlobalShadow::Request* global, bool count_barriers,
+                                                bool log_every_record,
                                                 uint32_t grid_blocks, bool launches_child_grids) {
   LaunchSlot fields{};
   fields.launch_id = launch_id;
@@ -158,6 +159,8 @@ QueueHost::LaunchSetup QueueHost::prepare_launch(uint32_t slot, uint16_t launch_
       setup.global_declined = e.what();
     }
   }
+  // A replayable trace keeps every barrier record.
+  if (fields.global_check != 0 && count_barriers && !log_every_record) fields.flags |= kLaunchCountsBarriers;
   // Every location bucket's tickets start again at 0 (the copy below waits for the clearing too).
   fields.sync_buckets = producers_->address() + sync_buckets_offset(arena_.shape().queue_count, slot);
   {

@@ -59,11 +59,12 @@ class QueueHost {
     bool device_checks_global = false;  // in the requested allocations; the host checks the rest
     std::string global_declined;        // why not, where it was asked for
   };
-  // `log_every_record`: kLaunchLogsEveryRecord. `grid_blocks`: the launch's block count (child grids
+  // `count_barriers`: where the device checks global memory, kLaunchCountsBarriers unless every record
+  // is logged. `log_every_record`: kLaunchLogsEveryRecord. `grid_blocks`: the launch's block count (child grids
   // launched from the device take the ids after it); `launches_child_grids`: kLaunchHasChildGrids.
   LaunchSetup prepare_launch(uint32_t slot, uint16_t launch_id, CUstream stream, bool check_shared_on_device,
                              const ReadOnlyRanges& read_only_ranges, const GlobalShadow::Request* global,
-                             bool log_every_record, uint32_t grid_blocks, bool launches_child_grids);
+                             bool count_barriers, bool log_every_record, uint32_t grid_blocks, bool launches_child_grids);
   // No launch in flight: frees the global shadow memory retired meanwhile.
   void release_retired_global_shadow() { global_shadow_.release_retired(); }
   // After a checked launch that took `slot`, in its stream: its kernel's `slot_global` goes back to

@@ -112,7 +112,7 @@ class Session final : public shim::SyncObserver {
         runtime_compiled_(tool_cache_dir(options_) / "nvrtc"),
         instrumenter_(make_instrumenter_config(), sites_, [this] { return queues(); }),
         monitor_(engine_, options_.warp_model, checks_shared_on_device(options_), checks_global_on_device(options_),
-                 instrumenter_, streams_,
+                 options_.device_barrier_count, instrumenter_, streams_,
                  [this] { return queues(); },
                  [this] { grow_queues(); }, recorder_.get(),
                  LaunchFilterSettings{

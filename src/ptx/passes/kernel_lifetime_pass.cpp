@@ -1,7 +1,9 @@
 // Logs warp entry at the start of each kernel (registering the grid with the launch the kernel's
 // launch-slot global names) and warp exit before each of its ret/exit instructions. In kernels
 // whose shared memory the device checks, the warp takes its block's shadow slot after its entry
-// record and lets go of it before each exit record (device/shared_checker.cuh).
+// record and lets go of it before each exit record (device/shared_checker.cuh). In kernels whose global
+// memory the device may check, each exit also tells LogBlockEvent (barracuda/barrier_count.h).
+#include "barracuda/barrier_count.h"
 #include "barracuda/device_launch.h"
 #include "ptx/passes/pass_context.h"
 
@@ -44,6 +46,12 @@ void log_kernel_exits(PassContext& context, const std::vector<StatementIterator>
     position = unguard(context, position);
     if (context.checks_shared_on_device) {
       context.calls.call_before(position, RuntimeFunction::SharedCheckEnd, {}, location);
+    }
+    if (context.checks_global_on_device) {  // where the launch counts its barriers (barracuda/barrier_count.h)
+      context.calls.call_before(position, RuntimeFunction::LogBlockEvent,
+                                {{ScalarType::B32, Operand::integer(site)},
+                                 {ScalarType::B32, Operand::integer(static_cast<int64_t>(BlockEvent::kExit))}},
+                                location);
     }
     context.calls.call_before(position, RuntimeFunction::LogExit, {{ScalarType::B32, Operand::integer(site)}},
                               location);

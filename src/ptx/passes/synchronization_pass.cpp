@@ -1,7 +1,9 @@
 // Logs block barriers, warp syncs and cluster barriers before they execute, fences after they
-// completed (barracuda/record_view.h, SyncRole: that keeps the sync-ticket order causal).
+// completed (barracuda/record_view.h, SyncRole: that keeps the sync-ticket order causal). In kernels
+// whose global memory the device may check, block barriers also tell LogBlockEvent, before and after.
 #include <optional>
 
+#include "barracuda/barrier_count.h"
 #include "barracuda/record_view.h"
 #include "ptx/passes/pass_context.h"
 
@@ -101,6 +103,16 @@ void log_synchronization(PassContext& context, const std::vector<StatementIterat
                                {ScalarType::B64, payload},
                                {ScalarType::B32, count}},
                               location);
+    if (event->op == RecordOp::kBarrier && context.checks_global_on_device) {
+      // Where the launch counts its barriers on the device: the arrival, and right after the barrier
+      // whether the lanes were let through before the block completed it (barracuda/barrier_count.h).
+      for (const auto& [at, block_event] : {std::pair{position, BlockEvent::kArrive}, {std::next(position), BlockEvent::kPass}}) {
+        context.calls.call_before(at, RuntimeFunction::LogBlockEvent,
+                                  {{ScalarType::B32, Operand::integer(site)},
+                                   {ScalarType::B32, Operand::integer(static_cast<int64_t>(block_event))}},
+                                  location);
+      }
+    }
     ++context.statistics.synchronizations;
   }
 }

@@ -13,7 +13,7 @@ __global__ void broadcast_then_update(const int* in, int* out) {
   __syncthreads();
   if (t == 0) coefficients[0] = sum;
   __syncthreads();
-  out[t] = sum + coefficients[0];
+  out[blockIdx.x * blockDim.x + t] = sum + coefficients[0];
 }
 
 int main() {
