@@ -704,7 +704,9 @@ extern "C" __device__ __noinline__ void __barracuda_log_exit(uint32_t site_id) {
   }
 #endif
   WarpGroup group = form_group(site_id);
-  log_header_only(launch, group, make_header(launch, RecordOp::kWarpExit, group.mask, site_id));
+  // A launch that counts its barriers told the block's word of the exit (LogBlockEvent): with no barrier
+  // records, the engine learns nothing from exit records (barrier_counter.cuh).
+  if (!counts_barriers(launch)) log_header_only(launch, group, make_header(launch, RecordOp::kWarpExit, group.mask, site_id));
   if (group.is_leader()) {
     // The grid's last thread frees its table entry: no call of the grid looks it up after that. A
     // child grid counts its own threads (its launch slot counts the host-launched grid's), and its

@@ -52,7 +52,11 @@ class Counter {
         const uint32_t arrived_at = update(block, h, passed, Event::kArrive);
         for_lanes(h, [&](uint32_t t) { block.passed[t] = count_after_arrival(block.passed[t], arrived_at); });
       } else {
-        if (record.op() == RecordOp::kWarpExit) update(block, h, most_passed(block, h), Event::kExit);
+        if (record.op() == RecordOp::kWarpExit) {  // counted, not logged
+          update(block, h, most_passed(block, h), Event::kExit);
+          i += count;
+          continue;
+        }
         if (record.is_memory_access()) tell(block, h);
         out_.insert(out_.end(), slots.begin() + static_cast<std::ptrdiff_t>(i),
                     slots.begin() + static_cast<std::ptrdiff_t>(i + count));

@@ -77,6 +77,7 @@ TEST(CountedBarriers, OrderTheHostsAccessesAsBarrierRecordsDo) {
     const BarrierOnlyTrace trace = make_barrier_only_trace(seed, space);
     const std::vector<RecordHeader> counted = count_barriers_on_device(trace.launch, trace.slots);
     ASSERT_EQ(count_ops(counted, RecordOp::kBarrier), 0u);
+    ASSERT_EQ(count_ops(counted, RecordOp::kWarpExit), 0u);
     barriers += count_ops(trace.slots, RecordOp::kBarrier);
     told += count_ops(counted, RecordOp::kBarriersPassed);
     const Verdicts host = check(trace.launch, trace.slots);
