@@ -78,6 +78,11 @@ class Counter {
     return block;
   }
 
+  // A header-only record `op` of h's lanes, at h's site, carrying `base`.
+  static RecordHeader header_only(const RecordHeader& h, RecordOp op, uint64_t base) {
+    return RecordHeader{static_cast<uint8_t>(op), 0, 0, 0, h.active_mask, h.site_id, h.block_id, h.warp_id, h.launch_id, 0, base};
+  }
+
   template <typename Lane>
   static void for_lanes(const RecordHeader& h, Lane lane) {
     for (uint32_t m = h.active_mask; m; m &= m - 1) lane(h.warp_id * kWarpSize + static_cast<uint32_t>(std::countr_zero(m)));
@@ -104,14 +109,8 @@ class Counter {
       block.pending_completed = step.state.completed;
     }
     if (step.divergence != BarrierDivergence::kNone) {
-      RecordHeader divergence = h;
-      divergence.op = static_cast<uint8_t>(RecordOp::kBarrierDivergence);
-      divergence.site_id = block.pending_completed == before.completed ? block.pending_site : h.site_id;
-      divergence.space_sem = 0;
-      divergence.size_mode = 0;
-      divergence.flags = 0;
-      divergence.stride = 0;
-      divergence.base = static_cast<uint64_t>(step.divergence);
+      RecordHeader divergence = header_only(h, RecordOp::kBarrierDivergence, static_cast<uint64_t>(step.divergence));
+      if (block.pending_completed == before.completed) divergence.site_id = block.pending_site;
       out_.push_back(divergence);
     }
     return step.arrived_at;
@@ -122,15 +121,7 @@ class Counter {
     bool untold = false;
     for_lanes(h, [&](uint32_t t) { untold = untold || (block.passed[t] != 0 && !block.told[t]); });
     if (!untold) return;
-    RecordHeader passed{};
-    passed.op = static_cast<uint8_t>(RecordOp::kBarriersPassed);
-    passed.active_mask = h.active_mask;
-    passed.site_id = h.site_id;
-    passed.block_id = h.block_id;
-    passed.warp_id = h.warp_id;
-    passed.launch_id = h.launch_id;
-    passed.base = most_passed(block, h);
-    out_.push_back(passed);
+    out_.push_back(header_only(h, RecordOp::kBarriersPassed, most_passed(block, h)));
     for_lanes(h, [&](uint32_t t) { block.told[t] = block.told[t] || block.passed[t] != 0; });
   }
 

@@ -125,16 +125,7 @@ DivergentTrace make_divergent_trace(uint64_t seed) {
         if (mask == 0) continue;
         Group group{w, mask, {}, 0};
         const uint32_t barriers = pick(0, 4) == 0 ? pick(0, 4) : usual;  // most groups agree
-        const auto header = [&](RecordOp op, uint32_t site) {
-          RecordHeader h{};
-          h.op = static_cast<uint8_t>(op);
-          h.active_mask = mask;
-          h.site_id = site;
-          h.block_id = block;
-          h.warp_id = static_cast<uint16_t>(w);
-          h.launch_id = 3;
-          return h;
-        };
+        const auto header = [&](RecordOp op, uint32_t site) { return trace_header(op, block, w, mask, site, 3); };
         for (uint32_t b = 0; b <= barriers; ++b) {
           if (pick(0, 1)) {
             RecordHeader access = header(pick(0, 1) ? RecordOp::kStore : RecordOp::kLoad, 1 + pick(0, 2));

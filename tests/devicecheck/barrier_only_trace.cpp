@@ -56,14 +56,7 @@ class Generator {
   bool chance(uint32_t percent) { return pick(1, 100) <= percent; }
 
   RecordHeader header(RecordOp op, uint32_t block, uint32_t warp, uint32_t mask, uint32_t site) const {
-    RecordHeader h{};
-    h.op = static_cast<uint8_t>(op);
-    h.active_mask = mask;
-    h.site_id = site;
-    h.block_id = block;
-    h.warp_id = static_cast<uint16_t>(warp);
-    h.launch_id = 7;
-    return h;
+    return trace_header(op, block, warp, mask, site, 7);
   }
 
   // One warp's execution of a random site: lanes, addresses, values, flags as the device sets them.
@@ -183,6 +176,17 @@ class Generator {
 };
 
 }  // namespace
+
+RecordHeader trace_header(RecordOp op, uint32_t block, uint32_t warp, uint32_t mask, uint32_t site, uint16_t launch_id) {
+  RecordHeader h{};
+  h.op = static_cast<uint8_t>(op);
+  h.active_mask = mask;
+  h.site_id = site;
+  h.block_id = block;
+  h.warp_id = static_cast<uint16_t>(warp);
+  h.launch_id = launch_id;
+  return h;
+}
 
 BarrierOnlyTrace make_barrier_only_trace(uint64_t seed, MemorySpace space) { return Generator(seed, space).run(); }
 

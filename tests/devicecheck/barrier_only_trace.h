@@ -21,6 +21,9 @@ struct BarrierOnlyTrace {
 
 inline constexpr uint64_t kGlobalTraceBase = 0x7f0000001000;
 
+// A record header of launch `launch_id` with nothing else set.
+RecordHeader trace_header(RecordOp op, uint32_t block, uint32_t warp, uint32_t mask, uint32_t site, uint16_t launch_id);
+
 BarrierOnlyTrace make_barrier_only_trace(uint64_t seed, MemorySpace space = MemorySpace::kShared);
 
 }  // namespace barracuda::devicecheck::test
