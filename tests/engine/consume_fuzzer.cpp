@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // to 1024 threads.
       h.block_id %= launch.block_count() + (launch.launches_child_grids ? 4 : 0);
       h.warp_id = static_cast<uint16_t>(h.warp_id % (launch.launches_child_grids ? 32 : launch.warps_per_block()));
-      h.op %= 66;  // up to the device race records (record_ops.inc)
+      h.op %= 67;  // up to the device findings (record_ops.inc)
     }
   }
   Engine engine(EngineConfig{workers});
