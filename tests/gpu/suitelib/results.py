@@ -53,8 +53,23 @@ class ProgramResult:
         return result
 
 
+# A run that died of a signal (a negative status from subprocess, or 128 + the signal as the barracuda
+# CLI reports the process it ran) keeps the end of its output: the crash report's frames, which an
+# intermittent crash in a suite run otherwise takes with it.
+DIED_OUTPUT_CHARS = 6000
+
+
+def died_of_signal(run: Run) -> bool:
+    return run.status is not None and (run.status < 0 or run.status > 128)
+
+
 def _run_json(run: Run | None):
-    return None if run is None else {"status": run.status, "seconds": round(run.seconds, 4)}
+    if run is None:
+        return None
+    data = {"status": run.status, "seconds": round(run.seconds, 4)}
+    if died_of_signal(run):
+        data["output_tail"] = run.output[-DIED_OUTPUT_CHARS:]
+    return data
 
 
 def _run_from(data: dict | None) -> Run | None:

@@ -77,6 +77,13 @@ class RunnerTest(unittest.TestCase):
                               self.args(barracuda=recorder, traces=self.dir / "traces"))
         self.assertEqual((self.dir / "traces" / "g.p.bctrace").read_text(), "--record\n")
 
+    def test_a_run_that_died_of_a_signal_keeps_its_output(self):
+        crashing = script(self.dir / "crashing", "echo 'frame libbarracuda.so(+0x1234)' >&2\nkill -SEGV $$\n")
+        result = run_suite.run_program("g/p", self.expected, self.exe, None, self.args(barracuda=crashing))
+        self.assertEqual(result.barracuda.status, -11)
+        self.assertIn("libbarracuda.so(+0x1234)", result.as_json()["barracuda"]["output_tail"])
+        self.assertNotIn("output_tail", result.as_json()["native"])
+
     def test_missing_report_and_hang(self):
         silent = script(self.dir / "silent", "exit 3\n")
         hang = script(self.dir / "hang", "sleep 5\n")
