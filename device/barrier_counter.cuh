@@ -20,11 +20,19 @@ __device__ __forceinline__ uint64_t* block_barrier_words(const GlobalCheckLaunch
   return reinterpret_cast<uint64_t*>(check->block_barriers) + uint64_t{kBlockBarrierWords} * linear_block_id();
 }
 
-// Every lane of the group (inlined, and loops only with the whole group: the logging entry points call
-// nothing and keep to caller-saved convergence barriers, tests/device/runtime_convergence_barrier_test.cpp):
-// applies `event` of the group's lanes, which passed `passed` barriers at most, to the block's word; the
-// leader swaps, the group follows its result. A divergence found is sent naming the pending barrier's
-// site when its first arrival has stored it. Returns the step's arrived_at.
+__device__ __forceinline__ BarrierStep block_step(BlockBarrierState state, uint32_t passed, uint32_t lanes,
+                                                  BlockEvent event) {
+  return event == BlockEvent::kArrive ? arrive_at_block_barrier(state, passed, lanes)
+         : event == BlockEvent::kExit ? exit_block_lanes(state, passed, lanes)
+                                      : settle_let_through(state, passed);
+}
+
+// Every lane of the group (inlined, and a loop only where another warp of the block swapped first: the
+// logging entry points call nothing, keep to caller-saved convergence barriers and run no loop on the
+// path most calls take, docs/device.md): applies `event` of the group's lanes, which passed `passed`
+// barriers at most, to the block's word; the leader swaps, the group follows its result. A divergence
+// found is sent naming the pending barrier's site when its first arrival has stored it. Returns the
+// step's arrived_at.
 __device__ __forceinline__ uint32_t update_block_barriers(const Launch& launch, const WarpGroup& group,
                                                           uint32_t site_id, uint32_t passed, BlockEvent event) {
   const GlobalCheckLaunch* check = global_check_of(launch.slot);
@@ -33,19 +41,18 @@ __device__ __forceinline__ uint32_t update_block_barriers(const Launch& launch, 
   const uint32_t lanes = __popc(group.mask);
   uint64_t seen = group.is_leader() ? load_relaxed(&words[0]) : 0;
   seen = from_leader(group, seen);
-  BlockBarrierState before{};
-  BarrierStep step{};
-  for (;;) {
-    before = unpack_block_barrier_state(seen, check->tag, block_threads);
-    step = event == BlockEvent::kArrive ? arrive_at_block_barrier(before, passed, lanes)
-           : event == BlockEvent::kExit ? exit_block_lanes(before, passed, lanes)
-                                        : settle_let_through(before, passed);
-    if (event == BlockEvent::kPass && step.divergence == BarrierDivergence::kNone) return 0;  // nothing changes
-    uint64_t swapped = 0;
-    if (group.is_leader()) swapped = cas(&words[0], seen, pack_block_barrier_state(check->tag, step.state));
-    swapped = from_leader(group, swapped);
-    if (swapped == seen) break;
+  BlockBarrierState before = unpack_block_barrier_state(seen, check->tag, block_threads);
+  BarrierStep step = block_step(before, passed, lanes, event);
+  if (event == BlockEvent::kPass && step.divergence == BarrierDivergence::kNone) return 0;  // nothing changes
+  uint64_t swapped = group.is_leader() ? cas(&words[0], seen, pack_block_barrier_state(check->tag, step.state)) : 0;
+  swapped = from_leader(group, swapped);
+  while (swapped != seen) {  // another warp of the block swapped first: again, as one group
     seen = swapped;
+    before = unpack_block_barrier_state(seen, check->tag, block_threads);
+    step = block_step(before, passed, lanes, event);
+    if (event == BlockEvent::kPass && step.divergence == BarrierDivergence::kNone) return 0;
+    swapped = group.is_leader() ? cas(&words[0], seen, pack_block_barrier_state(check->tag, step.state)) : 0;
+    swapped = from_leader(group, swapped);
   }
   if (group.is_leader() && event == BlockEvent::kArrive && step.state.waiting != 0 && step.state.waiting == lanes) {
     // This group's lanes are the first to wait at the block's next barrier.
