@@ -9,9 +9,8 @@ namespace barracuda::engine {
 
 void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload,
                          bool divisible) {
-  DeferredRecord record{ticket, lanes_of(h), take_spare_slots(), divisible};
-  record.slots.push_back(h);
-  record.slots.insert(record.slots.end(), payload.begin(), payload.end());
+  DeferredRecord record{ticket, lanes_of(h), divisible, h, take_spare_slots(payload.size())};
+  record.payload_slots.insert(record.payload_slots.end(), payload.begin(), payload.end());
   const uint64_t warp_key = key(h.block_id, h.warp_id);
   if (ticket) {
     ticket_warps_[ticket->bucket].insert(ticket->number, warp_key);
@@ -30,16 +29,15 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
   Fifo& fifo = found->second;
   if (added) block_warps_[h.block_id].push_back(h.warp_id);
   const uint64_t position = fifo.front_position + fifo.records.size();
-  for (uint32_t m = record.lanes; m != 0; m &= m - 1) {
-    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
-    if (fifo.by_lane[lane].empty()) {
-      fifo.lane_fronts[lane] = position;
-      fifo.lane_front_lanes[lane] = record.lanes;
-    }
-    fifo.by_lane[lane].push_back(position);
-  }
-  fifo.lanes |= record.lanes;
+  const uint32_t lanes = record.lanes;
   fifo.records.push_back(std::move(record));
+  for (uint32_t m = lanes; m != 0; m &= m - 1) {
+    const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    const bool first_of_lane = fifo.by_lane[lane].empty();
+    fifo.by_lane[lane].push_back(position);
+    if (first_of_lane) set_lane_front(fifo, lane, position);
+  }
+  fifo.lanes |= lanes;
   ++records_;
   if (fifo.records.size() == 1) index_front(warp_key, fifo.records.front());
 }
@@ -97,9 +95,10 @@ void DeferredWarps::LaneQueue::erase(uint64_t position) {
 
 void DeferredWarps::recycle(DeferredRecord&& record) {
   constexpr size_t kKept = 4096;
-  if (spare_slots_.size() >= kKept || record.slots.capacity() > 64) return;
-  record.slots.clear();
-  spare_slots_.push_back(std::move(record.slots));
+  const size_t capacity = record.payload_slots.capacity();
+  if (spare_slots_.size() >= kKept || capacity == 0 || capacity > 64) return;
+  record.payload_slots.clear();
+  spare_slots_.push_back(std::move(record.payload_slots));
 }
 
 void DeferredWarps::index_front(uint64_t warp_key, const DeferredRecord& record) {
@@ -150,14 +149,23 @@ void DeferredWarps::drop_lanes(Fifo& fifo, uint64_t position, uint32_t lanes) {
     if (queue.empty()) {
       fifo.lanes &= ~(1u << lane);
     } else {
-      fifo.lane_fronts[lane] = queue.front();
-      fifo.lane_front_lanes[lane] = fifo.records[queue.front() - fifo.front_position].lanes;
+      set_lane_front(fifo, lane, queue.front());
     }
   }
 }
 
-std::vector<RecordHeader> DeferredWarps::take_spare_slots() {
-  if (spare_slots_.empty()) return {};
+void DeferredWarps::set_lane_front(Fifo& fifo, uint32_t lane, uint64_t position) {
+  const DeferredRecord& record = fifo.records[position - fifo.front_position];
+  fifo.lane_fronts[lane] = position;
+  fifo.lane_front_lanes[lane] = record.lanes;
+  const uint32_t bit = 1u << lane;
+  fifo.lane_fronts_divisible = (fifo.lane_fronts_divisible & ~bit) | (record.divisible ? bit : 0);
+  fifo.lane_fronts_ticketed = (fifo.lane_fronts_ticketed & ~bit) | (record.ticket ? bit : 0);
+  if (record.ticket) fifo.lane_front_tickets[lane] = *record.ticket;
+}
+
+std::vector<RecordHeader> DeferredWarps::take_spare_slots(size_t payload_slots) {
+  if (payload_slots == 0 || spare_slots_.empty()) return {};
   std::vector<RecordHeader> slots = std::move(spare_slots_.back());
   spare_slots_.pop_back();
   return slots;
@@ -169,11 +177,11 @@ DeferredRecord DeferredWarps::split_off(Map::iterator warp, size_t at, uint32_t 
   BARRACUDA_DCHECK(held.divisible && !held.ticket && (lanes & ~held.lanes) == 0);
   if (lanes == held.lanes) return remove(warp, at);
   const uint64_t position = fifo.front_position + at;
-  DeferredRecord piece{std::nullopt, lanes, take_spare_slots(), true};
-  piece.slots.assign(held.slots.begin(), held.slots.end());
-  piece.slots.front().active_mask = lanes;
+  DeferredRecord piece{std::nullopt, lanes, true, held.head, take_spare_slots(held.payload_slots.size())};
+  piece.payload_slots.assign(held.payload_slots.begin(), held.payload_slots.end());
+  piece.head.active_mask = lanes;
   held.lanes &= ~lanes;
-  held.slots.front().active_mask = held.lanes;
+  held.head.active_mask = held.lanes;
   drop_lanes(fifo, position, lanes);
   // The lanes still held whose oldest record this is see its lanes shrink.
   for (uint32_t m = held.lanes; m != 0; m &= m - 1) {

@@ -27,6 +27,7 @@
 #include <set>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "barracuda/record.h"
@@ -36,15 +37,18 @@ namespace barracuda::engine {
 
 struct DeferredRecord {
   std::optional<SyncTicket> ticket;
-  uint32_t lanes = 0;               // DeferredWarps::lanes_of(header()); 0: a gap left by a record taken
-  std::vector<RecordHeader> slots;  // the record's header, then its address payload
+  uint32_t lanes = 0;  // DeferredWarps::lanes_of(header()); 0: a gap left by a record taken
   // Its lanes may go one group at a time (an unticketed memory access under independent thread
   // scheduling: each lane is its own thread, and the payload is indexed by lane): the lanes whose
   // earlier records were all applied go, the others stay held (take_ready).
   bool divisible = false;
+  // The header in place: every look at a held record reads it, and a synchronisation record (a fence,
+  // a barrier) has no payload, so it needs no buffer at all.
+  RecordHeader head{};
+  std::vector<RecordHeader> payload_slots;  // the address payload
 
-  const RecordHeader& header() const { return slots.front(); }
-  std::span<const RecordHeader> payload() const { return std::span(slots).subspan(1); }
+  const RecordHeader& header() const { return head; }
+  std::span<const RecordHeader> payload() const { return payload_slots; }
 };
 
 class DeferredWarps {
@@ -77,6 +81,11 @@ class DeferredWarps {
     // take_ready reads neither a queue nor a record it cannot take.
     std::array<uint64_t, kWarpSize> lane_fronts{};
     std::array<uint32_t, kWarpSize> lane_front_lanes{};
+    uint32_t lane_fronts_divisible = 0;  // bit l: lane l's oldest record is divisible
+    // Bit l: lane l's oldest record waits for lane_front_tickets[l]. A lock-heavy warp holds mostly
+    // records whose turn has not come: this tells them apart without reading a record.
+    uint32_t lane_fronts_ticketed = 0;
+    std::array<SyncTicket, kWarpSize> lane_front_tickets{};
     uint32_t lanes = 0;
   };
   using Map = std::unordered_map<uint64_t, Fifo>;
@@ -117,8 +126,14 @@ class DeferredWarps {
   // there is neither. A warp whose lanes each wait for their own lock would otherwise tie every lane
   // to the slowest one at each access the lanes make together (hash_table: nearly every record of the
   // launch held back at once).
+  // `turn_came(ticket)` is asked first for a record waiting for a ticket, and false there means `ready`
+  // would refuse it too (a cheap look that reads no held record).
+  template <typename Ready, typename TurnCame>
+  std::optional<DeferredRecord> take_ready(uint64_t warp_key, Ready&& ready, TurnCame&& turn_came);
   template <typename Ready>
-  std::optional<DeferredRecord> take_ready(uint64_t warp_key, Ready&& ready);
+  std::optional<DeferredRecord> take_ready(uint64_t warp_key, Ready&& ready) {
+    return take_ready(warp_key, std::forward<Ready>(ready), [](const SyncTicket&) { return true; });
+  }
   // Held-back warps whose front record carries no ticket.
   std::vector<uint64_t> unticketed_fronts() const { return {unticketed_fronts_.begin(), unticketed_fronts_.end()}; }
   // The same, of one block only (a copy: applying them changes the set).
@@ -170,8 +185,10 @@ class DeferredWarps {
   // Takes `lanes` out of their queues at `position` (the record there no longer holds them): each
   // lane's front moves to its next record, a lane with none leaves the warp's lanes.
   void drop_lanes(Fifo& fifo, uint64_t position, uint32_t lanes);
-  // An emptied payload buffer of an applied record, or a new one.
-  std::vector<RecordHeader> take_spare_slots();
+  // Lane `lane`'s oldest record is now the one at `position`.
+  static void set_lane_front(Fifo& fifo, uint32_t lane, uint64_t position);
+  // An emptied payload buffer of an applied record, or a new one (none for a record without payload).
+  std::vector<RecordHeader> take_spare_slots(size_t payload_slots);
   // The warp holds nothing more: its node goes to spare_warps_, emptied.
   void recycle_warp(Map::iterator warp);
 
@@ -232,8 +249,8 @@ class DeferredWarps {
   std::vector<Map::node_type> spare_warps_;
 };
 
-template <typename Ready>
-std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready&& ready) {
+template <typename Ready, typename TurnCame>
+std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready&& ready, TurnCame&& turn_came) {
   const auto warp = warps_.find(warp_key);
   if (warp == warps_.end()) return std::nullopt;
   const Fifo& fifo = warp->second;
@@ -243,15 +260,19 @@ std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready
   size_t count = 0;
   for (uint32_t m = fifo.lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    // A record is looked at once, by its lowest lane (which holds it as its oldest record if any does).
+    const uint32_t record_lanes = fifo.lane_front_lanes[lane];
+    if (lane != static_cast<uint32_t>(std::countr_zero(record_lanes))) continue;
+    if ((fifo.lane_fronts_ticketed >> lane & 1u) != 0 && !turn_came(fifo.lane_front_tickets[lane])) continue;
     const uint64_t position = fifo.lane_fronts[lane];
     bool first_of_its_lanes = true;
-    for (uint32_t l = fifo.lane_front_lanes[lane]; l != 0 && first_of_its_lanes; l &= l - 1) {
+    for (uint32_t l = record_lanes & (record_lanes - 1); l != 0 && first_of_its_lanes; l &= l - 1) {
       first_of_its_lanes = fifo.lane_fronts[std::countr_zero(l)] == position;
     }
     if (first_of_its_lanes) fronts[count++] = position;
   }
   std::sort(fronts.begin(), fronts.begin() + static_cast<std::ptrdiff_t>(count));
-  const auto end = std::unique(fronts.begin(), fronts.begin() + static_cast<std::ptrdiff_t>(count));
+  const auto end = fronts.begin() + static_cast<std::ptrdiff_t>(count);
   for (auto it = fronts.begin(); it != end; ++it) {
     const size_t at = *it - fifo.front_position;
     if (ready(fifo.records[at])) return remove(warp, at);
@@ -261,8 +282,8 @@ std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready
   size_t partial_count = 0;
   for (uint32_t m = fifo.lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+    if ((fifo.lane_fronts_divisible >> lane & 1u) == 0) continue;
     const uint64_t position = fifo.lane_fronts[lane];
-    if (!fifo.records[position - fifo.front_position].divisible) continue;
     auto same = std::find_if(partial.begin(), partial.begin() + static_cast<std::ptrdiff_t>(partial_count),
                              [&](const auto& entry) { return entry.first == position; });
     if (same == partial.begin() + static_cast<std::ptrdiff_t>(partial_count)) partial[partial_count++] = {position, 0};

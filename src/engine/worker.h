@@ -91,6 +91,8 @@ class Worker {
   static bool read_tickets(const RecordView& ticket, std::vector<std::pair<SyncTicket, uint32_t>>& tickets);
   void submit(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload);
   bool ready(std::optional<SyncTicket> ticket, const RecordHeader& h);
+  // ready() for a held record of a warp of `block` (null: the block holds no state here).
+  bool ready_in_warp(const DeferredRecord& record, const BlockState* block);
   bool waits_at_barrier_for_deferred_warp(const RecordHeader& h);
   // Applies held-back records whose turn has come: those of the buckets noted for this worker (of every
   // bucket held here with `every_block`), then warps held at a barrier of `block`, of the blocks where

@@ -61,6 +61,16 @@ bool Worker::ready(std::optional<SyncTicket> ticket, const RecordHeader& h) {
   return !waits_at_barrier_for_deferred_warp(h);
 }
 
+bool Worker::ready_in_warp(const DeferredRecord& record, const BlockState* block) {
+  if (record.ticket && record.ticket->number > shared_.tickets.next(record.ticket->bucket)) return false;
+  // Most held records have no lane waiting at a barrier: that needs no walk over the block's warps.
+  const RecordHeader& h = record.header();
+  if (block == nullptr || h.warp_id >= block->warp_count() || (block->waiting_lanes(h.warp_id) & h.active_mask) == 0) {
+    return true;
+  }
+  return !waits_at_barrier_for_deferred_warp(h);
+}
+
 // A warp that waits at a pending barrier of its block (the block barrier or a named one) was
 // released on the GPU only once the others arrived. If a block-mate that is not waiting yet is held
 // back, its arrival may still be to come: applying the waiting warp's next record now would
@@ -148,7 +158,15 @@ bool Worker::take_turns(std::optional<uint32_t> block, bool every_block) {
 
 bool Worker::apply_ready(uint64_t warp, std::optional<uint32_t> bucket) {
   bool applied = false;
-  const auto is_ready = [this](const DeferredRecord& record) { return ready(record.ticket, record.header()); };
+  // The warp's block, looked up once per applied record (a record may end the block) rather than once
+  // for each held record looked at: a look at up to 32 lanes' oldest records follows every record applied.
+  const BlockState* block = nullptr;
+  const auto find_block = [&] {
+    const auto found = blocks_.find(DeferredWarps::block_of(warp));
+    block = found == blocks_.end() ? nullptr : found->second.get();
+  };
+  find_block();
+  const auto is_ready = [&](const DeferredRecord& record) { return ready_in_warp(record, block); };
   while (const DeferredRecord* front = deferred_.front(warp)) {
     std::optional<DeferredRecord> record;
     if (is_ready(*front)) {
@@ -161,12 +179,15 @@ bool Worker::apply_ready(uint64_t warp, std::optional<uint32_t> bucket) {
       // others for the launch's end (hash_table: the kernel over in seconds, then one thread applying
       // its backlog for minutes). Under lockstep, only the bucket's turn just handed on: a diverged
       // group logged it late.
-      record = deferred_.take_ready(warp, is_ready);
+      record = deferred_.take_ready(warp, is_ready, [this](const SyncTicket& ticket) {
+        return ticket.number <= shared_.tickets.next(ticket.bucket);
+      });
     }
     if (!record) break;
     apply_ticketed(record->ticket, record->header(), record->payload());
     deferred_.recycle(std::move(*record));
     applied = true;
+    find_block();
   }
   return applied;
 }

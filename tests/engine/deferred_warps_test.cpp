@@ -97,6 +97,31 @@ TEST(DeferredWarps, ADivisibleRecordLetsTheLanesItIsTheOldestRecordOfGo) {
   EXPECT_TRUE(held.block_warps(0).empty());
 }
 
+// A lock-heavy warp holds mostly records whose ticket's turn has not come: take_ready asks the cheap
+// turn look first and reads only the records it lets through, each once however many lanes it has.
+TEST(DeferredWarps, OnlyRecordsWhoseTurnMayHaveComeAreLookedAt) {
+  DeferredWarps held;
+  held.push(SyncTicket{3, 5}, record(0, 0, 0x1, 1), {});  // lane 0: bucket 3's turn has not come
+  held.push(SyncTicket{4, 2}, record(0, 0, 0x2, 2), {});  // lane 1: bucket 4's has
+  held.push(std::nullopt, record(0, 0, 0xfffffffc, 3), {});  // lanes 2-31, one record
+  std::vector<uint32_t> looked_at;
+  const auto ready = [&](const DeferredRecord& r) {
+    looked_at.push_back(r.header().site_id);
+    return r.header().site_id == 3;
+  };
+  const auto turn_came = [](const SyncTicket& ticket) { return ticket.bucket == 4; };
+  const std::optional<DeferredRecord> taken = held.take_ready(key(0, 0), ready, turn_came);
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(taken->header().site_id, 3u);
+  EXPECT_EQ(looked_at, (std::vector<uint32_t>{2, 3})) << "in program order, bucket 3's record never, the wide one once";
+  EXPECT_EQ(held.held_lanes(record(0, 0, 1, 0)), 0x3u);
+  // A record naming no lane orders every lane: it is looked at once, when it is the oldest of all.
+  held.push(std::nullopt, record(0, 0, 0, 4), {});
+  looked_at.clear();
+  EXPECT_FALSE(held.take_ready(key(0, 0), ready, turn_came));
+  EXPECT_EQ(looked_at, (std::vector<uint32_t>{2}));
+}
+
 // The end of a launch applies what is still held in (block, warp) order; a run being stopped ends
 // that at the next record and leaves everything held, for the engine to drop unapplied.
 TEST(DeferredWarps, DrainingAllStopsWhereTheCallerStops) {
