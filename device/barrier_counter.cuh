@@ -92,7 +92,7 @@ __device__ __forceinline__ void tell_barriers_passed(const Launch& launch, const
   const GlobalCheckLaunch* check = global_check_of(launch.slot);
   uint64_t* word = barrier_word(check);
   const uint64_t mine = *word;
-  const uint32_t passed = global_barriers_passed(check);
+  const uint32_t passed = barriers_passed_in(check, mine);
   const bool untold = passed != 0 && (mine & kGlobalBarrierToldBit) == 0;
   if (!__any_sync(group.mask, untold)) return;
   RecordHeader header = make_header(launch, RecordOp::kBarriersPassed, group.mask, site_id);

@@ -21,10 +21,13 @@ __device__ __forceinline__ uint64_t* barrier_word(const GlobalCheckLaunch* check
   return reinterpret_cast<uint64_t*>(check->barriers) + linear_block_id() * block_threads + thread_in_block();
 }
 
+// The block barriers a thread's barrier word says it passed in this launch.
+__device__ __forceinline__ uint32_t barriers_passed_in(const GlobalCheckLaunch* check, uint64_t word) {
+  return word >> kGlobalBarrierCountBits == check->tag ? static_cast<uint32_t>(word) : 0;
+}
 // The block barriers the calling thread passed in this launch (only the thread itself writes its word).
 __device__ __forceinline__ uint32_t global_barriers_passed(const GlobalCheckLaunch* check) {
-  const uint64_t word = *barrier_word(check);
-  return word >> kGlobalBarrierCountBits == check->tag ? static_cast<uint32_t>(word) : 0;
+  return barriers_passed_in(check, *barrier_word(check));
 }
 
 // Every lane of a block barrier's group, before it waits: one more barrier interval. Past what the
