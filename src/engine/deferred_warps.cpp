@@ -28,7 +28,7 @@ void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h
   }
   Fifo& fifo = found->second;
   if (added) block_warps_[h.block_id].push_back(h.warp_id);
-  const uint64_t position = fifo.front_position + fifo.records.size();
+  const auto position = static_cast<Position>(fifo.front_position + fifo.records.size());
   const uint32_t lanes = record.lanes;
   fifo.records.push_back(std::move(record));
   for (uint32_t m = lanes; m != 0; m &= m - 1) {
@@ -75,7 +75,7 @@ void DeferredWarps::TicketRow::erase(uint64_t number, uint64_t warp_key) {
   }
 }
 
-void DeferredWarps::LaneQueue::erase(uint64_t position) {
+void DeferredWarps::LaneQueue::erase(Position position) {
   if (empty()) return;
   if (positions_[head_] == position) {
     ++head_;
@@ -113,7 +113,7 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
   Fifo& fifo = warp->second;
   const uint64_t warp_key = warp->first;
   if (at == 0) unindex_front(warp_key, fifo.records.front());
-  const uint64_t position = fifo.front_position + at;
+  const auto position = static_cast<Position>(fifo.front_position + at);
   DeferredRecord record = std::move(fifo.records[at]);
   --records_;
   fifo.records[at].ticket.reset();
@@ -141,7 +141,7 @@ DeferredRecord DeferredWarps::remove(Map::iterator warp, size_t at) {
   return record;
 }
 
-void DeferredWarps::drop_lanes(Fifo& fifo, uint64_t position, uint32_t lanes) {
+void DeferredWarps::drop_lanes(Fifo& fifo, Position position, uint32_t lanes) {
   for (uint32_t m = lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
     LaneQueue& queue = fifo.by_lane[lane];
@@ -154,7 +154,7 @@ void DeferredWarps::drop_lanes(Fifo& fifo, uint64_t position, uint32_t lanes) {
   }
 }
 
-void DeferredWarps::set_lane_front(Fifo& fifo, uint32_t lane, uint64_t position) {
+void DeferredWarps::set_lane_front(Fifo& fifo, uint32_t lane, Position position) {
   const DeferredRecord& record = fifo.records[position - fifo.front_position];
   fifo.lane_fronts[lane] = position;
   fifo.lane_front_lanes[lane] = record.lanes;
@@ -176,7 +176,7 @@ DeferredRecord DeferredWarps::split_off(Map::iterator warp, size_t at, uint32_t 
   DeferredRecord& held = fifo.records[at];
   BARRACUDA_DCHECK(held.divisible && !held.ticket && (lanes & ~held.lanes) == 0);
   if (lanes == held.lanes) return remove(warp, at);
-  const uint64_t position = fifo.front_position + at;
+  const auto position = static_cast<Position>(fifo.front_position + at);
   DeferredRecord piece{std::nullopt, lanes, true, held.head, take_spare_slots(held.payload_slots.size())};
   piece.payload_slots.assign(held.payload_slots.begin(), held.payload_slots.end());
   piece.head.active_mask = lanes;

@@ -53,19 +53,23 @@ struct DeferredRecord {
 
 class DeferredWarps {
  public:
+  // A record's place in its warp's FIFO, counted since the warp's first held record: 32 bits, as a
+  // warp holds far fewer records at once (each lane of each record keeps one, so a full-warp record's
+  // places cost 128 bytes, not 256).
+  using Position = uint32_t;
   // The positions in its warp's FIFO of one lane's held-back records, oldest first.
   class LaneQueue {
    public:
     bool empty() const { return head_ == positions_.size(); }
-    uint64_t front() const { return positions_[head_]; }
-    void push_back(uint64_t position) { positions_.push_back(position); }
+    Position front() const { return positions_[head_]; }
+    void push_back(Position position) { positions_.push_back(position); }
     // Removes `position` (nearly always the front: only a record first in each of its lanes goes).
-    void erase(uint64_t position);
+    void erase(Position position);
     // Empty again, keeping a small buffer for the warp that reuses it.
     void reset();
 
    private:
-    std::vector<uint64_t> positions_;
+    std::vector<Position> positions_;
     size_t head_ = 0;  // positions_ before it were erased
   };
   // A warp's held-back records in program order (the front is never a gap), each lane's of them, and
@@ -75,11 +79,11 @@ class DeferredWarps {
   // lock-heavy launch, half of the walks in vain.
   struct Fifo {
     std::deque<DeferredRecord> records;
-    uint64_t front_position = 0;  // of records.front(), counted since the warp's first held record
+    Position front_position = 0;  // of records.front()
     std::array<LaneQueue, kWarpSize> by_lane;
     // Where l is in `lanes`: by_lane[l].front() and that record's lanes, kept beside the FIFO so that
     // take_ready reads neither a queue nor a record it cannot take.
-    std::array<uint64_t, kWarpSize> lane_fronts{};
+    std::array<Position, kWarpSize> lane_fronts{};
     std::array<uint32_t, kWarpSize> lane_front_lanes{};
     uint32_t lane_fronts_divisible = 0;  // bit l: lane l's oldest record is divisible
     // Bit l: lane l's oldest record waits for lane_front_tickets[l]. A lock-heavy warp holds mostly
@@ -184,9 +188,9 @@ class DeferredWarps {
   DeferredRecord split_off(Map::iterator warp, size_t at, uint32_t lanes);
   // Takes `lanes` out of their queues at `position` (the record there no longer holds them): each
   // lane's front moves to its next record, a lane with none leaves the warp's lanes.
-  void drop_lanes(Fifo& fifo, uint64_t position, uint32_t lanes);
+  void drop_lanes(Fifo& fifo, Position position, uint32_t lanes);
   // Lane `lane`'s oldest record is now the one at `position`.
-  static void set_lane_front(Fifo& fifo, uint32_t lane, uint64_t position);
+  static void set_lane_front(Fifo& fifo, uint32_t lane, Position position);
   // An emptied payload buffer of an applied record, or a new one (none for a record without payload).
   std::vector<RecordHeader> take_spare_slots(size_t payload_slots);
   // The warp holds nothing more: its node goes to spare_warps_, emptied.
@@ -256,7 +260,7 @@ std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready
   const Fifo& fifo = warp->second;
   // Each lane's oldest record, in program order: one that is the oldest of every lane it has shares
   // no lane with any record before it.
-  std::array<uint64_t, kWarpSize> fronts;
+  std::array<Position, kWarpSize> fronts;
   size_t count = 0;
   for (uint32_t m = fifo.lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
@@ -264,34 +268,34 @@ std::optional<DeferredRecord> DeferredWarps::take_ready(uint64_t warp_key, Ready
     const uint32_t record_lanes = fifo.lane_front_lanes[lane];
     if (lane != static_cast<uint32_t>(std::countr_zero(record_lanes))) continue;
     if ((fifo.lane_fronts_ticketed >> lane & 1u) != 0 && !turn_came(fifo.lane_front_tickets[lane])) continue;
-    const uint64_t position = fifo.lane_fronts[lane];
+    const Position position = fifo.lane_fronts[lane];
     bool first_of_its_lanes = true;
     for (uint32_t l = record_lanes & (record_lanes - 1); l != 0 && first_of_its_lanes; l &= l - 1) {
       first_of_its_lanes = fifo.lane_fronts[std::countr_zero(l)] == position;
     }
-    if (first_of_its_lanes) fronts[count++] = position;
+    // Sorted by distance from the FIFO's front: positions may wrap past 2^32 in a warp never emptied.
+    if (first_of_its_lanes) fronts[count++] = position - fifo.front_position;
   }
   std::sort(fronts.begin(), fronts.begin() + static_cast<std::ptrdiff_t>(count));
   const auto end = fronts.begin() + static_cast<std::ptrdiff_t>(count);
   for (auto it = fronts.begin(); it != end; ++it) {
-    const size_t at = *it - fifo.front_position;
-    if (ready(fifo.records[at])) return remove(warp, at);
+    if (ready(fifo.records[*it])) return remove(warp, *it);
   }
   // The lanes of a divisible record that it is the oldest record of.
-  std::array<std::pair<uint64_t, uint32_t>, kWarpSize> partial;
+  std::array<std::pair<Position, uint32_t>, kWarpSize> partial;
   size_t partial_count = 0;
   for (uint32_t m = fifo.lanes; m != 0; m &= m - 1) {
     const auto lane = static_cast<uint32_t>(std::countr_zero(m));
     if ((fifo.lane_fronts_divisible >> lane & 1u) == 0) continue;
-    const uint64_t position = fifo.lane_fronts[lane];
+    const Position at = fifo.lane_fronts[lane] - fifo.front_position;
     auto same = std::find_if(partial.begin(), partial.begin() + static_cast<std::ptrdiff_t>(partial_count),
-                             [&](const auto& entry) { return entry.first == position; });
-    if (same == partial.begin() + static_cast<std::ptrdiff_t>(partial_count)) partial[partial_count++] = {position, 0};
+                             [&](const auto& entry) { return entry.first == at; });
+    if (same == partial.begin() + static_cast<std::ptrdiff_t>(partial_count)) partial[partial_count++] = {at, 0};
     same->second |= 1u << lane;
   }
   std::sort(partial.begin(), partial.begin() + static_cast<std::ptrdiff_t>(partial_count));
   for (size_t i = 0; i < partial_count; ++i) {
-    const size_t at = partial[i].first - fifo.front_position;
+    const size_t at = partial[i].first;
     if (ready(fifo.records[at])) return split_off(warp, at, partial[i].second);
   }
   return std::nullopt;
