@@ -1,16 +1,19 @@
 #include "engine/deferred_warps.h"
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
 #include <iterator>
 
 #include "barracuda/dcheck.h"
+#include "barracuda/record_view.h"
 
 namespace barracuda::engine {
 
 void DeferredWarps::push(std::optional<SyncTicket> ticket, const RecordHeader& h, std::span<const RecordHeader> payload,
                          bool divisible) {
-  DeferredRecord record{ticket, lanes_of(h), divisible, h, take_spare_slots(payload.size())};
-  record.payload_slots.insert(record.payload_slots.end(), payload.begin(), payload.end());
+  DeferredRecord record{ticket, lanes_of(h), divisible, h};
+  store_payload(record, payload);
   const uint64_t warp_key = key(h.block_id, h.warp_id);
   if (ticket) {
     ticket_warps_[ticket->bucket].insert(ticket->number, warp_key);
@@ -93,12 +96,14 @@ void DeferredWarps::LaneQueue::erase(Position position) {
   }
 }
 
-void DeferredWarps::recycle(DeferredRecord&& record) {
+void DeferredWarps::recycle(DeferredRecord&& record) { recycle_slots(std::move(record.payload_slots)); }
+
+void DeferredWarps::recycle_slots(std::vector<RecordHeader>&& slots) {
   constexpr size_t kKept = 4096;
-  const size_t capacity = record.payload_slots.capacity();
+  const size_t capacity = slots.capacity();
   if (spare_slots_.size() >= kKept || capacity == 0 || capacity > 64) return;
-  record.payload_slots.clear();
-  spare_slots_.push_back(std::move(record.payload_slots));
+  slots.clear();
+  spare_slots_.push_back(std::move(slots));
 }
 
 void DeferredWarps::index_front(uint64_t warp_key, const DeferredRecord& record) {
@@ -164,6 +169,48 @@ void DeferredWarps::set_lane_front(Fifo& fifo, uint32_t lane, Position position)
   if (record.ticket) fifo.lane_front_tickets[lane] = *record.ticket;
 }
 
+namespace {
+
+// Bytes of one lane's address word in a payload of this mode (0: the record has no per-lane words).
+size_t lane_word_bytes(AddressMode mode) {
+  return mode == AddressMode::kDelta32 ? sizeof(int32_t) : mode == AddressMode::kFull64 ? sizeof(uint64_t) : 0;
+}
+
+}  // namespace
+
+void DeferredWarps::store_payload(DeferredRecord& record, std::span<const RecordHeader> payload) {
+  const RecordView view(record.head, payload.empty() ? nullptr : payload.data());
+  const size_t word = view.is_memory_access() ? lane_word_bytes(view.address_mode()) : 0;
+  record.packed_lanes = word != 0 && payload.size() * sizeof(RecordHeader) >= kWarpSize * word;
+  if (!record.packed_lanes) {
+    record.payload_slots = take_spare_slots(payload.size());
+    record.payload_slots.assign(payload.begin(), payload.end());
+    return;
+  }
+  const auto* from = reinterpret_cast<const unsigned char*>(payload.data());
+  const size_t bytes = static_cast<size_t>(std::popcount(record.head.active_mask)) * word;
+  record.payload_slots = take_spare_slots(1);
+  record.payload_slots.resize((bytes + sizeof(RecordHeader) - 1) / sizeof(RecordHeader));
+  auto* to = reinterpret_cast<unsigned char*>(record.payload_slots.data());
+  for (uint32_t m = record.head.active_mask; m != 0; m &= m - 1, to += word) {
+    std::memcpy(to, from + std::countr_zero(m) * word, word);
+  }
+}
+
+std::span<const RecordHeader> DeferredRecord::payload(std::array<RecordHeader, kMaxPayloadSlots>& buffer) const {
+  if (!packed_lanes) return payload_slots;
+  const AddressMode mode = RecordView(head, nullptr).address_mode();
+  const size_t word = lane_word_bytes(mode);
+  const size_t slots = record_slots(mode) - 1;
+  auto* to = reinterpret_cast<unsigned char*>(buffer.data());
+  std::memset(to, 0, slots * sizeof(RecordHeader));
+  const auto* from = reinterpret_cast<const unsigned char*>(payload_slots.data());
+  for (uint32_t m = head.active_mask; m != 0; m &= m - 1, from += word) {
+    std::memcpy(to + std::countr_zero(m) * word, from, word);
+  }
+  return std::span<const RecordHeader>(buffer.data(), slots);
+}
+
 std::vector<RecordHeader> DeferredWarps::take_spare_slots(size_t payload_slots) {
   if (payload_slots == 0 || spare_slots_.empty()) return {};
   std::vector<RecordHeader> slots = std::move(spare_slots_.back());
@@ -177,11 +224,18 @@ DeferredRecord DeferredWarps::split_off(Map::iterator warp, size_t at, uint32_t 
   BARRACUDA_DCHECK(held.divisible && !held.ticket && (lanes & ~held.lanes) == 0);
   if (lanes == held.lanes) return remove(warp, at);
   const auto position = static_cast<Position>(fifo.front_position + at);
-  DeferredRecord piece{std::nullopt, lanes, true, held.head, take_spare_slots(held.payload_slots.size())};
-  piece.payload_slots.assign(held.payload_slots.begin(), held.payload_slots.end());
+  // The payload as carried, in a buffer of its own: both parts are stored from it.
+  std::array<RecordHeader, kMaxPayloadSlots> wire;
+  const std::span<const RecordHeader> unpacked = held.payload(wire);
+  if (unpacked.data() != wire.data()) std::copy(unpacked.begin(), unpacked.end(), wire.begin());
+  const std::span<const RecordHeader> carried(wire.data(), unpacked.size());
+  DeferredRecord piece{std::nullopt, lanes, true, held.head};
   piece.head.active_mask = lanes;
+  store_payload(piece, carried);
   held.lanes &= ~lanes;
   held.head.active_mask = held.lanes;
+  recycle_slots(std::move(held.payload_slots));
+  store_payload(held, carried);
   drop_lanes(fifo, position, lanes);
   // The lanes still held whose oldest record this is see its lanes shrink.
   for (uint32_t m = held.lanes; m != 0; m &= m - 1) {

@@ -35,6 +35,9 @@
 
 namespace barracuda::engine {
 
+// The most payload slots a record carries (a kFull64 address per lane).
+inline constexpr size_t kMaxPayloadSlots = record_slots(AddressMode::kFull64) - 1;
+
 struct DeferredRecord {
   std::optional<SyncTicket> ticket;
   uint32_t lanes = 0;  // DeferredWarps::lanes_of(header()); 0: a gap left by a record taken
@@ -45,10 +48,15 @@ struct DeferredRecord {
   // The header in place: every look at a held record reads it, and a synchronisation record (a fence,
   // a barrier) has no payload, so it needs no buffer at all.
   RecordHeader head{};
-  std::vector<RecordHeader> payload_slots;  // the address payload
+  // The payload. A memory access's per-lane addresses (kDelta32, kFull64) are kept packed: its active
+  // lanes' address words only, in lane order. The wire payload has room for all 32 lanes (128 or 256
+  // bytes), and a lock launch holds millions of records of a few lanes each.
+  std::vector<RecordHeader> payload_slots;
+  bool packed_lanes = false;
 
   const RecordHeader& header() const { return head; }
-  std::span<const RecordHeader> payload() const { return payload_slots; }
+  // The payload as the record carried it; a packed one is unpacked into `buffer`.
+  std::span<const RecordHeader> payload(std::array<RecordHeader, kMaxPayloadSlots>& buffer) const;
 };
 
 class DeferredWarps {
@@ -153,6 +161,7 @@ class DeferredWarps {
   }
   // Hands a record's payload buffer back after it was applied, for the next record held back.
   void recycle(DeferredRecord&& record);
+  void recycle_slots(std::vector<RecordHeader>&& slots);
   // Every held-back record, warp by warp in (block, warp) order, each in program order, while
   // `go_on()`; leaves nothing held back and returns true, or returns false at the first record
   // `go_on()` refused, leaving everything held (the applied records too: for the caller to drop).
@@ -193,6 +202,9 @@ class DeferredWarps {
   static void set_lane_front(Fifo& fifo, uint32_t lane, Position position);
   // An emptied payload buffer of an applied record, or a new one (none for a record without payload).
   std::vector<RecordHeader> take_spare_slots(size_t payload_slots);
+  // `record`'s payload from `payload` (the record's own, as carried): packed where it is a memory
+  // access with per-lane addresses, for the lanes of `record.head`.
+  void store_payload(DeferredRecord& record, std::span<const RecordHeader> payload);
   // The warp holds nothing more: its node goes to spare_warps_, emptied.
   void recycle_warp(Map::iterator warp);
 

@@ -184,7 +184,8 @@ bool Worker::apply_ready(uint64_t warp, std::optional<uint32_t> bucket) {
       });
     }
     if (!record) break;
-    apply_ticketed(record->ticket, record->header(), record->payload());
+    std::array<RecordHeader, kMaxPayloadSlots> buffer;
+    apply_ticketed(record->ticket, record->header(), record->payload(buffer));
     deferred_.recycle(std::move(*record));
     applied = true;
     find_block();
@@ -194,7 +195,10 @@ bool Worker::apply_ready(uint64_t warp, std::optional<uint32_t> bucket) {
 
 bool Worker::flush_deferred() {
   return deferred_.drain_all([this] { return !shared_.stopping.load(std::memory_order_relaxed); },
-                             [this](const DeferredRecord& record) { apply(record.header(), record.payload()); });
+                             [this](const DeferredRecord& record) {
+                               std::array<RecordHeader, kMaxPayloadSlots> buffer;
+                               apply(record.header(), record.payload(buffer));
+                             });
 }
 
 }  // namespace barracuda::engine

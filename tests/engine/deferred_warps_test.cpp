@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstring>
+
+#include "barracuda/record_view.h"
+
 namespace barracuda::engine {
 namespace {
 
@@ -120,6 +125,50 @@ TEST(DeferredWarps, OnlyRecordsWhoseTurnMayHaveComeAreLookedAt) {
   looked_at.clear();
   EXPECT_FALSE(held.take_ready(key(0, 0), ready, turn_came));
   EXPECT_EQ(looked_at, (std::vector<uint32_t>{2}));
+}
+
+// A held memory access keeps only its active lanes' addresses; the record it gives back, whole or
+// split by lanes, carries each lane's own address where the wire format puts it.
+TEST(DeferredWarps, AHeldAccessGivesBackEachLanesAddress) {
+  for (const AddressMode mode : {AddressMode::kFull64, AddressMode::kDelta32}) {
+    RecordHeader h = record(0, 0, (1u << 3) | (1u << 17) | (1u << 20), 9);
+    h.op = static_cast<uint8_t>(RecordOp::kLoad);
+    h.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kWeak, MemoryScope::kCta);
+    h.size_mode = pack_size_mode(2, mode);
+    h.base = 0x1000;
+    std::array<RecordHeader, kMaxPayloadSlots> wire{};
+    const size_t slots = record_slots(mode) - 1;
+    auto* words = reinterpret_cast<unsigned char*>(wire.data());
+    for (const uint32_t lane : {3u, 17u, 20u}) {
+      if (mode == AddressMode::kFull64) {
+        const uint64_t address = 0x7000'0000 + lane * 0x100;
+        std::memcpy(words + lane * 8, &address, 8);
+      } else {
+        const int32_t delta = static_cast<int32_t>(lane * 0x40);
+        std::memcpy(words + lane * 4, &delta, 4);
+      }
+    }
+    const std::span<const RecordHeader> carried(wire.data(), slots);
+    const RecordView original(h, wire.data());
+    DeferredWarps held;
+    held.push(SyncTicket{1, 5}, record(0, 0, 1u << 17, 1), {});  // lane 17 waits for a turn
+    held.push(std::nullopt, h, carried, true);
+    // Lanes 3 and 20 hold nothing else: they go, and lane 17 stays.
+    std::optional<DeferredRecord> piece = held.take_ready(key(0, 0), [](const DeferredRecord& r) { return !r.ticket; });
+    ASSERT_TRUE(piece);
+    std::array<RecordHeader, kMaxPayloadSlots> buffer;
+    std::span<const RecordHeader> payload = piece->payload(buffer);
+    ASSERT_EQ(payload.size(), slots);
+    const RecordView first(piece->header(), payload.data());
+    EXPECT_EQ(piece->header().active_mask, (1u << 3) | (1u << 20));
+    for (const uint32_t lane : {3u, 20u}) EXPECT_EQ(first.lane_address(lane), original.lane_address(lane));
+    EXPECT_EQ(held.pop_front(key(0, 0)).header().site_id, 1u);
+    const DeferredRecord rest = held.pop_front(key(0, 0));
+    payload = rest.payload(buffer);
+    const RecordView second(rest.header(), payload.data());
+    EXPECT_EQ(rest.header().active_mask, 1u << 17);
+    EXPECT_EQ(second.lane_address(17), original.lane_address(17));
+  }
 }
 
 // The end of a launch applies what is still held in (block, warp) order; a run being stopped ends
