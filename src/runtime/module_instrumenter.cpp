@@ -20,6 +20,7 @@
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_call.h"
 #include "ptx/printer.h"
+#include "runtime/compile_progress.h"
 #include "runtime/cuda_device_runtime_library.h"
 #include "runtime/driver_api.h"
 #include "runtime/library_code.h"
@@ -73,8 +74,8 @@ std::vector<char> fat_binary_of(const std::vector<std::pair<unsigned, std::vecto
 }
 
 const std::string kCacheKeyVersion = "barracuda " + std::string(kToolVersion);
-// Modules this large take nvJitLink long enough that the user deserves a progress line.
-constexpr size_t kLargeModuleBytes = 4u << 20;
+// A compile longer than this gets a progress line while it runs (issue "Performance I", item 4).
+constexpr std::chrono::milliseconds kCompileProgressAfter{1000};
 
 // One PTX text to instrument and the ptxas options it came with.
 struct PtxSource {
@@ -268,11 +269,10 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   const std::string name = module_name(image.id);
   size_t ptx_bytes = 0;
   for (const std::string& text : texts) ptx_bytes += text.size();
-  bool large = ptx_bytes > kLargeModuleBytes;
-  if (large && config_.message) {
-    config_.message("compiling instrumented " + name + " (" + std::to_string(ptx_bytes >> 20) +
-                    " MiB of PTX); this can take a while");
-  }
+  // A compile that outlasts a second says so while it runs (a cache hit never does).
+  CompileProgress progress(config_.message, kCompileProgressAfter,
+                           "compiling instrumented " + name + " (" + std::to_string(kernels.size()) + " kernels, " +
+                               std::to_string((ptx_bytes + 1023) >> 10) + " KiB of PTX); this can take a while");
   // An arch-specific target (sm_90a) is the current GPU's alone.
   if (link_arch.back() == 'a') targets = {arch};
   bool compiled = false;
@@ -291,7 +291,8 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   }
   std::vector<char> cubin = cubins.size() == 1 ? std::move(cubins.front().second) : fat_binary_of(cubins);
   const std::chrono::nanoseconds elapsed = std::chrono::steady_clock::now() - start;
-  if ((large || config_.verbose) && config_.message) {
+  progress.finish();
+  if ((progress.reported() || config_.verbose) && config_.message) {
     config_.message(name + (compiled ? " compiled in " : " loaded from cache in ") +
                     std::to_string(std::chrono::duration<double>(elapsed).count()) + " s");
   }
