@@ -290,7 +290,27 @@ def summarise(results, tools):
         summary["barracuda_over_racecheck"] = {
             name: bc[name]["wall"] / rc[name]["wall"]
             for name in bc if "wall" in bc[name] and "wall" in rc.get(name, {})}
+        summary["against_racecheck"] = against_racecheck(rc, bc)
     return summary
+
+
+def wall_or_bound(entry):
+    return entry["wall"] if "wall" in entry else entry["wall_at_least"]
+
+
+def against_racecheck(rc, bc, bound=3.0):
+    """What "Performance II" asks of the two tools' wall slowdowns in one run: over the workloads barracuda
+    finishes, both geometric means (racecheck's a lower bound where it timed out there), and the workloads
+    where barracuda takes more than `bound` times racecheck's time while racecheck finishes (or where
+    barracuda timed out and racecheck did not)."""
+    finished = [name for name in bc if "wall" in bc[name] and name in rc]
+    over = sorted(name for name in bc if name in rc and "wall" in rc[name] and
+                  ("wall" not in bc[name] or bc[name]["wall"] > bound * rc[name]["wall"]))
+    return {"workloads": finished,
+            "barracuda_geomean_wall": geometric_mean([bc[n]["wall"] for n in finished]),
+            "racecheck_geomean_wall": geometric_mean([wall_or_bound(rc[n]) for n in finished]),
+            "racecheck_geomean_is_lower_bound": any("wall" not in rc[n] for n in finished),
+            "over_bound": over, "bound": bound}
 
 
 def format_slowdown(entry):
@@ -324,6 +344,15 @@ def markdown_table(results, summary, tools):
         g = geometric_mean(list(ratio.values()))
         geo.append(f"**{g:.2f}**" if g else "-")
     lines.append("| " + " | ".join(geo) + " |")
+    against = summary.get("against_racecheck")
+    if against and against["workloads"]:
+        rc_geo = against["racecheck_geomean_wall"]
+        lines.append("")
+        lines.append(f"Over the {len(against['workloads'])} workloads barracuda finishes: barracuda "
+                     f"{against['barracuda_geomean_wall']:.1f}x, racecheck "
+                     f"{'at least ' if against['racecheck_geomean_is_lower_bound'] else ''}{rc_geo:.1f}x; "
+                     f"over {against['bound']:g}x racecheck's time where racecheck finishes: "
+                     f"{', '.join(against['over_bound']) or 'none'}.")
     return "\n".join(lines)
 
 

@@ -202,6 +202,27 @@ class HarnessEndToEnd(unittest.TestCase):
         self.assertEqual(table[3], "| b | 2.00 | 100.0 | >10x (timeout) |")
         self.assertEqual(table[4], "| **geometric mean** |  |  | **4.0x** (GPU 10.0x; 1 measured) |")
 
+    def test_against_racecheck_bounds_its_timeouts_and_names_workloads_over_three_times(self):
+        native = {"status": "ok", "wall_s": 1.0, "gpu_ms": 1.0}
+        ok = lambda wall: {"status": "ok", "wall_s": wall, "gpu_ms": wall}
+        timeout = lambda wall: {"status": "timeout", "wall_s_at_least": wall}
+        results = {"fast": {"native": native, "racecheck": ok(10.0), "barracuda": ok(2.0)},
+                   "bounded": {"native": native, "racecheck": timeout(20.0), "barracuda": ok(5.0)},
+                   "slow": {"native": native, "racecheck": ok(2.0), "barracuda": ok(8.0)},
+                   "lock": {"native": native, "racecheck": ok(2.0), "barracuda": timeout(30.0)},
+                   "both_time_out": {"native": native, "racecheck": timeout(20.0), "barracuda": timeout(30.0)}}
+        tools = ["native", "racecheck", "barracuda"]
+        summary = run_bench.summarise(results, tools)
+        against = summary["against_racecheck"]
+        self.assertEqual(against["workloads"], ["fast", "bounded", "slow"])
+        self.assertAlmostEqual(against["barracuda_geomean_wall"], (2.0 * 5.0 * 8.0) ** (1 / 3))
+        self.assertAlmostEqual(against["racecheck_geomean_wall"], (10.0 * 20.0 * 2.0) ** (1 / 3))
+        self.assertTrue(against["racecheck_geomean_is_lower_bound"])
+        self.assertEqual(against["over_bound"], ["lock", "slow"])
+        table = run_bench.markdown_table(results, summary, tools).splitlines()
+        self.assertEqual(table[-1], "Over the 3 workloads barracuda finishes: barracuda 4.3x, racecheck at least "
+                                    "7.4x; over 3x racecheck's time where racecheck finishes: lock, slow.")
+
     def test_wrong_native_result_fails_the_run_and_skips_tools(self):
         code, doc = self.run_harness("--workloads", "wrong", "--no-racecheck")
         self.assertEqual(code, 1)
