@@ -227,6 +227,7 @@ DeferredRecord DeferredWarps::split_off(Map::iterator warp, size_t at, uint32_t 
   // The payload as carried, in a buffer of its own: both parts are stored from it.
   std::array<RecordHeader, kMaxPayloadSlots> wire;
   const std::span<const RecordHeader> unpacked = held.payload(wire);
+  BARRACUDA_DCHECK(unpacked.size() <= wire.size());  // a divisible record is a memory access
   if (unpacked.data() != wire.data()) std::copy(unpacked.begin(), unpacked.end(), wire.begin());
   const std::span<const RecordHeader> carried(wire.data(), unpacked.size());
   DeferredRecord piece{std::nullopt, lanes, true, held.head};

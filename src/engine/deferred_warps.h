@@ -61,9 +61,10 @@ struct DeferredRecord {
 
 class DeferredWarps {
  public:
-  // A record's place in its warp's FIFO, counted since the warp's first held record: 32 bits, as a
-  // warp holds far fewer records at once (each lane of each record keeps one, so a full-warp record's
-  // places cost 128 bytes, not 256).
+  // A record's place in its warp's FIFO, counted since the warp's first held record, in 32 bits (each
+  // lane of each record keeps one: a full-warp record's places cost 128 bytes, not 256). A warp that
+  // never empties may wrap the count; places are only compared for equality and ordered by their
+  // distance from the FIFO's front, which a warp's records never exceed.
   using Position = uint32_t;
   // The positions in its warp's FIFO of one lane's held-back records, oldest first.
   class LaneQueue {
@@ -161,7 +162,6 @@ class DeferredWarps {
   }
   // Hands a record's payload buffer back after it was applied, for the next record held back.
   void recycle(DeferredRecord&& record);
-  void recycle_slots(std::vector<RecordHeader>&& slots);
   // Every held-back record, warp by warp in (block, warp) order, each in program order, while
   // `go_on()`; leaves nothing held back and returns true, or returns false at the first record
   // `go_on()` refused, leaving everything held (the applied records too: for the caller to drop).
@@ -202,6 +202,8 @@ class DeferredWarps {
   static void set_lane_front(Fifo& fifo, uint32_t lane, Position position);
   // An emptied payload buffer of an applied record, or a new one (none for a record without payload).
   std::vector<RecordHeader> take_spare_slots(size_t payload_slots);
+  // Keeps a payload buffer no record needs any more for the next one held back.
+  void recycle_slots(std::vector<RecordHeader>&& slots);
   // `record`'s payload from `payload` (the record's own, as carried): packed where it is a memory
   // access with per-lane addresses, for the lanes of `record.head`.
   void store_payload(DeferredRecord& record, std::span<const RecordHeader> payload);
