@@ -31,7 +31,9 @@ TEST(CompileProgress, ACompileThatOutlastsTheWaitIsAnnouncedOnce) {
   Said said;
   {
     CompileProgress progress(said.sink(), 20ms, "compiling instrumented module 3");
-    std::this_thread::sleep_for(200ms);
+    // A loaded machine may start the waiting thread late: give it seconds, not milliseconds.
+    const auto give_up = std::chrono::steady_clock::now() + 10s;
+    while (!progress.reported() && std::chrono::steady_clock::now() < give_up) std::this_thread::sleep_for(10ms);
     EXPECT_TRUE(progress.reported());
   }
   EXPECT_EQ(said.lines, std::vector<std::string>{"compiling instrumented module 3"});
