@@ -39,7 +39,7 @@ __device__ __forceinline__ uint32_t update_block_barriers(const Launch& launch, 
   uint64_t* words = block_barrier_words(check);
   const uint32_t block_threads = blockDim.x * blockDim.y * blockDim.z;
   const uint32_t lanes = __popc(group.mask);
-  uint64_t seen = group.is_leader() ? load_relaxed(&words[0]) : 0;
+  uint64_t seen = group.is_leader() ? load_relaxed_gpu(&words[0]) : 0;
   seen = from_leader(group, seen);
   BlockBarrierState before = unpack_block_barrier_state(seen, check->tag, block_threads);
   BarrierStep step = block_step(before, passed, lanes, event);
@@ -60,7 +60,7 @@ __device__ __forceinline__ uint32_t update_block_barriers(const Launch& launch, 
                pack_pending_barrier_site(check->tag, step.state.completed, site_id));
   }
   if (__any_sync(group.mask, step.divergence != BarrierDivergence::kNone)) {  // rare
-    uint64_t pending = group.is_leader() ? load_relaxed(&words[1]) : 0;
+    uint64_t pending = group.is_leader() ? load_relaxed_gpu(&words[1]) : 0;
     pending = from_leader(group, pending);
     const bool named = pending_barrier_site_is(pending, check->tag, before.completed);
     RecordHeader header =

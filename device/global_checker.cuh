@@ -48,11 +48,6 @@ __device__ __forceinline__ uint32_t global_interval(const GlobalCheckLaunch* che
   return min(global_barriers_passed(check), GlobalStampLayout{check->interval_bits}.max_interval());
 }
 
-__device__ __forceinline__ uint32_t load_relaxed_u32(const uint32_t* address) {
-  uint32_t value;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(address) : "memory");
-  return value;
-}
 __device__ __forceinline__ void store_relaxed_u32(uint32_t* address, uint32_t value) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(address), "r"(value) : "memory");
 }
@@ -65,7 +60,7 @@ __device__ bool first_global_report(const GlobalCheckLaunch* check, uint64_t key
   const uint32_t home = static_cast<uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 52);
   for (uint32_t probe = 0; probe < 8; ++probe) {
     uint64_t* entry = &filter[(home + probe) % kGlobalRaceFilterEntries];
-    uint64_t seen = load_relaxed(entry);
+    uint64_t seen = load_relaxed_gpu(entry);
     for (;;) {
       if (seen == key) return false;
       if (seen != 0 && global_race_filter_tag(seen) == check->tag) break;  // another pair: probe on
@@ -122,7 +117,7 @@ __device__ __noinline__ uint32_t site_of(const uint32_t* field, uint64_t stamp, 
   uint32_t site = kept_global_site(seen, stamp);
   for (uint32_t attempt = 0; site == kGlobalUnknownSite && attempt < 1000; ++attempt) {
     __nanosleep(64);
-    site = kept_global_site(load_relaxed_u32(field), stamp);
+    site = kept_global_site(load_relaxed_gpu_u32(field), stamp);
   }
   return site;
 }
@@ -138,13 +133,13 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
   const uint32_t tag = access.stamp.tag;
   for (;;) {
     GlobalShadowWord seen;
-    seen.write = load_relaxed(&word->write);
-    seen.readers[0] = load_relaxed(&word->readers[0]);
-    seen.readers[1] = load_relaxed(&word->readers[1]);
-    seen.value = load_relaxed(&word->value);
-    seen.write_site = load_relaxed_u32(&word->write_site);
-    seen.reader_sites[0] = load_relaxed_u32(&word->reader_sites[0]);
-    seen.reader_sites[1] = load_relaxed_u32(&word->reader_sites[1]);
+    seen.write = load_relaxed_gpu(&word->write);
+    seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
+    seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
+    seen.value = load_relaxed_gpu(&word->value);
+    seen.write_site = load_relaxed_gpu_u32(&word->write_site);
+    seen.reader_sites[0] = load_relaxed_gpu_u32(&word->reader_sites[0]);
+    seen.reader_sites[1] = load_relaxed_gpu_u32(&word->reader_sites[1]);
     seen.unused = 0;
     GlobalCheckOutcome outcome = check_global_access(seen, access, layout);
     // The race with the last write, if any, is always the first; its site before this access's own
@@ -165,9 +160,9 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
       // The write forgets the reads since the last one, and races with those of them it is concurrent
       // with (the rule's readers and any that came after it saw them) where it clears them itself.
       for (uint32_t r = 0; r < 2; ++r) {
-        const uint64_t reader = load_relaxed(&word->readers[r]);
+        const uint64_t reader = load_relaxed_gpu(&word->readers[r]);
         if (!current_stamp(reader, tag)) continue;
-        const uint32_t kept_site = load_relaxed_u32(&word->reader_sites[r]);
+        const uint32_t kept_site = load_relaxed_gpu_u32(&word->reader_sites[r]);
         if (cas(&word->readers[r], reader, 0) == reader && global_concurrent(reader, access.stamp, layout)) {
           send_global_race(launch, check, site_id, size_log2, word_address, access,
                            {hazard_between(false, false, true, false), reader,
@@ -186,14 +181,14 @@ __device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch*
       if (cas(&word->readers[changed], seen.readers[changed], mine) != seen.readers[changed]) continue;
       store_relaxed_u32(&word->reader_sites[changed], outcome.next.reader_sites[changed]);
       __threadfence();
-      const uint64_t write = load_relaxed(&word->write);
+      const uint64_t write = load_relaxed_gpu(&word->write);
       // A write that came after the rule looked: it races with this read unless it cleared the entry
       // first (then it reports the pair itself).
       if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout) &&
           cas(&word->readers[changed], mine, 0) == mine) {
         send_global_race(launch, check, site_id, size_log2, word_address, access,
                          {hazard_between(true, false, false, false), write,
-                          site_of(&word->write_site, write, load_relaxed_u32(&word->write_site)), false});
+                          site_of(&word->write_site, write, load_relaxed_gpu_u32(&word->write_site)), false});
       }
     }
     for (uint32_t r = 0; r < outcome.race_count; ++r) {
@@ -218,12 +213,12 @@ __device__ void check_global_word_read_lanes(const Launch& launch, const GlobalC
   for (;;) {
     GlobalShadowWord seen{};
     if (lane == leader) {
-      seen.write = load_relaxed(&word->write);
-      seen.readers[0] = load_relaxed(&word->readers[0]);
-      seen.readers[1] = load_relaxed(&word->readers[1]);
-      seen.write_site = load_relaxed_u32(&word->write_site);
-      seen.reader_sites[0] = load_relaxed_u32(&word->reader_sites[0]);
-      seen.reader_sites[1] = load_relaxed_u32(&word->reader_sites[1]);
+      seen.write = load_relaxed_gpu(&word->write);
+      seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
+      seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
+      seen.write_site = load_relaxed_gpu_u32(&word->write_site);
+      seen.reader_sites[0] = load_relaxed_gpu_u32(&word->reader_sites[0]);
+      seen.reader_sites[1] = load_relaxed_gpu_u32(&word->reader_sites[1]);
     }
     seen.write = from_lane(lanes, seen.write, leader);
     seen.readers[0] = from_lane(lanes, seen.readers[0], leader);
@@ -242,7 +237,7 @@ __device__ void check_global_word_read_lanes(const Launch& launch, const GlobalC
       }
       if (applied && (next.readers[0] != seen.readers[0] || next.readers[1] != seen.readers[1])) {
         __threadfence();
-        write_after = load_relaxed(&word->write);
+        write_after = load_relaxed_gpu(&word->write);
       }
     }
     if (!__shfl_sync(lanes, applied, static_cast<int>(leader))) continue;
@@ -262,7 +257,7 @@ __device__ void check_global_word_read_lanes(const Launch& launch, const GlobalC
           global_concurrent(write_after, access.stamp, layout) && cas(&word->readers[r], me, 0) == me) {
         send_global_race(launch, check, site_id, size_log2, word_address, access,
                          {hazard_between(true, false, false, false), write_after,
-                          site_of(&word->write_site, write_after, load_relaxed_u32(&word->write_site)), false});
+                          site_of(&word->write_site, write_after, load_relaxed_gpu_u32(&word->write_site)), false});
       }
     }
     return;

@@ -34,11 +34,6 @@ __device__ __forceinline__ uint64_t load_cg(const uint64_t* address) {
   return __ldcg(reinterpret_cast<const unsigned long long*>(address));
 }
 __device__ __forceinline__ uint32_t load_cg(const uint32_t* address) { return __ldcg(address); }
-__device__ __forceinline__ uint64_t load_relaxed(const uint64_t* address) {
-  uint64_t value;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(address) : "memory");
-  return value;
-}
 __device__ __forceinline__ uint64_t cas(uint64_t* address, uint64_t expected, uint64_t desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(address), expected, desired);
 }
@@ -168,10 +163,10 @@ __device__ void check_word(const Launch& launch, SharedShadowWord* word, const S
                            uint32_t site_id, uint32_t size_log2, uint32_t offset) {
   for (;;) {
     SharedShadowWord seen;
-    seen.write = load_relaxed(&word->write);
-    seen.readers[0] = load_relaxed(&word->readers[0]);
-    seen.readers[1] = load_relaxed(&word->readers[1]);
-    seen.value = load_relaxed(&word->value);
+    seen.write = load_relaxed_gpu(&word->write);
+    seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
+    seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
+    seen.value = load_relaxed_gpu(&word->value);
     const SharedCheckOutcome outcome = check_shared_access(seen, access);
     const uint32_t epoch = access.stamp.epoch;
     if (access.write) {
@@ -184,7 +179,7 @@ __device__ void check_word(const Launch& launch, SharedShadowWord* word, const S
       // read that slipped in after the rule saw the entries is a race too; one that comes after this
       // clears finds the write when it re-reads it.
       for (uint32_t r = 0; r < 2; ++r) {
-        const uint64_t reader = load_relaxed(&word->readers[r]);
+        const uint64_t reader = load_relaxed_gpu(&word->readers[r]);
         if (!same_epoch(reader, epoch)) continue;
         const bool late = reader != seen.readers[0] && reader != seen.readers[1];
         if (late && unpack_stamp(reader).thread != access.stamp.thread) {
@@ -203,7 +198,7 @@ __device__ void check_word(const Launch& launch, SharedShadowWord* word, const S
         }
         if (changed == 0 && outcome.next.readers[1] != seen.readers[1]) cas(&word->readers[1], seen.readers[1], 0);
         __threadfence();
-        const uint64_t write = load_relaxed(&word->write);
+        const uint64_t write = load_relaxed_gpu(&word->write);
         // Only a plain read keeps a reader entry: the late write is plain or atomic-plain with it.
         if (write != seen.write && same_epoch(write, epoch) && unpack_stamp(write).thread != access.stamp.thread) {
           send_race(launch, site_id, size_log2, offset, access,
@@ -235,9 +230,9 @@ __device__ void check_word_read_lanes(const Launch& launch, SharedShadowWord* wo
   for (;;) {
     SharedShadowWord seen{};
     if (lane == leader) {
-      seen.write = load_relaxed(&word->write);
-      seen.readers[0] = load_relaxed(&word->readers[0]);
-      seen.readers[1] = load_relaxed(&word->readers[1]);
+      seen.write = load_relaxed_gpu(&word->write);
+      seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
+      seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
     }
     seen.write = from_lane(lanes, seen.write, leader);
     seen.readers[0] = from_lane(lanes, seen.readers[0], leader);
@@ -253,7 +248,7 @@ __device__ void check_word_read_lanes(const Launch& launch, SharedShadowWord* wo
       }
       if (applied && changed) {
         __threadfence();
-        write_after = load_relaxed(&word->write);
+        write_after = load_relaxed_gpu(&word->write);
       }
     }
     if (!__shfl_sync(lanes, applied, static_cast<int>(leader))) continue;
