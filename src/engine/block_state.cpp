@@ -304,12 +304,13 @@ namespace {
 
 // What a location's levels reachable at `scope` released (strict, unfenced and origin; no wide).
 // `cluster`: the block's cluster, or nullopt where the block is its own (cta_sync holds it all).
+// `gpu_level`: what the location's gpu level holds, looked up once by the caller (SyncMap::acquire).
 Knowledge released_to(const std::pmr::unordered_map<uint64_t, Knowledge>& cta_sync, std::optional<uint32_t> cluster,
-                      uint64_t address, MemoryScope scope, const SyncMap& sync) {
+                      uint64_t address, MemoryScope scope, const SyncMap& sync, const Knowledge& gpu_level) {
   Knowledge gained;
   if (auto it = cta_sync.find(address); it != cta_sync.end()) gained = it->second;
   if (cluster && scope_reaches(scope, MemoryScope::kCluster)) gained = join(gained, sync.acquire(*cluster, address));
-  if (scope_reaches(scope, MemoryScope::kGpu)) gained = join(gained, sync.acquire(SyncMap::kGpuDomain, address));
+  if (scope_reaches(scope, MemoryScope::kGpu)) gained = join(gained, gpu_level);
   gained.wide = nullptr;
   return gained;
 }
@@ -318,8 +319,10 @@ Knowledge released_to(const std::pmr::unordered_map<uint64_t, Knowledge>& cta_sy
 
 bool BlockState::acquire(uint32_t local, uint64_t address, MemoryScope scope, const SyncMap& sync) {
   ThreadState& t = threads_[local];
-  Knowledge gained = released_to(cta_sync_, clustered_ ? std::optional(cluster_) : std::nullopt, address, scope, sync);
-  gained.wide = sync.acquire(SyncMap::kGpuDomain, address).wide;
+  const Knowledge gpu_level = sync.acquire(SyncMap::kGpuDomain, address);
+  Knowledge gained =
+      released_to(cta_sync_, clustered_ ? std::optional(cluster_) : std::nullopt, address, scope, sync, gpu_level);
+  gained.wide = gpu_level.wide;
   t.knowledge = join(t.knowledge, gained);
   if (scope_reaches(scope, MemoryScope::kCluster)) acquired_beyond_block_ = true;
   // Later accesses carry a higher clock than earlier ones: a gpu-scope acquire may pair with a release
@@ -332,7 +335,10 @@ bool BlockState::acquire_unfenced(uint32_t local, uint64_t address, MemoryScope 
   // Every legacy atomic comes here: most find no release (and no block-scope one) to learn from.
   if (!sync.may_hold(address) && (cta_sync_.empty() || !cta_sync_.contains(address))) return false;
   ThreadState& t = threads_[local];
-  const Knowledge gained = released_to(cta_sync_, clustered_ ? std::optional(cluster_) : std::nullopt, address, scope, sync);
+  const Knowledge gpu_level =
+      scope_reaches(scope, MemoryScope::kGpu) ? sync.acquire(SyncMap::kGpuDomain, address) : Knowledge{};
+  const Knowledge gained =
+      released_to(cta_sync_, clustered_ ? std::optional(cluster_) : std::nullopt, address, scope, sync, gpu_level);
   const SharedClock& found = gained.assumed();
   if (!found) return false;
   const SharedClock before = t.knowledge.assumed();
