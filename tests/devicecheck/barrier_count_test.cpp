@@ -41,10 +41,8 @@ struct Verdicts {
 };
 
 Verdicts check(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots) {
-  engine::Engine engine(engine::EngineConfig{1});
-  engine.begin_launch(launch);
-  engine.worker(0).consume(slots);
-  engine.end_launch();
+  const std::unique_ptr<engine::Engine> checked = checked_by_engine(launch, slots);
+  const engine::Engine& engine = *checked;
   EXPECT_EQ(engine.stats().malformed_records, 0u);
   Verdicts verdicts;
   for (const engine::Race& race : engine.races()) {

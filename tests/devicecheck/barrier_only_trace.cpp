@@ -190,4 +190,12 @@ RecordHeader trace_header(RecordOp op, uint32_t block, uint32_t warp, uint32_t m
 
 BarrierOnlyTrace make_barrier_only_trace(uint64_t seed, MemorySpace space) { return Generator(seed, space).run(); }
 
+std::unique_ptr<engine::Engine> checked_by_engine(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots) {
+  auto engine = std::make_unique<engine::Engine>(engine::EngineConfig{1});
+  engine->begin_launch(launch);
+  engine->worker(0).consume(slots);
+  engine->end_launch();
+  return engine;
+}
+
 }  // namespace barracuda::devicecheck::test

@@ -6,9 +6,12 @@
 // (kGlobalTraceBase on), no atomics, up to three blocks and loads of 1 or 2 bytes too.
 // Sites are instructions: each site keeps its op and size, and every warp may execute it.
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "barracuda/record.h"
+#include "engine/engine.h"
 #include "engine/launch.h"
 
 namespace barracuda::devicecheck::test {
@@ -25,5 +28,9 @@ inline constexpr uint64_t kGlobalTraceBase = 0x7f0000001000;
 RecordHeader trace_header(RecordOp op, uint32_t block, uint32_t warp, uint32_t mask, uint32_t site, uint16_t launch_id);
 
 BarrierOnlyTrace make_barrier_only_trace(uint64_t seed, MemorySpace space = MemorySpace::kShared);
+
+// An engine of one worker that has checked `slots` as the one launch `launch` (ended): the host's
+// verdict the device-side rules are held to.
+std::unique_ptr<engine::Engine> checked_by_engine(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots);
 
 }  // namespace barracuda::devicecheck::test

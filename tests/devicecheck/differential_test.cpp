@@ -56,10 +56,8 @@ std::set<uint32_t> atomic_sites(std::span<const RecordHeader> slots) {
 
 Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots, const std::set<uint32_t>& atomics,
                 MemorySpace space) {
-  engine::Engine engine(engine::EngineConfig{1});
-  engine.begin_launch(launch);
-  engine.worker(0).consume(slots);
-  engine.end_launch();
+  const std::unique_ptr<engine::Engine> checked = checked_by_engine(launch, slots);
+  const engine::Engine& engine = *checked;
   EXPECT_EQ(engine.stats().malformed_records, 0u);
   Findings findings;
   for (const engine::Race& race : engine.races()) {
