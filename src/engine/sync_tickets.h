@@ -33,6 +33,8 @@ class SyncTickets {
 
   // Every ticket of `bucket` below this one has been applied.
   uint64_t next(uint32_t bucket) const { return next_[bucket].load(std::memory_order_acquire); }
+  // Whether `ticket`'s record may be applied now: every smaller ticket of its bucket has been.
+  bool turn_came(const SyncTicket& ticket) const { return ticket.number <= next(ticket.bucket); }
   // The holder of `ticket` (== next(ticket.bucket)) applied its record: hands the bucket's turn on and
   // notes it for every worker waiting there.
   void applied(SyncTicket ticket);

@@ -43,7 +43,7 @@ void Worker::submit(std::optional<SyncTicket> ticket, const RecordHeader& h, std
     if (ticket) {
       // Registered before looking at the turn again: a turn handed on meanwhile is noted either way.
       shared_.tickets.wait_in(ticket->bucket, index_);
-      if (ticket->number <= shared_.tickets.next(ticket->bucket)) shared_.tickets.poke(ticket->bucket, index_);
+      if (shared_.tickets.turn_came(*ticket)) shared_.tickets.poke(ticket->bucket, index_);
     }
   } else {
     apply_ticketed(ticket, h, payload);
@@ -57,12 +57,12 @@ void Worker::submit(std::optional<SyncTicket> ticket, const RecordHeader& h, std
 }
 
 bool Worker::ready(std::optional<SyncTicket> ticket, const RecordHeader& h) {
-  if (ticket && ticket->number > shared_.tickets.next(ticket->bucket)) return false;
+  if (ticket && !shared_.tickets.turn_came(*ticket)) return false;
   return !waits_at_barrier_for_deferred_warp(h);
 }
 
 bool Worker::ready_in_warp(const DeferredRecord& record, const BlockState* block) {
-  if (record.ticket && record.ticket->number > shared_.tickets.next(record.ticket->bucket)) return false;
+  if (record.ticket && !shared_.tickets.turn_came(*record.ticket)) return false;
   // Most held records have no lane waiting at a barrier: that needs no walk over the block's warps.
   const RecordHeader& h = record.header();
   if (block == nullptr || h.warp_id >= block->warp_count() || (block->waiting_lanes(h.warp_id) & h.active_mask) == 0) {
@@ -179,9 +179,8 @@ bool Worker::apply_ready(uint64_t warp, std::optional<uint32_t> bucket) {
       // others for the launch's end (hash_table: the kernel over in seconds, then one thread applying
       // its backlog for minutes). Under lockstep, only the bucket's turn just handed on: a diverged
       // group logged it late.
-      record = deferred_.take_ready(warp, is_ready, [this](const SyncTicket& ticket) {
-        return ticket.number <= shared_.tickets.next(ticket.bucket);
-      });
+      record = deferred_.take_ready(warp, is_ready,
+                                    [this](const SyncTicket& ticket) { return shared_.tickets.turn_came(ticket); });
     }
     if (!record) break;
     std::array<RecordHeader, kMaxPayloadSlots> buffer;
