@@ -4,7 +4,7 @@
 // uses.
 //
 // Per launch with LaunchSlot::global_check set, in kernels the instrumentation found barrier-only for
-// global memory (their global and generic loads and stores carry kAccessDeviceGlobal):
+// global memory (their global and generic loads, stores and atomics carry kAccessDeviceGlobal):
 //   barrier each thread counts the block barriers it passed in its word of `barriers` (the barriers
 //           themselves are counted per block in barrier_counter.cuh, or logged when the launch keeps
 //           every record);
@@ -122,143 +122,169 @@ __device__ __noinline__ uint32_t site_of(const uint32_t* field, uint64_t stamp, 
   return site;
 }
 
+// The word's stamps (last plain write, entries) as one lane sees them, field by field.
+__device__ __forceinline__ GlobalShadowWord load_global_stamps(const GlobalShadowWord* word) {
+  GlobalShadowWord seen{};
+  seen.write = load_relaxed_gpu(&word->write);
+  for (uint32_t e = 0; e < kGlobalEntries; ++e) seen.entries[e] = load_relaxed_gpu(&word->entries[e]);
+  return seen;
+}
+// ... and the rest of its fields.
+__device__ __forceinline__ GlobalShadowWord load_global_word(const GlobalShadowWord* word) {
+  GlobalShadowWord seen = load_global_stamps(word);
+  seen.value = load_relaxed_gpu(&word->value);
+  seen.write_site = load_relaxed_gpu_u32(&word->write_site);
+  for (uint32_t e = 0; e < kGlobalEntries; ++e) seen.entry_sites[e] = load_relaxed_gpu_u32(&word->entry_sites[e]);
+  return seen;
+}
+
+// The race of `access` with the access whose stamp `first` is kept in `field` (its site in `site`).
+__device__ void send_global_race_with(const Launch& launch, const GlobalCheckLaunch* check, uint32_t site_id,
+                                      uint32_t size_log2, uint64_t word_address, const GlobalAccess& access,
+                                      Hazard hazard, uint64_t first, const uint32_t* site) {
+  send_global_race(launch, check, site_id, size_log2, word_address, access,
+                   {hazard, first, site_of(site, first, load_relaxed_gpu_u32(site)), false});
+}
+
+// An access just kept in entry `entry` (`mine`), against what came after the rule looked at `seen`:
+// `after`, the stamps read again after the access's fence. A plain write clears the entries it sees
+// and reports those pairs itself, so the access reports a later plain write only if it clears its
+// entry first. An access of a conflicting view kept meanwhile (both looked before either was kept; one
+// of them sees the other after its fence) is reported, and both may report it: the launch's filter and
+// the host keep one.
+__device__ void check_global_after(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
+                                   const GlobalAccess& access, uint32_t entry, uint64_t mine,
+                                   const GlobalShadowWord& seen, const GlobalShadowWord& after, uint32_t site_id,
+                                   uint32_t size_log2, uint64_t word_address) {
+  const GlobalStampLayout layout{check->interval_bits};
+  const uint32_t tag = access.stamp.tag;
+  if (after.write != seen.write && current_stamp(after.write, tag) &&
+      global_concurrent(after.write, access.stamp, layout) && cas(&word->entries[entry], mine, 0) == mine) {
+    send_global_race_with(launch, check, site_id, size_log2, word_address, access,
+                          hazard_between(true, false, access.write, access.write), after.write, &word->write_site);
+  }
+  for (uint32_t e = 0; e < kGlobalEntries; ++e) {
+    const GlobalView view = view_of_entry(e);
+    if (after.entries[e] != seen.entries[e] && view_conflicts(view, access) && current_stamp(after.entries[e], tag) &&
+        global_concurrent(after.entries[e], access.stamp, layout)) {
+      send_global_race_with(launch, check, site_id, size_log2, word_address, access, view_hazard(view, access),
+                            after.entries[e], &word->entry_sites[e]);
+    }
+  }
+}
+
+// Sends the races the rule finds against the shadow as seen (only the one with the last plain write
+// where `only_last_write`), that one with its site read for the stamp it names.
+__device__ __noinline__ void send_global_races(const Launch& launch, const GlobalCheckLaunch* check,
+                                               GlobalShadowWord* word, const GlobalAccess& access,
+                                               const GlobalShadowWord& seen, bool only_last_write, uint32_t site_id,
+                                               uint32_t size_log2, uint64_t word_address) {
+  for_each_global_race(seen, access, GlobalStampLayout{check->interval_bits},
+                       [&](const GlobalRace& race, bool with_last_write) {
+                         if (only_last_write && !with_last_write) return;
+                         GlobalRace sent = race;
+                         if (with_last_write) sent.first_site = site_of(&word->write_site, seen.write, seen.write_site);
+                         send_global_race(launch, check, site_id, size_log2, word_address, access, sent);
+                       });
+}
+
 // Applies check_global_access to the word with atomics. The stamp the access changes is swapped in
-// only if it still holds what the rule saw, else the rule runs again. A concurrent read and write
-// both look for each other after their own update (with a fence in between, so at least one sees the
-// other), and the read's entry decides which reports: whoever clears it from the shadow.
-__device__ void check_global_word(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
+// only if it still holds what the rule saw, else the rule runs again. An access and a concurrent one
+// it conflicts with both look for each other after their own update (with a fence in between, so at
+// least one sees the other); a plain write and an entry it clears settle who reports by the clearing.
+// An access its view does not keep (the entries serve every later access already) changes nothing:
+// no atomics at all, as for a tile row every block reads or a counter every thread adds to.
+__device__ __noinline__ void check_global_word(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
                                   const GlobalAccess& access, uint32_t site_id, uint32_t size_log2,
                                   uint64_t word_address) {
   const GlobalStampLayout layout{check->interval_bits};
   const uint32_t tag = access.stamp.tag;
   for (;;) {
-    GlobalShadowWord seen;
-    seen.write = load_relaxed_gpu(&word->write);
-    seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
-    seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
-    seen.value = load_relaxed_gpu(&word->value);
-    seen.write_site = load_relaxed_gpu_u32(&word->write_site);
-    seen.reader_sites[0] = load_relaxed_gpu_u32(&word->reader_sites[0]);
-    seen.reader_sites[1] = load_relaxed_gpu_u32(&word->reader_sites[1]);
-    seen.unused = 0;
-    GlobalCheckOutcome outcome = check_global_access(seen, access, layout);
-    // The race with the last write, if any, is always the first; its site before this access's own
-    // (a write's) replaces it.
-    if (outcome.race_count > 0 && outcome.races[0].hazard != Hazard::kWriteAfterRead) {
-      outcome.races[0].first_site = site_of(&word->write_site, seen.write, seen.write_site);
-    }
-    if (access.write) {
-      if (cas(&word->write, seen.write, outcome.next.write) != seen.write) continue;
-      store_relaxed_u32(&word->write_site, outcome.next.write_site);
-      if (outcome.next.value != seen.value) {
-        atomicExch(reinterpret_cast<unsigned long long*>(&word->value), outcome.next.value);
-      }
-      if (outcome.race_count > 0 && outcome.races[0].hazard != Hazard::kWriteAfterRead) {
-        send_global_race(launch, check, site_id, size_log2, word_address, access, outcome.races[0]);
-      }
+    const GlobalShadowWord seen = load_global_word(word);
+    const GlobalShadowWord next = next_global_word(seen, access, layout);
+    if (plain_write(access)) {
+      if (cas(&word->write, seen.write, next.write) != seen.write) continue;
+      store_relaxed_u32(&word->write_site, next.write_site);
+      if (next.value != seen.value) atomicExch(reinterpret_cast<unsigned long long*>(&word->value), next.value);
+      send_global_races(launch, check, word, access, seen, true, site_id, size_log2, word_address);
       __threadfence();
-      // The write forgets the reads since the last one, and races with those of them it is concurrent
-      // with (the rule's readers and any that came after it saw them) where it clears them itself.
-      for (uint32_t r = 0; r < 2; ++r) {
-        const uint64_t reader = load_relaxed_gpu(&word->readers[r]);
-        if (!current_stamp(reader, tag)) continue;
-        const uint32_t kept_site = load_relaxed_gpu_u32(&word->reader_sites[r]);
-        if (cas(&word->readers[r], reader, 0) == reader && global_concurrent(reader, access.stamp, layout)) {
+      // The write forgets the entries, and races with those it is concurrent with (the rule's and any
+      // kept after it looked) where it clears them itself.
+      for (uint32_t e = 0; e < kGlobalEntries; ++e) {
+        const uint64_t earlier = load_relaxed_gpu(&word->entries[e]);
+        if (!current_stamp(earlier, tag)) continue;
+        const uint32_t kept_site = load_relaxed_gpu_u32(&word->entry_sites[e]);
+        if (cas(&word->entries[e], earlier, 0) == earlier && global_concurrent(earlier, access.stamp, layout)) {
           send_global_race(launch, check, site_id, size_log2, word_address, access,
-                           {hazard_between(false, false, true, false), reader,
-                            site_of(&word->reader_sites[r], reader, kept_site), false});
+                           {view_hazard(view_of_entry(e), access), earlier,
+                            site_of(&word->entry_sites[e], earlier, kept_site), false});
         }
       }
       return;
     }
-    const uint32_t changed = outcome.next.readers[0] != seen.readers[0]   ? 0
-                             : outcome.next.readers[1] != seen.readers[1] ? 1
-                                                                          : 2;
-    // Unchanged (the entries serve every later write already): no atomics at all, as for a tile row
-    // every block reads.
-    if (changed < 2) {
-      const uint64_t mine = outcome.next.readers[changed];
-      if (cas(&word->readers[changed], seen.readers[changed], mine) != seen.readers[changed]) continue;
-      store_relaxed_u32(&word->reader_sites[changed], outcome.next.reader_sites[changed]);
+    uint32_t changed = kNoEntry;
+    for (uint32_t e = 0; e < kGlobalEntries && changed == kNoEntry; ++e) {
+      if (next.entries[e] != seen.entries[e]) changed = e;
+    }
+    if (changed != kNoEntry) {
+      const uint64_t mine = next.entries[changed];
+      if (cas(&word->entries[changed], seen.entries[changed], mine) != seen.entries[changed]) continue;
+      store_relaxed_u32(&word->entry_sites[changed], next.entry_sites[changed]);
       __threadfence();
-      const uint64_t write = load_relaxed_gpu(&word->write);
-      // A write that came after the rule looked: it races with this read unless it cleared the entry
-      // first (then it reports the pair itself).
-      if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout) &&
-          cas(&word->readers[changed], mine, 0) == mine) {
-        send_global_race(launch, check, site_id, size_log2, word_address, access,
-                         {hazard_between(true, false, false, false), write,
-                          site_of(&word->write_site, write, load_relaxed_gpu_u32(&word->write_site)), false});
-      }
+      check_global_after(launch, check, word, access, changed, mine, seen, load_global_stamps(word), site_id,
+                         size_log2, word_address);
     }
-    for (uint32_t r = 0; r < outcome.race_count; ++r) {
-      send_global_race(launch, check, site_id, size_log2, word_address, access, outcome.races[r]);
-    }
+    send_global_races(launch, check, word, access, seen, false, site_id, size_log2, word_address);
     return;
   }
 }
 
-// Every lane of `lanes` (the warp's lanes reading this word in one instruction and one interval, more
-// than one): as check_global_word, but the lowest lane reads and updates the shadow once for all of
-// them (apply_global_read_lanes; see check_word_read_lanes). Each lane sends its own race with the last
-// write; each lane entered as a reader looks for a write that came after, as check_global_word's reads.
-__device__ void check_global_word_read_lanes(const Launch& launch, const GlobalCheckLaunch* check,
-                                             GlobalShadowWord* word, const GlobalAccess& access, uint32_t lanes,
-                                             uint32_t site_id, uint32_t size_log2, uint64_t word_address) {
+// Every lane of `lanes` (the warp's lanes of one load, relaxed load or atomic on this word in one
+// interval, more than one): as check_global_word, but the lowest lane reads and updates the shadow
+// once for all of them (apply_global_lanes; see check_word_read_lanes). Each lane sends its own races
+// against the shadow as seen; each lane kept in an entry looks for what came after, from the stamps
+// the lowest lane read again after its fence.
+__device__ __noinline__ void check_global_word_lanes(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
+                                        const GlobalAccess& access, uint32_t lanes, uint32_t site_id,
+                                        uint32_t size_log2, uint64_t word_address) {
   const GlobalStampLayout layout{check->interval_bits};
-  const uint32_t tag = access.stamp.tag;
   const uint32_t leader = lowest_lane(lanes);
   const uint32_t lane = lane_id();
   const uint32_t warp_base = access.stamp.thread - lane;
+  const uint32_t first = first_entry(view_of(access));
   for (;;) {
     GlobalShadowWord seen{};
-    if (lane == leader) {
-      seen.write = load_relaxed_gpu(&word->write);
-      seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
-      seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
-      seen.write_site = load_relaxed_gpu_u32(&word->write_site);
-      seen.reader_sites[0] = load_relaxed_gpu_u32(&word->reader_sites[0]);
-      seen.reader_sites[1] = load_relaxed_gpu_u32(&word->reader_sites[1]);
-    }
+    if (lane == leader) seen = load_global_word(word);
     seen.write = from_lane(lanes, seen.write, leader);
-    seen.readers[0] = from_lane(lanes, seen.readers[0], leader);
-    seen.readers[1] = from_lane(lanes, seen.readers[1], leader);
     seen.write_site = __shfl_sync(lanes, seen.write_site, static_cast<int>(leader));
-    seen.reader_sites[0] = __shfl_sync(lanes, seen.reader_sites[0], static_cast<int>(leader));
-    seen.reader_sites[1] = __shfl_sync(lanes, seen.reader_sites[1], static_cast<int>(leader));
-    const GlobalShadowWord next = apply_global_read_lanes(seen, access, lanes, warp_base, layout);
+    for (uint32_t e = 0; e < kGlobalEntries; ++e) {
+      seen.entries[e] = from_lane(lanes, seen.entries[e], leader);
+      seen.entry_sites[e] = __shfl_sync(lanes, seen.entry_sites[e], static_cast<int>(leader));
+    }
+    const GlobalShadowWord next = apply_global_lanes(seen, access, lanes, warp_base, layout);
     bool applied = true;
-    uint64_t write_after = seen.write;
+    bool entered = false;
+    GlobalShadowWord after = seen;
     if (lane == leader) {
-      for (uint32_t r = 0; r < 2 && applied; ++r) {
-        if (next.readers[r] == seen.readers[r]) continue;
-        applied = cas(&word->readers[r], seen.readers[r], next.readers[r]) == seen.readers[r];
-        if (applied) store_relaxed_u32(&word->reader_sites[r], next.reader_sites[r]);
+      for (uint32_t e = first; e < first + 2 && applied; ++e) {
+        if (next.entries[e] == seen.entries[e]) continue;
+        entered = true;
+        applied = cas(&word->entries[e], seen.entries[e], next.entries[e]) == seen.entries[e];
+        if (applied) store_relaxed_u32(&word->entry_sites[e], next.entry_sites[e]);
       }
-      if (applied && (next.readers[0] != seen.readers[0] || next.readers[1] != seen.readers[1])) {
+      if (applied && entered) {
         __threadfence();
-        write_after = load_relaxed_gpu(&word->write);
+        after = load_global_stamps(word);
       }
     }
     if (!__shfl_sync(lanes, applied, static_cast<int>(leader))) continue;
-    write_after = from_lane(lanes, write_after, leader);
-    // The race with the last write, if any (a read forms no other).
-    GlobalCheckOutcome own = check_global_access(seen, access, layout);
-    if (own.race_count > 0) {
-      own.races[0].first_site = site_of(&word->write_site, seen.write, seen.write_site);
-      send_global_race(launch, check, site_id, size_log2, word_address, access, own.races[0]);
-    }
+    after.write = from_lane(lanes, after.write, leader);
+    for (uint32_t e = 0; e < kGlobalEntries; ++e) after.entries[e] = from_lane(lanes, after.entries[e], leader);
+    send_global_races(launch, check, word, access, seen, false, site_id, size_log2, word_address);
     const uint64_t me = pack_global_stamp(access.stamp, layout);
-    for (uint32_t r = 0; r < 2; ++r) {
-      if (next.readers[r] != me || seen.readers[r] == me) continue;
-      // A write the leader found after its fence, which came after the rule looked: it races with this
-      // read unless it cleared the entry first.
-      if (write_after != seen.write && current_stamp(write_after, tag) &&
-          global_concurrent(write_after, access.stamp, layout) && cas(&word->readers[r], me, 0) == me) {
-        send_global_race(launch, check, site_id, size_log2, word_address, access,
-                         {hazard_between(true, false, false, false), write_after,
-                          site_of(&word->write_site, write_after, load_relaxed_gpu_u32(&word->write_site)), false});
-      }
+    for (uint32_t e = first; e < first + 2; ++e) {
+      if (next.entries[e] != me || seen.entries[e] == me) continue;
+      check_global_after(launch, check, word, access, e, me, seen, after, site_id, size_log2, word_address);
     }
     return;
   }
@@ -285,22 +311,25 @@ __device__ __noinline__ uint32_t check_global_lanes(bool enabled, const Launch& 
   const uint32_t checked = __ballot_sync(group.mask, range != nullptr);
   if (range == nullptr) return checked;
   const RecordOp op = access_info_op(access_info);
-  const bool write = op == RecordOp::kStore;
+  // An atomic is a strong write, a relaxed load a strong read (global_access_strong).
+  const bool write = op != RecordOp::kLoad;
+  const bool strong = global_access_strong(op, space_sem);
   const uint32_t size_log2 = access_info_size_log2(access_info);
   const uint32_t bytes = 1u << size_log2;
   const uint32_t lane = group.lane;
-  const CheckedLanes lanes =
-      checked_lanes(checked, lane, address, write && (access_info & kAccessHasValue) != 0, value, bytes);
+  const CheckedLanes lanes = checked_lanes(checked, lane, address,
+                                           op == RecordOp::kStore && (access_info & kAccessHasValue) != 0, value, bytes);
   const SharedLaneRole& role = lanes.role;
   const uint32_t interval = global_interval(check);
-  // Loads of one word by several lanes in one interval: checked together (`write` is the
+  // Loads or atomics of one word by several lanes in one interval: checked together (`op` is the
   // instruction's, the same in every lane).
-  const uint32_t read_together =
-      write ? 0 : __match_any_sync(checked, address & ~uint64_t{3}) & __match_any_sync(checked, interval);
+  const uint32_t together = op == RecordOp::kStore ? 0
+                                                   : __match_any_sync(checked, address & ~uint64_t{3}) &
+                                                         __match_any_sync(checked, interval);
   if (role.checks) {
     const uint32_t thread = thread_in_block();
     const uint32_t warp_base = thread - lane;
-    const GlobalAccess access{{check->tag, linear_block_id(), interval, thread},
+    const GlobalAccess access{{check->tag, linear_block_id(), interval, thread, strong},
                               site_id,
                               write,
                               warp_base + role.last_writer_lane,
@@ -308,12 +337,13 @@ __device__ __noinline__ uint32_t check_global_lanes(bool enabled, const Launch& 
                               static_cast<uint32_t>(value),
                               role.same_instruction_lanes};
     auto* shadow = reinterpret_cast<GlobalShadowWord*>(range->shadow);
-    // Sub-word loads check the word they lie in (stores are 4 bytes or more in checked kernels).
+    // Sub-word loads check the word they lie in (stores and atomics are 4 bytes or more in checked
+    // kernels).
     const uint64_t first = address & ~uint64_t{3};
     for (uint64_t word = first; word < address + bytes && word < range->end; word += 4) {
-      if (__popc(read_together) > 1) {
-        check_global_word_read_lanes(launch, check, &shadow[(word - range->begin) / 4], access, read_together, site_id,
-                                     size_log2, word);
+      if (__popc(together) > 1) {
+        check_global_word_lanes(launch, check, &shadow[(word - range->begin) / 4], access, together, site_id,
+                                size_log2, word);
       } else {
         check_global_word(launch, check, &shadow[(word - range->begin) / 4], access, site_id, size_log2, word);
       }

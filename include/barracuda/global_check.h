@@ -4,24 +4,26 @@
 // (tests/devicecheck/). Header-only, no std:: types: compiled by nvcc and g++ alike.
 //
 // Where it applies (after CURD, PLDI'18): launches of kernels in which nothing but full-block barriers
-// orders two threads' accesses (src/ptx/passes/global_checkable_kernels.h: no atomics on global memory,
-// no fences, no strong or ordering accesses), and that no other work can run beside
-// (the host decides: runtime/global_shadow.h). There, two accesses to one global word race exactly
-// when they come from two blocks, or from two threads of one block in the same barrier interval, and
-// at least one writes: no vector clock is needed.
+// orders two threads' accesses (src/ptx/passes/global_checkable_kernels.h: no fences, no ordering
+// accesses; atomics of .gpu or .sys scope and relaxed loads allowed), and that no other work can run
+// beside (the host decides: runtime/global_shadow.h). There, two accesses to one global word race
+// exactly when they come from two blocks, or from two threads of one block in the same barrier
+// interval, at least one writes, and they are not both strong (two atomics, or an atomic and a relaxed
+// load, are morally strong at those scopes): no vector clock is needed.
 //
 // The shadow keeps, per 4-byte word, what the host engine's FastTrack rule needs (docs/engine.md,
-// "Reporting rule"), as the shared-memory rule does (barracuda/shared_check.h): an access is checked
-// against the word's last write, a write also against the reads since that write, and a write forgets
-// those reads. Two reads are kept, chosen so that any later write that races with some read since the
-// last write races with one of them (check_global_access says how); a write names one such read, not
-// every one.
+// "Reporting rule"; engine/shadow_cell.cpp), as the shared-memory rule does (barracuda/shared_check.h):
+// the last plain write, and the accesses since it in three views (plain loads, relaxed loads,
+// atomics) of two entries each, chosen so that any later access that races with some access of a view
+// races with one of its entries (check_global_access says how). An access is checked against the last
+// plain write and the views it conflicts with; a plain write forgets the views.
 //
 // A stamp names an access of this launch: a 16-bit launch tag (the shadow of earlier launches is older
-// and never cleared), the block, the thread's barrier interval and its block-linear thread, in 64 bits.
-// Block and interval share 38 bits as the launch's grid needs (GlobalStampLayout); an interval past
-// what its bits hold stays at the largest value, and two accesses of one block both there are not
-// compared (the device marks GlobalCheckLaunch::saturated; the host does not read it back yet).
+// and never cleared), the block, the thread's barrier interval, whether it was strong and its
+// block-linear thread, in 64 bits. Block and interval share 37 bits as the launch's grid needs
+// (GlobalStampLayout); an interval past what its bits hold stays at the largest value, and two
+// accesses of one block both there are not compared (the device marks GlobalCheckLaunch::saturated;
+// the host does not read it back yet).
 #include <stdint.h>
 
 #include "barracuda/record_view.h"
@@ -31,12 +33,15 @@ namespace barracuda {
 
 inline constexpr uint32_t kGlobalTagBits = 16;
 inline constexpr uint32_t kGlobalThreadBits = kSharedRaceThreadBits;  // 1024 threads a block
-inline constexpr uint32_t kGlobalPlaceBits = 64 - kGlobalTagBits - kGlobalThreadBits;
+// One bit says whether the access was strong (GlobalStamp::strong).
+inline constexpr uint32_t kGlobalStrongBit = kGlobalThreadBits;
+inline constexpr uint32_t kGlobalPlaceShift = kGlobalThreadBits + 1;
+inline constexpr uint32_t kGlobalPlaceBits = 64 - kGlobalTagBits - kGlobalPlaceShift;
 // A grid of more blocks than this is checked on the host: at least 8 bits of barrier interval remain.
 inline constexpr uint32_t kGlobalMaxBlockBits = kGlobalPlaceBits - 8;
 inline constexpr uint32_t kGlobalSiteBits = kSharedCheckSiteBits;
 
-// How a launch splits the 38 bits between block and barrier interval (at most 32 bits of interval:
+// How a launch splits the 37 bits between block and barrier interval (at most 32 bits of interval:
 // a thread's barrier count is 32 bits).
 struct GlobalStampLayout {
   uint32_t interval_bits;
@@ -56,18 +61,21 @@ struct GlobalStamp {
   uint32_t block;
   uint32_t interval;
   uint32_t thread;
+  // A write: an atomic or reduction (of .gpu or .sys scope, without ordering semantics). A read: a
+  // relaxed load of such a scope. Two strong accesses never race here.
+  bool strong = false;
 };
 
 constexpr uint64_t pack_global_stamp(GlobalStamp stamp, GlobalStampLayout layout) {
   const uint64_t place = (uint64_t{stamp.block} << layout.interval_bits) | (stamp.interval & layout.max_interval());
-  return (uint64_t{stamp.tag} << (64 - kGlobalTagBits)) | (place << kGlobalThreadBits) |
-         (stamp.thread & ((1u << kGlobalThreadBits) - 1));
+  return (uint64_t{stamp.tag} << (64 - kGlobalTagBits)) | (place << kGlobalPlaceShift) |
+         (uint64_t{stamp.strong} << kGlobalStrongBit) | (stamp.thread & ((1u << kGlobalThreadBits) - 1));
 }
 constexpr GlobalStamp unpack_global_stamp(uint64_t packed, GlobalStampLayout layout) {
-  const uint64_t place = (packed >> kGlobalThreadBits) & ((uint64_t{1} << kGlobalPlaceBits) - 1);
+  const uint64_t place = (packed >> kGlobalPlaceShift) & ((uint64_t{1} << kGlobalPlaceBits) - 1);
   return {static_cast<uint32_t>(packed >> (64 - kGlobalTagBits)), static_cast<uint32_t>(place >> layout.interval_bits),
           static_cast<uint32_t>(place & layout.max_interval()),
-          static_cast<uint32_t>(packed & ((1u << kGlobalThreadBits) - 1))};
+          static_cast<uint32_t>(packed & ((1u << kGlobalThreadBits) - 1)), ((packed >> kGlobalStrongBit) & 1u) != 0};
 }
 constexpr bool current_stamp(uint64_t packed, uint32_t tag) {
   return packed != 0 && (packed >> (64 - kGlobalTagBits)) == tag;
@@ -94,33 +102,77 @@ constexpr uint32_t kept_global_site(uint32_t kept, uint64_t stamp) {
 
 // The shadow of one 4-byte word of global memory. The device swaps each 64-bit stamp in with an
 // atomic and writes its site after it.
+//
+// Besides the last plain write, the accesses since it are kept in three views of two entries each:
+// plain loads, relaxed loads and atomics. Each view keeps its entries by one rule (entry_to_replace),
+// so a later access that races with any access of a view since the last plain write races with one of
+// its entries. Atomics are not the last write: they do not race with each other nor forget anything,
+// and a word every thread adds to fills its view once and is then only read (a counter, a histogram).
+enum class GlobalView : uint32_t { kPlainReads = 0, kRelaxedReads = 1, kAtomics = 2 };
+inline constexpr uint32_t kGlobalViews = 3;
+inline constexpr uint32_t kGlobalEntries = 2 * kGlobalViews;
 struct GlobalShadowWord {
-  uint64_t write;       // stamp of the last write
-  uint64_t readers[2];  // stamps of reads since that write (see check_global_access)
-  // tag << 32 | value when the last write was a uniform store (every lane of its warp group stored one
-  // value to this one address: what the host's StoreValues learns from kFlagUniformValue); else 0.
+  uint64_t write;                    // stamp of the last plain write
+  uint64_t entries[kGlobalEntries];  // stamps of accesses since it: view v in [2v] and [2v + 1]
+  // tag << 32 | value when the last plain write was a uniform store (every lane of its warp group
+  // stored one value to this one address: what the host's StoreValues learns from kFlagUniformValue);
+  // else 0.
   uint64_t value;
-  uint32_t write_site;       // pack_global_site() of `write`
-  uint32_t reader_sites[2];  // of `readers`
+  uint32_t write_site;                    // pack_global_site() of `write`
+  uint32_t entry_sites[kGlobalEntries];  // of `entries`
   uint32_t unused;
 };
-static_assert(sizeof(GlobalShadowWord) == 48 && offsetof(GlobalShadowWord, readers) == 8 &&
-                  offsetof(GlobalShadowWord, value) == 24 && offsetof(GlobalShadowWord, write_site) == 32,
+static_assert(sizeof(GlobalShadowWord) == 96 && offsetof(GlobalShadowWord, entries) == 8 &&
+                  offsetof(GlobalShadowWord, value) == 56 && offsetof(GlobalShadowWord, write_site) == 64 &&
+                  offsetof(GlobalShadowWord, entry_sites) == 68,
               "the device's shadow is laid out in these words");
+
+// Whether an access the device checks is strong (GlobalStamp::strong): an atomic or reduction, or a
+// relaxed load (the instrumentation lets through only those of .gpu or .sys scope without ordering
+// semantics: src/ptx/passes/global_checkable_kernels.h).
+constexpr bool global_access_strong(RecordOp op, uint8_t space_sem) {
+  return op == RecordOp::kAtomic || op == RecordOp::kReduction ||
+         (op == RecordOp::kLoad && semantics_of(space_sem) == MemorySemantics::kRelaxed);
+}
 
 // One lane's access to one word (as SharedAccess: see there for the uniform-store fields).
 struct GlobalAccess {
-  GlobalStamp stamp;
+  GlobalStamp stamp;  // stamp.strong: an atomic (a write) or a relaxed load
   uint32_t site;
-  bool write;
+  bool write;  // a store or an atomic
   uint32_t last_writer_thread;
   bool uniform;
   uint32_t value;
   uint32_t same_instruction_lanes;
 };
 
+constexpr bool plain_write(const GlobalAccess& access) { return access.write && !access.stamp.strong; }
+// The view an access other than a plain write is kept in.
+constexpr GlobalView view_of(const GlobalAccess& access) {
+  return access.write ? GlobalView::kAtomics : access.stamp.strong ? GlobalView::kRelaxedReads : GlobalView::kPlainReads;
+}
+constexpr uint32_t first_entry(GlobalView view) { return 2 * static_cast<uint32_t>(view); }
+constexpr GlobalView view_of_entry(uint32_t entry) { return static_cast<GlobalView>(entry / 2); }
+
+// Whether an access of view `earlier` and `access`, concurrent, race: a plain write races with all;
+// an atomic with plain loads, and the reverse; relaxed loads with plain writes only.
+constexpr bool view_conflicts(GlobalView earlier, const GlobalAccess& access) {
+  if (plain_write(access)) return true;
+  switch (view_of(access)) {
+    case GlobalView::kAtomics: return earlier == GlobalView::kPlainReads;
+    case GlobalView::kPlainReads: return earlier == GlobalView::kAtomics;
+    case GlobalView::kRelaxedReads: return false;
+  }
+  return false;
+}
+// The hazard an entry of `earlier` forms with a later access it races with.
+constexpr Hazard view_hazard(GlobalView earlier, const GlobalAccess& access) {
+  const bool atomic = earlier == GlobalView::kAtomics;
+  return hazard_between(atomic, atomic, access.write, access.write && access.stamp.strong);
+}
+
 struct GlobalRace {
-  Hazard hazard;  // a plain read or write against a plain read or write
+  Hazard hazard;
   uint64_t first;       // the earlier access's stamp
   uint32_t first_site;  // its kept site (kept_global_site: may be kGlobalUnknownSite)
   bool same_value;      // write-write between two uniform stores of one value
@@ -128,8 +180,9 @@ struct GlobalRace {
 
 struct GlobalCheckOutcome {
   GlobalShadowWord next;  // the word's shadow after the access (sites of the new stamps included)
+  bool raced_last_write;  // races[0] is with the last plain write
   uint32_t race_count;
-  GlobalRace races[3];  // a write: with the last write and with up to two readers
+  GlobalRace races[1 + kGlobalEntries];  // with the last plain write and the entries
 };
 
 // Whether an earlier access of this launch (`earlier`, current) and `access` race: two blocks, or two
@@ -142,101 +195,146 @@ constexpr bool global_concurrent(uint64_t earlier, const GlobalStamp& access, Gl
   return access.interval != layout.max_interval();
 }
 
-// Which reader entry a read replaces (0 or 1), or 2 for none. The two entries are kept such that a
-// later write racing with any read since the last write races with an entry:
-//   - the thread's own entry is replaced (its latest read races with whatever its earlier one did);
+inline constexpr uint32_t kNoEntry = kGlobalEntries;
+
+// Which entry of its view (`view`) an access replaces, or kNoEntry for none. A view's two entries are
+// kept such that a later access racing with any access of the view since the last plain write races
+// with one:
+//   - the thread's own entry is replaced (its latest access races with whatever its earlier one did);
 //   - else a free entry or one of an earlier launch;
 //   - else an entry of the same block in an earlier interval (ordered before every later access of
-//     the block; for other blocks the new read serves as well);
-//   - else, when both entries hold reads of one block other than the reader's, the second (two blocks
-//     then: every write races with the entry of the block it is not of);
-//   - else nothing: two blocks are held already, or the reader's block with another thread in the same
-//     interval.
-// (reader_to_replace without the first case: the choice for a read whose thread holds no entry.)
-constexpr uint32_t reader_to_replace_for_others(const GlobalShadowWord& seen, const GlobalStamp& read,
-                                                GlobalStampLayout layout) {
-  const bool current[2] = {current_stamp(seen.readers[0], read.tag), current_stamp(seen.readers[1], read.tag)};
-  const GlobalStamp held[2] = {unpack_global_stamp(seen.readers[0], layout),
-                               unpack_global_stamp(seen.readers[1], layout)};
+//     the block; for other blocks the new access serves as well);
+//   - else, when both entries hold accesses of one block other than the accessor's, the second (two
+//     blocks then: every later access races with the entry of the block it is not of);
+//   - else nothing: two blocks are held already, or the accessor's block with another thread in the
+//     same interval.
+// (entry_to_replace without the first case: the choice for an access whose thread holds no entry.)
+constexpr uint32_t entry_to_replace_for_others(const GlobalShadowWord& seen, GlobalView view, const GlobalStamp& stamp,
+                                               GlobalStampLayout layout) {
+  const uint32_t first = first_entry(view);
+  const bool current[2] = {current_stamp(seen.entries[first], stamp.tag), current_stamp(seen.entries[first + 1], stamp.tag)};
+  const GlobalStamp held[2] = {unpack_global_stamp(seen.entries[first], layout),
+                               unpack_global_stamp(seen.entries[first + 1], layout)};
   for (uint32_t r = 0; r < 2; ++r) {
-    if (!current[r]) return r;
+    if (!current[r]) return first + r;
   }
   for (uint32_t r = 0; r < 2; ++r) {
-    if (held[r].block == read.block && held[r].interval < read.interval) return r;
+    if (held[r].block == stamp.block && held[r].interval < stamp.interval) return first + r;
   }
-  if (held[0].block == held[1].block && held[0].block != read.block) return 1;
-  return 2;
+  if (held[0].block == held[1].block && held[0].block != stamp.block) return first + 1;
+  return kNoEntry;
 }
-constexpr uint32_t reader_to_replace(const GlobalShadowWord& seen, const GlobalStamp& read, GlobalStampLayout layout) {
-  for (uint32_t r = 0; r < 2; ++r) {
-    const GlobalStamp held = unpack_global_stamp(seen.readers[r], layout);
-    if (current_stamp(seen.readers[r], read.tag) && held.block == read.block && held.thread == read.thread) return r;
+constexpr uint32_t entry_to_replace(const GlobalShadowWord& seen, GlobalView view, const GlobalStamp& stamp,
+                                    GlobalStampLayout layout) {
+  const uint32_t first = first_entry(view);
+  for (uint32_t r = first; r < first + 2; ++r) {
+    const GlobalStamp held = unpack_global_stamp(seen.entries[r], layout);
+    if (current_stamp(seen.entries[r], stamp.tag) && held.block == stamp.block && held.thread == stamp.thread) return r;
   }
-  return reader_to_replace_for_others(seen, read, layout);
+  return entry_to_replace_for_others(seen, view, stamp, layout);
 }
 
 // The decision for one access given the word's shadow as it was seen: the races it forms, and the
-// shadow it leaves.
-BARRACUDA_HOST_DEVICE constexpr GlobalCheckOutcome check_global_access(const GlobalShadowWord& seen,
-                                                                       const GlobalAccess& access,
-                                                                       GlobalStampLayout layout) {
-  GlobalCheckOutcome out{seen, 0, {}};
+// shadow it leaves. Every access is checked against the last plain write and the entries of the views
+// it conflicts with; a plain write then forgets the entries and becomes the last write, any other
+// access is kept in its view.
+//
+// As the engine (engine/shadow_cell.cpp, apply_access) in such launches: an atomic keeps the reads
+// before it, and the plain write before it (keep_plain_write: lane 0 stores, then every lane adds;
+// the adds race with the store, not with each other). Where the engine keeps one access of a kind the
+// shadow keeps another, a race may name another pair than the engine's, a race all the same: the
+// engine names the last atomic, the shadow the atomics its view holds; the engine keeps each thread's
+// latest access, so a thread's plain read then its relaxed read (or the reverse), or the plain write
+// it made before reading some of its bytes, stand for one another there, where the shadow keeps both.
+//
+// Written as two halves the device calls apart (its stack holds no list of races): the races, each
+// handed to `race(const GlobalRace&, bool with_last_write)`, and the shadow the access leaves.
+template <typename RaceFn>
+BARRACUDA_HOST_DEVICE constexpr void for_each_global_race(const GlobalShadowWord& seen, const GlobalAccess& access,
+                                                          GlobalStampLayout layout, RaceFn&& race) {
   const uint32_t tag = access.stamp.tag;
-  const uint64_t me = pack_global_stamp(access.stamp, layout);
   if (current_stamp(seen.write, tag) && global_concurrent(seen.write, access.stamp, layout)) {
     const GlobalStamp writer = unpack_global_stamp(seen.write, layout);
     const uint32_t writer_site = kept_global_site(seen.write_site, seen.write);
-    const bool same_instruction = access.write && writer_site == access.site && writer.block == access.stamp.block &&
+    const bool same_instruction = plain_write(access) && writer_site == access.site &&
+                                  writer.block == access.stamp.block &&
                                   writer.thread / kWarpSize == access.stamp.thread / kWarpSize &&
                                   (access.same_instruction_lanes >> (writer.thread % kWarpSize) & 1u) != 0;
     if (!same_instruction) {
-      const bool same_value = access.write && access.uniform && current_value(seen.value, tag) &&
+      const bool same_value = plain_write(access) && access.uniform && current_value(seen.value, tag) &&
                               static_cast<uint32_t>(seen.value) == access.value;
-      out.races[out.race_count++] = {hazard_between(true, false, access.write, false), seen.write, writer_site,
-                                     same_value};
+      race(GlobalRace{hazard_between(true, false, access.write, access.write && access.stamp.strong), seen.write,
+                      writer_site, same_value},
+           true);
     }
   }
-  if (access.write) {
-    for (uint32_t r = 0; r < 2; ++r) {
-      if (current_stamp(seen.readers[r], tag) && global_concurrent(seen.readers[r], access.stamp, layout)) {
-        out.races[out.race_count++] = {hazard_between(false, false, true, false), seen.readers[r],
-                                       kept_global_site(seen.reader_sites[r], seen.readers[r]), false};
-      }
+  for (uint32_t e = 0; e < kGlobalEntries; ++e) {
+    const GlobalView view = view_of_entry(e);
+    if (view_conflicts(view, access) && current_stamp(seen.entries[e], tag) &&
+        global_concurrent(seen.entries[e], access.stamp, layout)) {
+      race(GlobalRace{view_hazard(view, access), seen.entries[e], kept_global_site(seen.entry_sites[e], seen.entries[e]),
+                      false},
+           false);
     }
-    const uint64_t writer = pack_global_stamp({tag, access.stamp.block, access.stamp.interval, access.last_writer_thread}, layout);
-    out.next.write = writer;
-    out.next.write_site = pack_global_site(access.site, writer);
-    out.next.readers[0] = out.next.readers[1] = 0;
-    out.next.value = access.uniform ? (uint64_t{tag} << 32 | access.value) : 0;
-    return out;
   }
-  const uint32_t replaced = reader_to_replace(seen, access.stamp, layout);
-  if (replaced < 2) {
-    out.next.readers[replaced] = me;
-    out.next.reader_sites[replaced] = pack_global_site(access.site, me);
+}
+
+BARRACUDA_HOST_DEVICE constexpr GlobalShadowWord next_global_word(const GlobalShadowWord& seen,
+                                                                  const GlobalAccess& access,
+                                                                  GlobalStampLayout layout) {
+  GlobalShadowWord next = seen;
+  const uint32_t tag = access.stamp.tag;
+  if (plain_write(access)) {
+    const uint64_t last_writer =
+        pack_global_stamp({tag, access.stamp.block, access.stamp.interval, access.last_writer_thread}, layout);
+    next.write = last_writer;
+    next.write_site = pack_global_site(access.site, last_writer);
+    for (uint64_t& entry : next.entries) entry = 0;
+    next.value = access.uniform ? (uint64_t{tag} << 32 | access.value) : 0;
+    return next;
   }
+  const uint32_t replaced = entry_to_replace(seen, view_of(access), access.stamp, layout);
+  if (replaced != kNoEntry) {
+    const uint64_t me = pack_global_stamp(access.stamp, layout);
+    next.entries[replaced] = me;
+    next.entry_sites[replaced] = pack_global_site(access.site, me);
+  }
+  return next;
+}
+
+BARRACUDA_HOST_DEVICE constexpr GlobalCheckOutcome check_global_access(const GlobalShadowWord& seen,
+                                                                       const GlobalAccess& access,
+                                                                       GlobalStampLayout layout) {
+  GlobalCheckOutcome out{next_global_word(seen, access, layout), false, 0, {}};
+  for_each_global_race(seen, access, layout, [&out](const GlobalRace& race, bool with_last_write) {
+    out.raced_last_write = out.raced_last_write || with_last_write;
+    out.races[out.race_count++] = race;
+  });
   return out;
 }
 
-// The lanes of one warp whose reads of one instruction fall on one word in one barrier interval
-// (`lanes`; `access` is any of them, `warp_base` the block-linear thread of lane 0): the shadow their
-// lane-by-lane application in lane order leaves, computed at once (as apply_shared_read_lanes: a word
-// a whole warp reads is updated once). Once a read whose thread holds no entry would change nothing,
-// only the lanes holding an entry can: the others are skipped.
-BARRACUDA_HOST_DEVICE constexpr GlobalShadowWord apply_global_read_lanes(GlobalShadowWord seen, GlobalAccess access,
-                                                                         uint32_t lanes, uint32_t warp_base,
-                                                                         GlobalStampLayout layout) {
+// The lanes of one warp whose accesses of one instruction (not a plain store: loads, relaxed loads,
+// atomics) fall on one word in one barrier interval (`lanes`; `access` is any of them, `warp_base` the
+// block-linear thread of lane 0): the shadow their lane-by-lane application in lane order leaves,
+// computed at once (as apply_shared_read_lanes: a word a whole warp reads, or adds to, is updated
+// once). Once an access whose thread holds no entry would change nothing, only the lanes holding an
+// entry can: the others are skipped.
+BARRACUDA_HOST_DEVICE constexpr GlobalShadowWord apply_global_lanes(GlobalShadowWord seen, GlobalAccess access,
+                                                                    uint32_t lanes, uint32_t warp_base,
+                                                                    GlobalStampLayout layout) {
+  const GlobalView view = view_of(access);
+  const uint32_t first = first_entry(view);
   for (uint32_t rest = lanes; rest != 0;) {
     const uint32_t lane = lowest_lane(rest);
     rest &= rest - 1;
     access.stamp.thread = warp_base + lane;
     access.last_writer_thread = access.stamp.thread;
-    seen = check_global_access(seen, access, layout).next;
-    if (reader_to_replace_for_others(seen, access.stamp, layout) == 2) {
+    seen = next_global_word(seen, access, layout);
+    if (entry_to_replace_for_others(seen, view, access.stamp, layout) == kNoEntry) {
       uint32_t holders = 0;
-      for (uint32_t r = 0; r < 2; ++r) {
-        const GlobalStamp held = unpack_global_stamp(seen.readers[r], layout);
-        if (current_stamp(seen.readers[r], access.stamp.tag) && held.block == access.stamp.block &&
+      for (uint32_t r = first; r < first + 2; ++r) {
+        const GlobalStamp held = unpack_global_stamp(seen.entries[r], layout);
+        if (current_stamp(seen.entries[r], access.stamp.tag) && held.block == access.stamp.block &&
             held.thread >= warp_base && held.thread - warp_base < kWarpSize) {
           holders |= 1u << (held.thread - warp_base);
         }

@@ -269,11 +269,12 @@ constexpr bool valid_queue_capacity(uint64_t capacity) {
 //              kLaunchSkipsReadOnlyParameterLoads when its address lies in the range the slot gives that
 //              parameter (its allocation: a load past it is logged)
 //   bits 25-26 the index of that parameter (below kReadOnlyParameterRanges)
-//   bit  27    kAccessDeviceGlobal: a plain load or store of global or generic memory in a kernel whose
-//              global memory the device can check (src/ptx/passes/global_checkable_kernels.h): nothing
-//              but full-block barriers orders it with other threads' accesses, and no atomic, strong
-//              access or store narrower than a word reaches global memory in the kernel. A generic
-//              access may carry kAccessDeviceShared too: the address, as classified, says which applies
+//   bit  27    kAccessDeviceGlobal: a load, store or atomic of global or generic memory in a kernel
+//              whose global memory the device can check (src/ptx/passes/global_checkable_kernels.h):
+//              nothing but full-block barriers orders it with other threads' accesses, and its strong
+//              accesses are relaxed loads and unordered atomics of .gpu/.sys scope, of a word or more. A
+//              generic access may carry kAccessDeviceShared too: the address, as classified, says which
+//              applies
 inline constexpr uint32_t kAccessGeneric = 1u << 19;
 inline constexpr uint32_t kAccessHasValue = 1u << 20;
 inline constexpr uint32_t kAccessNoSyncTicket = 1u << 21;

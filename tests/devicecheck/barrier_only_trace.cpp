@@ -18,6 +18,7 @@ struct Site {
   RecordOp op;         // load, store, atomic or reduction
   uint32_t size_log2;  // 2, 3 or 4 (atomics: 2 or 3)
   MemoryScope scope;   // of an atomic: .cta or the default .gpu
+  bool strong = false;  // global memory: an atomic or a relaxed load
 };
 
 class Generator {
@@ -36,8 +37,11 @@ class Generator {
     const uint32_t site_count = pick(2, 8);
     for (uint32_t s = 0; s < site_count; ++s) {
       const uint32_t kind = pick(1, 100);
-      if (global) {  // plain only: global atomics leave a kernel to the host
-        const RecordOp op = kind <= 50 ? RecordOp::kStore : RecordOp::kLoad;
+      if (global && kind <= 30) {  // atomics of .gpu or .sys scope, and relaxed loads of those scopes
+        const RecordOp op = kind <= 12 ? RecordOp::kAtomic : kind <= 18 ? RecordOp::kReduction : RecordOp::kLoad;
+        sites_.push_back({op, chance(75) ? 2u : 3u, chance(75) ? MemoryScope::kGpu : MemoryScope::kSystem, true});
+      } else if (global) {
+        const RecordOp op = kind <= 65 ? RecordOp::kStore : RecordOp::kLoad;
         sites_.push_back({op, op == RecordOp::kLoad && chance(20) ? pick(0, 1) : chance(75) ? 2u : pick(3, 4),
                           MemoryScope::kCta});
       } else if (kind <= 20) {  // shared atomics: atomicAdd (kAtomic) or a reduction whose result is unused
@@ -83,7 +87,10 @@ class Generator {
     const bool atomic = shape.op == RecordOp::kAtomic || shape.op == RecordOp::kReduction;
     // An atomic without .sem (atomicAdd) or with .relaxed, as the instrumentation logs atom/red.shared.
     const MemorySemantics atomic_semantics = site % 2 == 0 ? MemorySemantics::kLegacy : MemorySemantics::kRelaxed;
-    h.space_sem = pack_space_sem(space_, atomic ? atomic_semantics : MemorySemantics::kWeak, shape.scope);
+    const MemorySemantics semantics = atomic                         ? atomic_semantics
+                                      : shape.strong                 ? MemorySemantics::kRelaxed
+                                                                     : MemorySemantics::kWeak;
+    h.space_sem = pack_space_sem(space_, semantics, shape.scope);
     const uint32_t leader = static_cast<uint32_t>(__builtin_ctz(mask));
     bool affine = true;
     int64_t stride = 0;

@@ -3,7 +3,8 @@
 // shared memory with plain loads and stores (4, 8 or 16 bytes, a handful of overlapping words, lanes
 // sharing addresses, stores of one value or several) and atomics without ordering semantics (4 or 8
 // bytes, .cta or .gpu scope), and synchronise only with full-block barriers. In global memory
-// (kGlobalTraceBase on), no atomics, up to three blocks and loads of 1 or 2 bytes too.
+// (kGlobalTraceBase on), up to three blocks, loads of 1 or 2 bytes too, and atomics and relaxed loads
+// of .gpu or .sys scope (the kinds global_checkable_kernels.h lets through).
 // Sites are instructions: each site keeps its op and size, and every warp may execute it.
 #include <cstdint>
 #include <memory>

@@ -2,6 +2,7 @@
 // histories of one word against a reference that keeps every read.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -21,6 +22,17 @@ GlobalAccess load(uint32_t block, uint32_t interval, uint32_t thread, uint32_t s
 }
 GlobalAccess store(uint32_t block, uint32_t interval, uint32_t thread, uint32_t site) {
   return access(true, block, interval, thread, site);
+}
+
+GlobalAccess atomic(uint32_t block, uint32_t interval, uint32_t thread, uint32_t site) {
+  GlobalAccess a = access(true, block, interval, thread, site);
+  a.stamp.strong = true;
+  return a;
+}
+GlobalAccess relaxed_load(uint32_t block, uint32_t interval, uint32_t thread, uint32_t site) {
+  GlobalAccess a = load(block, interval, thread, site);
+  a.stamp.strong = true;
+  return a;
 }
 
 // Applies the accesses in order and returns the races of the last one.
@@ -109,6 +121,48 @@ TEST(GlobalCheck, LanesOfOneSameValueStoreDoNotRaceWithEachOther) {
   EXPECT_EQ(run({low, high}).race_count, 1u);
 }
 
+TEST(GlobalCheck, AtomicsNeverRaceWithEachOtherAndRaceWithPlainAccessesAsAtomicPlain) {
+  EXPECT_EQ(run({atomic(0, 0, 1, 10), atomic(1, 0, 2, 11)}).race_count, 0u);
+  GlobalCheckOutcome out = run({store(0, 0, 1, 10), atomic(1, 0, 2, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
+  out = run({atomic(0, 0, 1, 10), load(1, 0, 2, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
+  out = run({load(0, 0, 1, 10), atomic(1, 0, 2, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(out.races[0].first_site, 10u);
+  // A barrier orders an atomic with the plain accesses of its block.
+  EXPECT_EQ(run({store(0, 0, 1, 10), atomic(0, 1, 2, 11)}).race_count, 0u);
+}
+
+TEST(GlobalCheck, AnAtomicKeepsTheReadsAndThePlainWriteItReplaced) {
+  // Lane 0 stores, a barrier, then every thread of the block adds: ordered. Another block's add races
+  // with the store, not with the adds.
+  GlobalCheckOutcome out = run({store(0, 0, 0, 10), atomic(0, 1, 1, 11), atomic(0, 1, 2, 11), atomic(1, 0, 3, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].first_site, 10u);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
+  // A read before the atomics still races with another block's atomic after them.
+  out = run({load(0, 0, 5, 12), atomic(0, 0, 6, 11), atomic(1, 0, 3, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].first_site, 12u);
+  // A plain write forgets them.
+  EXPECT_EQ(run({store(0, 0, 0, 10), atomic(0, 1, 1, 11), store(0, 2, 4, 13), atomic(0, 3, 3, 11)}).race_count, 0u);
+}
+
+TEST(GlobalCheck, RelaxedLoadsRaceWithPlainWritesOnly) {
+  EXPECT_EQ(run({atomic(0, 0, 1, 10), relaxed_load(1, 0, 2, 11)}).race_count, 0u);
+  EXPECT_EQ(run({relaxed_load(1, 0, 2, 11), atomic(0, 0, 1, 10)}).race_count, 0u);
+  GlobalCheckOutcome out = run({relaxed_load(1, 0, 2, 11), store(0, 0, 1, 10)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kWriteAfterRead);
+  out = run({store(0, 0, 1, 10), relaxed_load(1, 0, 2, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kReadAfterWrite);
+}
+
 TEST(GlobalCheck, SaturatedIntervalsOfOneBlockAreNotCompared) {
   const uint32_t top = kLayout.max_interval();
   EXPECT_EQ(run({store(0, top, 0, 10), load(0, top, 1, 11)}).race_count, 0u);
@@ -116,13 +170,17 @@ TEST(GlobalCheck, SaturatedIntervalsOfOneBlockAreNotCompared) {
 }
 
 // Random histories of one word: a few blocks of a few threads, each block moving through its barrier
-// intervals in time. The rule must report a race for an access exactly when the reference (every read
-// since the last write kept) has one, every race it names must be one, and a write-write or
-// read-after-write must name the last write.
+// intervals in time; plain and relaxed loads, plain stores and atomics. The reference keeps what the
+// engine keeps (engine/shadow_cell.cpp): the last write (an atomic too), every thread's latest read
+// since the last plain write, and the plain write an atomic replaced (among the reads: a later read of
+// its thread replaces it). Whenever the reference has a race for an access, the rule must report one,
+// and every race it names must be one.
 struct Reference {
   bool has_write = false;
   GlobalStamp write{};
-  std::vector<GlobalStamp> reads;
+  bool write_atomic = false;
+  std::vector<GlobalStamp> reads;  // latest per thread; a kept plain write among them (kept_write)
+  std::vector<bool> kept_write;
 };
 
 bool concurrent(const GlobalStamp& a, const GlobalStamp& b) {
@@ -130,50 +188,83 @@ bool concurrent(const GlobalStamp& a, const GlobalStamp& b) {
   return a.interval == b.interval && a.thread != b.thread;
 }
 
-TEST(GlobalCheck, TwoReaderEntriesFindARaceWheneverAnyReadRaces) {
+bool same_thread(const GlobalStamp& a, const GlobalStamp& b) { return a.block == b.block && a.thread == b.thread; }
+
+TEST(GlobalCheck, ThreeViewsOfTwoEntriesFindARaceWheneverTheEngineHasOne) {
   std::mt19937_64 random(20261126);
-  for (int history = 0; history < 20000; ++history) {
+  for (int history = 0; history < 40000; ++history) {
     const uint32_t blocks = 1 + random() % 4, threads = 1 + random() % 4;
+    const bool with_strong = history % 2 == 1;
     std::vector<uint32_t> interval(blocks, 0);
     GlobalShadowWord word{};
     Reference reference;
+    std::vector<std::pair<GlobalStamp, bool>> since_plain_write;  // every access since it (write?)
     for (int step = 0; step < 40; ++step) {
       const uint32_t block = random() % blocks;
       if (random() % 4 == 0) ++interval[block];
-      const GlobalAccess a = access(random() % 3 == 0, block, interval[block], random() % threads, step);
+      GlobalAccess a = access(random() % 3 == 0, block, interval[block], random() % threads, step);
+      a.stamp.strong = with_strong && random() % 2 == 0;
+      const bool atomic = a.write && a.stamp.strong;
       const GlobalCheckOutcome out = check_global_access(word, a, kLayout);
       word = out.next;
-      bool expect_write_race = reference.has_write && concurrent(reference.write, a.stamp);
-      bool expect_read_race = false;
+      bool expect_race = reference.has_write && concurrent(reference.write, a.stamp) &&
+                         !(reference.write_atomic && a.stamp.strong);
       if (a.write) {
-        for (const GlobalStamp& read : reference.reads) expect_read_race |= concurrent(read, a.stamp);
+        for (size_t r = 0; r < reference.reads.size(); ++r) {
+          const GlobalStamp& read = reference.reads[r];
+          expect_race |= concurrent(read, a.stamp) && !(atomic && read.strong && !reference.kept_write[r]);
+        }
       }
-      bool saw_write_race = false, saw_read_race = false;
       for (uint32_t r = 0; r < out.race_count; ++r) {
         const GlobalStamp first = unpack_global_stamp(out.races[r].first, kLayout);
         ASSERT_TRUE(concurrent(first, a.stamp)) << "history " << history << " step " << step;
-        if (out.races[r].hazard == Hazard::kWriteAfterRead) {
-          saw_read_race = true;
-        } else {
-          saw_write_race = true;
-          EXPECT_EQ(first.block, reference.write.block);
-          EXPECT_EQ(first.thread, reference.write.thread);
+        ASSERT_FALSE(first.strong && a.stamp.strong) << "history " << history << " step " << step;
+        // The first access is one of this word's since the last plain write (or that write), and one of
+        // the two writes.
+        bool found = false;
+        for (const auto& [earlier, earlier_write] : since_plain_write) {
+          if (pack_global_stamp(earlier, kLayout) == out.races[r].first && (earlier_write || a.write)) found = true;
         }
+        ASSERT_TRUE(found) << "history " << history << " step " << step;
       }
-      ASSERT_EQ(saw_write_race, expect_write_race) << "history " << history << " step " << step;
-      ASSERT_EQ(saw_read_race, expect_read_race) << "history " << history << " step " << step;
-      if (a.write) {
-        reference = {true, a.stamp, {}};
-      } else {
+      ASSERT_TRUE(out.race_count > 0 || !expect_race) << "history " << history << " step " << step;
+      if (a.write && !atomic) {
+        reference = {true, a.stamp, false, {}, {}};
+        since_plain_write = {{a.stamp, true}};
+        continue;
+      }
+      since_plain_write.push_back({a.stamp, a.write});
+      if (atomic) {
+        const bool kept = reference.has_write && !reference.write_atomic &&
+                          std::none_of(reference.reads.begin(), reference.reads.end(),
+                                       [&](const GlobalStamp& read) { return same_thread(read, reference.write); });
+        if (kept) {
+          reference.reads.push_back(reference.write);
+          reference.kept_write.push_back(true);
+        }
+        reference.has_write = true;
+        reference.write = a.stamp;
+        reference.write_atomic = true;
+        continue;
+      }
+      bool replaced = false;
+      for (size_t r = 0; r < reference.reads.size(); ++r) {
+        if (!same_thread(reference.reads[r], a.stamp)) continue;
+        reference.reads[r] = a.stamp;
+        reference.kept_write[r] = false;
+        replaced = true;
+      }
+      if (!replaced) {
         reference.reads.push_back(a.stamp);
+        reference.kept_write.push_back(false);
       }
     }
   }
 }
 
-// A warp's lanes reading one word at once leave the shadow their lane-by-lane application in lane
-// order leaves (as SharedCheck's test of the same name), entries and sites alike.
-TEST(GlobalCheck, ReadLanesLeaveWhatTheirLaneByLaneApplicationLeaves) {
+// A warp's lanes loading (or adding to) one word at once leave the shadow their lane-by-lane
+// application in lane order leaves (as SharedCheck's test of the same name), entries and sites alike.
+TEST(GlobalCheck, LanesTogetherLeaveWhatTheirLaneByLaneApplicationLeaves) {
   std::mt19937_64 random(20261128);
   for (int history = 0; history < 50000; ++history) {
     const uint32_t blocks = 1 + random() % 3;
@@ -182,25 +273,29 @@ TEST(GlobalCheck, ReadLanesLeaveWhatTheirLaneByLaneApplicationLeaves) {
     GlobalShadowWord word{};
     for (int step = random() % 6; step > 0; --step) {
       const uint32_t block = random() % blocks;
-      const GlobalAccess earlier = access(random() % 4 == 0, block, interval - random() % 3,
-                                          static_cast<uint32_t>(random() % (3 * kWarpSize)), random() % 4);
+      GlobalAccess earlier = access(random() % 4 == 0, block, interval - random() % 3,
+                                    static_cast<uint32_t>(random() % (3 * kWarpSize)), random() % 4);
+      earlier.stamp.strong = random() % 3 == 0;  // relaxed loads and atomics among them
       word = check_global_access(word, earlier, kLayout).next;
     }
     uint32_t lanes = static_cast<uint32_t>(random());
     if (random() % 2) lanes &= static_cast<uint32_t>(random());
     if (lanes == 0) lanes = 1u << (random() % kWarpSize);
-    const GlobalAccess read = load(random() % blocks, interval, warp_base + lowest_lane(lanes), random() % 4);
+    const uint32_t kind = random() % 3;  // a load, a relaxed load, an atomic
+    GlobalAccess together_access = access(kind == 2, random() % blocks, interval, warp_base + lowest_lane(lanes),
+                                          random() % 4);
+    together_access.stamp.strong = kind != 0;
     GlobalShadowWord expected = word;
     for (uint64_t m = lanes; m != 0; m &= m - 1) {
-      GlobalAccess lane_read = read;
-      lane_read.stamp.thread = lane_read.last_writer_thread = warp_base + lowest_lane(static_cast<uint32_t>(m));
-      expected = check_global_access(expected, lane_read, kLayout).next;
+      GlobalAccess lane_access = together_access;
+      lane_access.stamp.thread = lane_access.last_writer_thread = warp_base + lowest_lane(static_cast<uint32_t>(m));
+      expected = check_global_access(expected, lane_access, kLayout).next;
     }
-    const GlobalShadowWord together = apply_global_read_lanes(word, read, lanes, warp_base, kLayout);
+    const GlobalShadowWord together = apply_global_lanes(word, together_access, lanes, warp_base, kLayout);
     ASSERT_EQ(together.write, expected.write) << "history " << history;
-    for (uint32_t r = 0; r < 2; ++r) {
-      ASSERT_EQ(together.readers[r], expected.readers[r]) << "history " << history;
-      ASSERT_EQ(together.reader_sites[r], expected.reader_sites[r]) << "history " << history;
+    for (uint32_t e = 0; e < kGlobalEntries; ++e) {
+      ASSERT_EQ(together.entries[e], expected.entries[e]) << "history " << history;
+      ASSERT_EQ(together.entry_sites[e], expected.entry_sites[e]) << "history " << history;
     }
     ASSERT_EQ(together.value, expected.value) << "history " << history;
   }

@@ -47,11 +47,14 @@ RecordHeader race_record(const RecordHeader& access, uint32_t lane, uint32_t off
   return h;
 }
 
-// The lanes of a load that read the same address as `lane` in the same interval (`key` of every
-// lane: its address and interval), which the device checks together (check_word_read_lanes).
+// The lanes of an access that touch the same address as `lane` in the same interval (`key` of every
+// lane: its address and interval), which the device checks together: loads in shared memory
+// (check_word_read_lanes), loads and atomics in global memory (check_global_word_lanes).
 template <typename Key>
-uint32_t read_together(const RecordView& access, uint32_t lane, Key key) {
-  if (access.op() != RecordOp::kLoad) return 1u << lane;
+uint32_t lanes_together(const RecordView& access, uint32_t lane, Key key) {
+  const bool together = access.op() == RecordOp::kLoad ||
+                        (access.space() == MemorySpace::kGlobal && access.op() != RecordOp::kStore);
+  if (!together) return 1u << lane;
   uint32_t lanes = 0;
   for (uint32_t m = access.header().active_mask; m; m &= m - 1) {
     const uint32_t other = static_cast<uint32_t>(__builtin_ctz(m));
@@ -67,7 +70,7 @@ void check_access(const RecordView& access, BlockShadow& block, std::vector<Reco
     return std::pair{access.lane_address(lane), block.barriers_passed[warp_base + lane]};
   };
   for_each_checking_lane(access, [&](uint32_t lane, uint64_t address, const SharedLaneRole& role) {
-    const uint32_t together = read_together(access, lane, key);
+    const uint32_t together = lanes_together(access, lane, key);
     if (lowest_lane(together) != lane) return;  // checked with the lowest lane of its reads
     const uint32_t thread = warp_base + lane;
     const uint32_t epoch = 1 + block.barriers_passed[thread];
@@ -138,12 +141,13 @@ void check_global(const RecordView& access, GlobalShadow& shadow, uint32_t threa
     return std::pair{access.lane_address(lane) & ~uint64_t{3}, barriers[warp_base + lane]};
   };
   for_each_checking_lane(access, [&](uint32_t lane, uint64_t address, const SharedLaneRole& role) {
-    const uint32_t together = read_together(access, lane, key);
+    const uint32_t together = lanes_together(access, lane, key);
     if (lowest_lane(together) != lane) return;  // checked with the lowest lane of its reads
     const uint32_t thread = warp_base + lane;
-    const GlobalAccess lane_access{{1, h.block_id, barriers[thread], thread},
+    const bool strong = global_access_strong(access.op(), h.space_sem);
+    const GlobalAccess lane_access{{1, h.block_id, barriers[thread], thread, strong},
                                    h.site_id,
-                                   access.op() == RecordOp::kStore,
+                                   access.op() != RecordOp::kLoad,
                                    warp_base + role.last_writer_lane,
                                    access.has_uniform_value(),
                                    access.uniform_value(),
@@ -166,7 +170,7 @@ void check_global(const RecordView& access, GlobalShadow& shadow, uint32_t threa
           push_global_race(h, lowest_lane(m), word, each, outcome.races[r], shadow.layout, out);
         }
       }
-      cell = apply_global_read_lanes(cell, lane_access, together, warp_base, shadow.layout);
+      cell = apply_global_lanes(cell, lane_access, together, warp_base, shadow.layout);
     }
   });
 }

@@ -8,6 +8,11 @@
 //   after_sync  the same read after __syncthreads: no race
 //   bytes       4-byte stores, 1-byte loads of another block's word: inter-block
 //   many        the blocks race in 300 launches, each on one word of its own launch: 1 race (one site pair)
+//   atomics     atomicAdd bins and counter, a relaxed load and fetch_min of a minimum: no race
+//   atomic_store  thread 0 of block 0 stores a counter every block adds to: atomic-plain, inter-block
+//   relaxed_store block 0 stores words block 1 loads relaxed: inter-block read-after-write
+#include <cuda/atomic>
+
 #include <cstdio>
 #include <cstring>
 
@@ -48,6 +53,26 @@ __global__ void byte_reads(int* words, int* copy) {
 
 __global__ void one_word(int* word) { *word = blockIdx.x; }  // RACE: every block
 
+// Atomics of device scope and relaxed loads never race with each other (bins, a minimum, a counter).
+__global__ void atomic_counters(const int* keys, int* bins, unsigned* minimum, unsigned* count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAdd(&bins[keys[i] % 16], 1);
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> low(*minimum);
+  if (static_cast<unsigned>(i) < low.load(cuda::memory_order_relaxed)) low.fetch_min(i, cuda::memory_order_relaxed);
+  atomicAdd(count, 1u);
+}
+
+__global__ void store_then_add(int* counter) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) *counter = 0;  // RACE: with the other blocks' adds
+  atomicAdd(counter, 1);                                  // RACE
+}
+
+__global__ void relaxed_read_of_store(unsigned* cells) {
+  using Word = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
+  if (blockIdx.x == 0) cells[threadIdx.x] = threadIdx.x;                                      // RACE
+  if (blockIdx.x == 1) cells[64 + threadIdx.x] = Word(cells[threadIdx.x]).load(cuda::memory_order_relaxed);  // RACE
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "clean";
   int* cells = nullptr;
@@ -71,6 +96,13 @@ int main(int argc, char** argv) {
     byte_reads<<<16, 1>>>(cells, cells + 2048);
   } else if (std::strcmp(mode, "many") == 0) {
     for (int launch = 0; launch < 300; ++launch) one_word<<<4, 1>>>(cells + launch);
+  } else if (std::strcmp(mode, "atomics") == 0) {
+    atomic_counters<<<64, 256>>>(reinterpret_cast<const int*>(in), cells, reinterpret_cast<unsigned*>(cells + 16),
+                                 reinterpret_cast<unsigned*>(cells + 17));
+  } else if (std::strcmp(mode, "atomic_store") == 0) {
+    store_then_add<<<8, 64>>>(cells);
+  } else if (std::strcmp(mode, "relaxed_store") == 0) {
+    relaxed_read_of_store<<<2, 64>>>(reinterpret_cast<unsigned*>(cells));
   } else {
     std::fprintf(stderr, "unknown mode %s\n", mode);
     return 2;

@@ -1,7 +1,9 @@
 // Kernels for global_checkable_kernels_test: ones whose global memory the device can check on its own
-// (elementwise, tiled, with shared atomics, through a called function), and one per construct that
-// keeps a kernel's global memory on the host. Compiled to PTX by nvcc at build time, so the analysis
+// (elementwise, tiled, with shared atomics, through a called function, with global atomics and relaxed
+// loads of device scope), and one per construct that keeps a kernel's global memory on the host. Compiled to PTX by nvcc at build time, so the analysis
 // sees what nvcc really emits.
+#include <cuda/atomic>
+
 constexpr int kTile = 32;
 
 extern "C" __global__ void elementwise_add(const float* a, const float* b, float* sum, int n) {
@@ -38,15 +40,36 @@ extern "C" __global__ void stores_through_function(int* out) {
   store_word(&out[blockIdx.x * blockDim.x + threadIdx.x], cells[(threadIdx.x + 1) % blockDim.x]);
 }
 
+// Atomics of device scope are strong writes the device checks (atomicAdd: atom.global.add, default
+// .gpu scope), also in a callee, and so are relaxed loads and read-modify-writes of device scope
+// (cuda::atomic_ref: generic ld.relaxed.gpu, atom.relaxed.gpu).
 extern "C" __global__ void with_global_atomic(const int* in, int* total) {
   atomicAdd(total, in[blockIdx.x * blockDim.x + threadIdx.x]);
 }
-
-// The atomic is in a callee: the call closure counts.
 __device__ __noinline__ void count_into(int* counter) { atomicAdd(counter, 1); }
 extern "C" __global__ void calls_atomic_function(int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
   count_into(out + gridDim.x * blockDim.x);
+}
+extern "C" __global__ void relaxes_distances(unsigned* distance, const unsigned* candidate) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> cell(distance[i / 2]);
+  if (candidate[i] < cell.load(cuda::memory_order_relaxed)) cell.fetch_min(candidate[i], cuda::memory_order_relaxed);
+}
+
+// Block scope across blocks would be a scoped race, which the shadow does not name.
+extern "C" __global__ void with_block_scope_atomic(int* total) { atomicAdd_block(total, 1); }
+extern "C" __global__ void with_block_scope_relaxed_load(unsigned* flag, unsigned* out) {
+  out[blockIdx.x] = cuda::atomic_ref<unsigned, cuda::thread_scope_block>(*flag).load(cuda::memory_order_relaxed);
+}
+// Acquire orders memory.
+extern "C" __global__ void with_acquire_load(unsigned* flag, unsigned* out) {
+  out[blockIdx.x] = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*flag).load(cuda::memory_order_acquire);
+}
+// A 16-bit atomic shares its word with another thread's halfword.
+extern "C" __global__ void with_halfword_atomic(unsigned short* cells) {
+  atomicCAS(&cells[blockIdx.x * blockDim.x + threadIdx.x], static_cast<unsigned short>(0),
+            static_cast<unsigned short>(1));
 }
 
 extern "C" __global__ void with_threadfence(int* data, int* flag) {

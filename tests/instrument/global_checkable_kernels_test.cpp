@@ -1,7 +1,7 @@
 // Which kernels the device checks global memory of (global_checkable_kernels.h), on PTX nvcc emits
 // (global_checkable_kernels.cu), and what the instrumentation then does to them: kAccessDeviceGlobal
-// on exactly their plain global and generic loads and stores, and a module nvJitLink and ptxas accept
-// with the device runtime.
+// on exactly their global and generic loads, stores and atomics, and a module nvJitLink and ptxas
+// accept with the device runtime.
 #include "ptx/passes/global_checkable_kernels.h"
 
 #include <gtest/gtest.h>
@@ -26,10 +26,13 @@ namespace {
 
 using Names = std::set<std::string>;
 
-const Names kCheckableKernels = {"elementwise_add", "tiled_transpose", "counts_in_shared", "stores_through_function"};
-// Those kernels and the device function only they call.
-const Names kCheckableFunctions = {"elementwise_add", "tiled_transpose", "counts_in_shared",
-                                   "stores_through_function", "_Z10store_wordPii"};
+const Names kCheckableKernels = {"elementwise_add",    "tiled_transpose",       "counts_in_shared",
+                                 "stores_through_function", "with_global_atomic", "calls_atomic_function",
+                                 "relaxes_distances"};
+// Those kernels and the device functions only they call.
+const Names kCheckableFunctions = {"elementwise_add",       "tiled_transpose",    "counts_in_shared",
+                                   "stores_through_function", "_Z10store_wordPii", "with_global_atomic",
+                                   "calls_atomic_function", "_Z10count_intoPi",  "relaxes_distances"};
 
 // global_checkable_kernels.cu as nvcc compiled it.
 class GlobalCheckableKernelsTest : public testing::Test {
@@ -78,14 +81,14 @@ std::vector<uint32_t> logged_access_infos(const Function& function) {
   return infos;
 }
 
-bool plain_global_or_generic(uint32_t info) {
+bool global_or_generic(uint32_t info) {
   const RecordOp op = access_info_op(info);
   // Generic accesses are logged with the global space until the device classifies them.
-  return (op == RecordOp::kLoad || op == RecordOp::kStore) &&
+  return (op == RecordOp::kLoad || op == RecordOp::kStore || op == RecordOp::kAtomic || op == RecordOp::kReduction) &&
          space_of(access_info_space_sem(info)) == MemorySpace::kGlobal;
 }
 
-TEST_F(GlobalCheckableKernelsTest, InstrumentationMarksExactlyThePlainGlobalAccessesOfCheckableKernels) {
+TEST_F(GlobalCheckableKernelsTest, InstrumentationMarksExactlyTheGlobalAccessesOfCheckableKernels) {
   const InstrumentResult result = instrument_module(module(), {});
   EXPECT_EQ(result.statistics.global_checkable_kernels, kCheckableKernels.size());
   EXPECT_EQ(result.global_checkable_kernels, kCheckableKernels);
@@ -99,14 +102,15 @@ TEST_F(GlobalCheckableKernelsTest, InstrumentationMarksExactlyThePlainGlobalAcce
     const std::string name(function->name);
     if (name.starts_with("__barracuda_")) continue;
     for (const uint32_t info : logged_access_infos(*function)) {
-      const bool expected = kCheckableFunctions.contains(name) && plain_global_or_generic(info);
+      const bool expected = kCheckableFunctions.contains(name) && global_or_generic(info);
       EXPECT_EQ((info & kAccessDeviceGlobal) != 0, expected) << name << " 0x" << std::hex << info;
       marked[name] += (info & kAccessDeviceGlobal) != 0;
       generic_marked_for_both += (info & kAccessGeneric) && (info & kAccessDeviceGlobal) && (info & kAccessDeviceShared);
     }
   }
   // The kernel stores_through_function reaches global memory through store_word only.
-  for (const char* name : {"elementwise_add", "tiled_transpose", "counts_in_shared", "_Z10store_wordPii"}) {
+  for (const char* name : {"elementwise_add", "tiled_transpose", "counts_in_shared", "_Z10store_wordPii",
+                           "with_global_atomic", "_Z10count_intoPi", "relaxes_distances"}) {
     EXPECT_GE(marked[name], 1) << name;
   }
   EXPECT_EQ(generic_marked_for_both, 1) << "store_word's generic store, in a function checkable for both spaces";

@@ -165,9 +165,10 @@ class AccessLogger {
          (is_atomic && instruction.space == StateSpace::Shared))) {
       extra |= kAccessDeviceShared;
     }
-    // Plain ld/st that may reach global memory; ldu, whose data no one writes during the launch, and
-    // atomics (which such a kernel has none of on global memory) stay with the host.
-    if (context_.checks_global_on_device && plain && (instruction.space == StateSpace::Global || generic)) {
+    // Loads, stores and atomics that may reach global memory (the classification let through only
+    // those the device checks: weak, relaxed loads and unordered atomics of .gpu/.sys scope); ldu,
+    // whose data no one writes during the launch, stays with the host.
+    if (context_.checks_global_on_device && (plain || is_atomic) && (instruction.space == StateSpace::Global || generic)) {
       extra |= kAccessDeviceGlobal;
     }
     uint32_t info = pack_access_info(shape->op, space_sem, *size, extra);
