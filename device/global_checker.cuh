@@ -122,16 +122,11 @@ __device__ __noinline__ uint32_t site_of(const uint32_t* field, uint64_t stamp, 
   return site;
 }
 
-// The word's stamps (last plain write, entries) as one lane sees them, field by field.
-__device__ __forceinline__ GlobalShadowWord load_global_stamps(const GlobalShadowWord* word) {
+// The word's shadow as one lane sees it, field by field.
+__device__ __forceinline__ GlobalShadowWord load_global_word(const GlobalShadowWord* word) {
   GlobalShadowWord seen{};
   seen.write = load_relaxed_gpu(&word->write);
   for (uint32_t e = 0; e < kGlobalEntries; ++e) seen.entries[e] = load_relaxed_gpu(&word->entries[e]);
-  return seen;
-}
-// ... and the rest of its fields.
-__device__ __forceinline__ GlobalShadowWord load_global_word(const GlobalShadowWord* word) {
-  GlobalShadowWord seen = load_global_stamps(word);
   seen.value = load_relaxed_gpu(&word->value);
   seen.write_site = load_relaxed_gpu_u32(&word->write_site);
   for (uint32_t e = 0; e < kGlobalEntries; ++e) seen.entry_sites[e] = load_relaxed_gpu_u32(&word->entry_sites[e]);
@@ -147,28 +142,31 @@ __device__ void send_global_race_with(const Launch& launch, const GlobalCheckLau
 }
 
 // An access just kept in entry `entry` (`mine`), against what came after the rule looked at `seen`:
-// `after`, the stamps read again after the access's fence. A plain write clears the entries it sees
-// and reports those pairs itself, so the access reports a later plain write only if it clears its
-// entry first. An access of a conflicting view kept meanwhile (both looked before either was kept; one
-// of them sees the other after its fence) is reported, and both may report it: the launch's filter and
-// the host keep one.
-__device__ void check_global_after(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
-                                   const GlobalAccess& access, uint32_t entry, uint64_t mine,
-                                   const GlobalShadowWord& seen, const GlobalShadowWord& after, uint32_t site_id,
-                                   uint32_t size_log2, uint64_t word_address) {
+// the stamps read again after the access's fence (by this lane, after its own fence or, for lanes kept
+// together, after their leader's and the shuffle that follows it). A plain write clears the entries it
+// sees and reports those pairs itself, so the access reports a later plain write only if it clears
+// its entry first. An access of a conflicting view kept meanwhile (both looked before either was kept;
+// one of them sees the other after its fence) is reported, and both may report it: the launch's
+// filter and the host keep one.
+__device__ __noinline__ void check_global_after(const Launch& launch, const GlobalCheckLaunch* check,
+                                                GlobalShadowWord* word, const GlobalAccess& access, uint32_t entry,
+                                                uint64_t mine, const GlobalShadowWord& seen, uint32_t site_id,
+                                                uint32_t size_log2, uint64_t word_address) {
   const GlobalStampLayout layout{check->interval_bits};
   const uint32_t tag = access.stamp.tag;
-  if (after.write != seen.write && current_stamp(after.write, tag) &&
-      global_concurrent(after.write, access.stamp, layout) && cas(&word->entries[entry], mine, 0) == mine) {
+  const uint64_t write = load_relaxed_gpu(&word->write);
+  if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout) &&
+      cas(&word->entries[entry], mine, 0) == mine) {
     send_global_race_with(launch, check, site_id, size_log2, word_address, access,
-                          hazard_between(true, false, access.write, access.write), after.write, &word->write_site);
+                          hazard_between(true, false, access.write, access.write), write, &word->write_site);
   }
   for (uint32_t e = 0; e < kGlobalEntries; ++e) {
     const GlobalView view = view_of_entry(e);
-    if (after.entries[e] != seen.entries[e] && view_conflicts(view, access) && current_stamp(after.entries[e], tag) &&
-        global_concurrent(after.entries[e], access.stamp, layout)) {
-      send_global_race_with(launch, check, site_id, size_log2, word_address, access, view_hazard(view, access),
-                            after.entries[e], &word->entry_sites[e]);
+    if (!view_conflicts(view, access)) continue;
+    const uint64_t kept = load_relaxed_gpu(&word->entries[e]);
+    if (kept != seen.entries[e] && current_stamp(kept, tag) && global_concurrent(kept, access.stamp, layout)) {
+      send_global_race_with(launch, check, site_id, size_log2, word_address, access, view_hazard(view, access), kept,
+                            &word->entry_sites[e]);
     }
   }
 }
@@ -195,17 +193,21 @@ __device__ __noinline__ void send_global_races(const Launch& launch, const Globa
 // An access its view does not keep (the entries serve every later access already) changes nothing:
 // no atomics at all, as for a tile row every block reads or a counter every thread adds to.
 __device__ __noinline__ void check_global_word(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
-                                  const GlobalAccess& access, uint32_t site_id, uint32_t size_log2,
-                                  uint64_t word_address) {
+                                               const GlobalAccess& access, uint32_t site_id, uint32_t size_log2,
+                                               uint64_t word_address) {
   const GlobalStampLayout layout{check->interval_bits};
   const uint32_t tag = access.stamp.tag;
   for (;;) {
-    const GlobalShadowWord seen = load_global_word(word);
-    const GlobalShadowWord next = next_global_word(seen, access, layout);
+    GlobalShadowWord seen = load_global_word(word);
     if (plain_write(access)) {
-      if (cas(&word->write, seen.write, next.write) != seen.write) continue;
-      store_relaxed_u32(&word->write_site, next.write_site);
-      if (next.value != seen.value) atomicExch(reinterpret_cast<unsigned long long*>(&word->value), next.value);
+      // The last write's site, read before this write's own replaces it.
+      if (current_stamp(seen.write, tag)) {
+        seen.write_site = pack_global_site(site_of(&word->write_site, seen.write, seen.write_site), seen.write);
+      }
+      const GlobalWriteUpdate update = global_write_update(access, layout);
+      if (cas(&word->write, seen.write, update.stamp) != seen.write) continue;
+      store_relaxed_u32(&word->write_site, update.site);
+      if (update.value != seen.value) atomicExch(reinterpret_cast<unsigned long long*>(&word->value), update.value);
       send_global_races(launch, check, word, access, seen, true, site_id, size_log2, word_address);
       __threadfence();
       // The write forgets the entries, and races with those it is concurrent with (the rule's and any
@@ -222,17 +224,14 @@ __device__ __noinline__ void check_global_word(const Launch& launch, const Globa
       }
       return;
     }
-    uint32_t changed = kNoEntry;
-    for (uint32_t e = 0; e < kGlobalEntries && changed == kNoEntry; ++e) {
-      if (next.entries[e] != seen.entries[e]) changed = e;
-    }
-    if (changed != kNoEntry) {
-      const uint64_t mine = next.entries[changed];
-      if (cas(&word->entries[changed], seen.entries[changed], mine) != seen.entries[changed]) continue;
-      store_relaxed_u32(&word->entry_sites[changed], next.entry_sites[changed]);
+    const GlobalEntryUpdate update = global_entry_update(seen, access, layout);
+    if (update.entry != kNoEntry) {
+      const uint64_t before = seen.entries[update.entry];
+      if (cas(&word->entries[update.entry], before, update.stamp) != before) continue;
+      store_relaxed_u32(&word->entry_sites[update.entry], update.site);
       __threadfence();
-      check_global_after(launch, check, word, access, changed, mine, seen, load_global_stamps(word), site_id,
-                         size_log2, word_address);
+      check_global_after(launch, check, word, access, update.entry, update.stamp, seen, site_id, size_log2,
+                         word_address);
     }
     send_global_races(launch, check, word, access, seen, false, site_id, size_log2, word_address);
     return;
@@ -242,11 +241,10 @@ __device__ __noinline__ void check_global_word(const Launch& launch, const Globa
 // Every lane of `lanes` (the warp's lanes of one load, relaxed load or atomic on this word in one
 // interval, more than one): as check_global_word, but the lowest lane reads and updates the shadow
 // once for all of them (apply_global_lanes; see check_word_read_lanes). Each lane sends its own races
-// against the shadow as seen; each lane kept in an entry looks for what came after, from the stamps
-// the lowest lane read again after its fence.
-__device__ __noinline__ void check_global_word_lanes(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
-                                        const GlobalAccess& access, uint32_t lanes, uint32_t site_id,
-                                        uint32_t size_log2, uint64_t word_address) {
+// against the shadow as seen; each lane kept in an entry looks for what came after its leader's fence.
+__device__ __noinline__ void check_global_word_lanes(const Launch& launch, const GlobalCheckLaunch* check,
+                                                     GlobalShadowWord* word, const GlobalAccess& access, uint32_t lanes,
+                                                     uint32_t site_id, uint32_t size_log2, uint64_t word_address) {
   const GlobalStampLayout layout{check->interval_bits};
   const uint32_t leader = lowest_lane(lanes);
   const uint32_t lane = lane_id();
@@ -256,35 +254,40 @@ __device__ __noinline__ void check_global_word_lanes(const Launch& launch, const
     GlobalShadowWord seen{};
     if (lane == leader) seen = load_global_word(word);
     seen.write = from_lane(lanes, seen.write, leader);
+    seen.value = from_lane(lanes, seen.value, leader);
     seen.write_site = __shfl_sync(lanes, seen.write_site, static_cast<int>(leader));
     for (uint32_t e = 0; e < kGlobalEntries; ++e) {
       seen.entries[e] = from_lane(lanes, seen.entries[e], leader);
       seen.entry_sites[e] = __shfl_sync(lanes, seen.entry_sites[e], static_cast<int>(leader));
     }
-    const GlobalShadowWord next = apply_global_lanes(seen, access, lanes, warp_base, layout);
+    // The lanes' view entries before and after, in place in `seen` (one shadow word less on the stack,
+    // which every thread of an instrumented launch reserves), then `seen` as it was.
+    const uint64_t before[2] = {seen.entries[first], seen.entries[first + 1]};
+    const uint32_t before_sites[2] = {seen.entry_sites[first], seen.entry_sites[first + 1]};
+    apply_global_lanes(seen, access, lanes, warp_base, layout);
+    const uint64_t after[2] = {seen.entries[first], seen.entries[first + 1]};
+    const uint32_t after_sites[2] = {seen.entry_sites[first], seen.entry_sites[first + 1]};
+    for (uint32_t r = 0; r < 2; ++r) {
+      seen.entries[first + r] = before[r];
+      seen.entry_sites[first + r] = before_sites[r];
+    }
     bool applied = true;
-    bool entered = false;
-    GlobalShadowWord after = seen;
     if (lane == leader) {
-      for (uint32_t e = first; e < first + 2 && applied; ++e) {
-        if (next.entries[e] == seen.entries[e]) continue;
+      bool entered = false;
+      for (uint32_t r = 0; r < 2 && applied; ++r) {
+        if (after[r] == before[r]) continue;
         entered = true;
-        applied = cas(&word->entries[e], seen.entries[e], next.entries[e]) == seen.entries[e];
-        if (applied) store_relaxed_u32(&word->entry_sites[e], next.entry_sites[e]);
+        applied = cas(&word->entries[first + r], before[r], after[r]) == before[r];
+        if (applied) store_relaxed_u32(&word->entry_sites[first + r], after_sites[r]);
       }
-      if (applied && entered) {
-        __threadfence();
-        after = load_global_stamps(word);
-      }
+      if (applied && entered) __threadfence();
     }
     if (!__shfl_sync(lanes, applied, static_cast<int>(leader))) continue;
-    after.write = from_lane(lanes, after.write, leader);
-    for (uint32_t e = 0; e < kGlobalEntries; ++e) after.entries[e] = from_lane(lanes, after.entries[e], leader);
     send_global_races(launch, check, word, access, seen, false, site_id, size_log2, word_address);
     const uint64_t me = pack_global_stamp(access.stamp, layout);
-    for (uint32_t e = first; e < first + 2; ++e) {
-      if (next.entries[e] != me || seen.entries[e] == me) continue;
-      check_global_after(launch, check, word, access, e, me, seen, after, site_id, size_log2, word_address);
+    for (uint32_t r = 0; r < 2; ++r) {
+      if (after[r] != me || before[r] == me) continue;
+      check_global_after(launch, check, word, access, first + r, me, seen, site_id, size_log2, word_address);
     }
     return;
   }

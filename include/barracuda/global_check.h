@@ -279,33 +279,53 @@ BARRACUDA_HOST_DEVICE constexpr void for_each_global_race(const GlobalShadowWord
   }
 }
 
-BARRACUDA_HOST_DEVICE constexpr GlobalShadowWord next_global_word(const GlobalShadowWord& seen,
-                                                                  const GlobalAccess& access,
-                                                                  GlobalStampLayout layout) {
-  GlobalShadowWord next = seen;
+// What a plain write leaves as the last write: its stamp (credited to `last_writer_thread`), site and
+// uniform value.
+struct GlobalWriteUpdate {
+  uint64_t stamp;
+  uint32_t site;
+  uint64_t value;
+};
+constexpr GlobalWriteUpdate global_write_update(const GlobalAccess& access, GlobalStampLayout layout) {
   const uint32_t tag = access.stamp.tag;
+  const uint64_t stamp =
+      pack_global_stamp({tag, access.stamp.block, access.stamp.interval, access.last_writer_thread}, layout);
+  return {stamp, pack_global_site(access.site, stamp), access.uniform ? (uint64_t{tag} << 32 | access.value) : 0};
+}
+// What any other access changes: one entry of its view (`entry` kNoEntry: nothing).
+struct GlobalEntryUpdate {
+  uint32_t entry;
+  uint64_t stamp;
+  uint32_t site;
+};
+constexpr GlobalEntryUpdate global_entry_update(const GlobalShadowWord& seen, const GlobalAccess& access,
+                                                GlobalStampLayout layout) {
+  const uint64_t me = pack_global_stamp(access.stamp, layout);
+  return {entry_to_replace(seen, view_of(access), access.stamp, layout), me, pack_global_site(access.site, me)};
+}
+
+// The shadow the access leaves (the two updates above applied).
+BARRACUDA_HOST_DEVICE constexpr void apply_global_access(GlobalShadowWord& word, const GlobalAccess& access,
+                                                         GlobalStampLayout layout) {
   if (plain_write(access)) {
-    const uint64_t last_writer =
-        pack_global_stamp({tag, access.stamp.block, access.stamp.interval, access.last_writer_thread}, layout);
-    next.write = last_writer;
-    next.write_site = pack_global_site(access.site, last_writer);
-    for (uint64_t& entry : next.entries) entry = 0;
-    next.value = access.uniform ? (uint64_t{tag} << 32 | access.value) : 0;
-    return next;
+    const GlobalWriteUpdate update = global_write_update(access, layout);
+    word.write = update.stamp;
+    word.write_site = update.site;
+    word.value = update.value;
+    for (uint64_t& entry : word.entries) entry = 0;
+    return;
   }
-  const uint32_t replaced = entry_to_replace(seen, view_of(access), access.stamp, layout);
-  if (replaced != kNoEntry) {
-    const uint64_t me = pack_global_stamp(access.stamp, layout);
-    next.entries[replaced] = me;
-    next.entry_sites[replaced] = pack_global_site(access.site, me);
-  }
-  return next;
+  const GlobalEntryUpdate update = global_entry_update(word, access, layout);
+  if (update.entry == kNoEntry) return;
+  word.entries[update.entry] = update.stamp;
+  word.entry_sites[update.entry] = update.site;
 }
 
 BARRACUDA_HOST_DEVICE constexpr GlobalCheckOutcome check_global_access(const GlobalShadowWord& seen,
                                                                        const GlobalAccess& access,
                                                                        GlobalStampLayout layout) {
-  GlobalCheckOutcome out{next_global_word(seen, access, layout), false, 0, {}};
+  GlobalCheckOutcome out{seen, false, 0, {}};
+  apply_global_access(out.next, access, layout);
   for_each_global_race(seen, access, layout, [&out](const GlobalRace& race, bool with_last_write) {
     out.raced_last_write = out.raced_last_write || with_last_write;
     out.races[out.race_count++] = race;
@@ -316,12 +336,11 @@ BARRACUDA_HOST_DEVICE constexpr GlobalCheckOutcome check_global_access(const Glo
 // The lanes of one warp whose accesses of one instruction (not a plain store: loads, relaxed loads,
 // atomics) fall on one word in one barrier interval (`lanes`; `access` is any of them, `warp_base` the
 // block-linear thread of lane 0): the shadow their lane-by-lane application in lane order leaves,
-// computed at once (as apply_shared_read_lanes: a word a whole warp reads, or adds to, is updated
-// once). Once an access whose thread holds no entry would change nothing, only the lanes holding an
-// entry can: the others are skipped.
-BARRACUDA_HOST_DEVICE constexpr GlobalShadowWord apply_global_lanes(GlobalShadowWord seen, GlobalAccess access,
-                                                                    uint32_t lanes, uint32_t warp_base,
-                                                                    GlobalStampLayout layout) {
+// computed at once in `word` (as apply_shared_read_lanes: a word a whole warp reads, or adds to, is
+// updated once). Once an access whose thread holds no entry would change nothing, only the lanes
+// holding an entry can: the others are skipped.
+BARRACUDA_HOST_DEVICE constexpr void apply_global_lanes(GlobalShadowWord& word, GlobalAccess access, uint32_t lanes,
+                                                        uint32_t warp_base, GlobalStampLayout layout) {
   const GlobalView view = view_of(access);
   const uint32_t first = first_entry(view);
   for (uint32_t rest = lanes; rest != 0;) {
@@ -329,12 +348,12 @@ BARRACUDA_HOST_DEVICE constexpr GlobalShadowWord apply_global_lanes(GlobalShadow
     rest &= rest - 1;
     access.stamp.thread = warp_base + lane;
     access.last_writer_thread = access.stamp.thread;
-    seen = next_global_word(seen, access, layout);
-    if (entry_to_replace_for_others(seen, view, access.stamp, layout) == kNoEntry) {
+    apply_global_access(word, access, layout);
+    if (entry_to_replace_for_others(word, view, access.stamp, layout) == kNoEntry) {
       uint32_t holders = 0;
       for (uint32_t r = first; r < first + 2; ++r) {
-        const GlobalStamp held = unpack_global_stamp(seen.entries[r], layout);
-        if (current_stamp(seen.entries[r], access.stamp.tag) && held.block == access.stamp.block &&
+        const GlobalStamp held = unpack_global_stamp(word.entries[r], layout);
+        if (current_stamp(word.entries[r], access.stamp.tag) && held.block == access.stamp.block &&
             held.thread >= warp_base && held.thread - warp_base < kWarpSize) {
           holders |= 1u << (held.thread - warp_base);
         }
@@ -342,7 +361,6 @@ BARRACUDA_HOST_DEVICE constexpr GlobalShadowWord apply_global_lanes(GlobalShadow
       rest &= holders;
     }
   }
-  return seen;
 }
 
 }  // namespace barracuda

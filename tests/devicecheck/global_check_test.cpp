@@ -291,7 +291,8 @@ TEST(GlobalCheck, LanesTogetherLeaveWhatTheirLaneByLaneApplicationLeaves) {
       lane_access.stamp.thread = lane_access.last_writer_thread = warp_base + lowest_lane(static_cast<uint32_t>(m));
       expected = check_global_access(expected, lane_access, kLayout).next;
     }
-    const GlobalShadowWord together = apply_global_lanes(word, together_access, lanes, warp_base, kLayout);
+    GlobalShadowWord together = word;
+    apply_global_lanes(together, together_access, lanes, warp_base, kLayout);
     ASSERT_EQ(together.write, expected.write) << "history " << history;
     for (uint32_t e = 0; e < kGlobalEntries; ++e) {
       ASSERT_EQ(together.entries[e], expected.entries[e]) << "history " << history;

@@ -170,7 +170,7 @@ void check_global(const RecordView& access, GlobalShadow& shadow, uint32_t threa
           push_global_race(h, lowest_lane(m), word, each, outcome.races[r], shadow.layout, out);
         }
       }
-      cell = apply_global_lanes(cell, lane_access, together, warp_base, shadow.layout);
+      apply_global_lanes(cell, lane_access, together, warp_base, shadow.layout);
     }
   });
 }
