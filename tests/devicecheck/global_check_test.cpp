@@ -121,33 +121,33 @@ TEST(GlobalCheck, LanesOfOneSameValueStoreDoNotRaceWithEachOther) {
   EXPECT_EQ(run({low, high}).race_count, 1u);
 }
 
+// The one race the last of `accesses` forms, which must be of `hazard`.
+GlobalRace only_race(std::initializer_list<GlobalAccess> accesses, Hazard hazard) {
+  const GlobalCheckOutcome out = run(accesses);
+  EXPECT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, hazard);
+  return out.races[0];
+}
+
 TEST(GlobalCheck, AtomicsNeverRaceWithEachOtherAndRaceWithPlainAccessesAsAtomicPlain) {
   EXPECT_EQ(run({atomic(0, 0, 1, 10), atomic(1, 0, 2, 11)}).race_count, 0u);
-  GlobalCheckOutcome out = run({store(0, 0, 1, 10), atomic(1, 0, 2, 11)});
-  ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
-  out = run({atomic(0, 0, 1, 10), load(1, 0, 2, 11)});
-  ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
-  out = run({load(0, 0, 1, 10), atomic(1, 0, 2, 11)});
-  ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
-  EXPECT_EQ(out.races[0].first_site, 10u);
+  only_race({store(0, 0, 1, 10), atomic(1, 0, 2, 11)}, Hazard::kAtomicPlain);
+  only_race({atomic(0, 0, 1, 10), load(1, 0, 2, 11)}, Hazard::kAtomicPlain);
+  EXPECT_EQ(only_race({load(0, 0, 1, 10), atomic(1, 0, 2, 11)}, Hazard::kAtomicPlain).first_site, 10u);
   // A barrier orders an atomic with the plain accesses of its block.
   EXPECT_EQ(run({store(0, 0, 1, 10), atomic(0, 1, 2, 11)}).race_count, 0u);
 }
 
-TEST(GlobalCheck, AnAtomicKeepsTheReadsAndThePlainWriteItReplaced) {
+TEST(GlobalCheck, AtomicsKeepTheReadsAndThePlainWriteBeforeThem) {
   // Lane 0 stores, a barrier, then every thread of the block adds: ordered. Another block's add races
   // with the store, not with the adds.
-  GlobalCheckOutcome out = run({store(0, 0, 0, 10), atomic(0, 1, 1, 11), atomic(0, 1, 2, 11), atomic(1, 0, 3, 11)});
-  ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].first_site, 10u);
-  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(only_race({store(0, 0, 0, 10), atomic(0, 1, 1, 11), atomic(0, 1, 2, 11), atomic(1, 0, 3, 11)},
+                      Hazard::kAtomicPlain)
+                .first_site,
+            10u);
   // A read before the atomics still races with another block's atomic after them.
-  out = run({load(0, 0, 5, 12), atomic(0, 0, 6, 11), atomic(1, 0, 3, 11)});
-  ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].first_site, 12u);
+  EXPECT_EQ(only_race({load(0, 0, 5, 12), atomic(0, 0, 6, 11), atomic(1, 0, 3, 11)}, Hazard::kAtomicPlain).first_site,
+            12u);
   // A plain write forgets them.
   EXPECT_EQ(run({store(0, 0, 0, 10), atomic(0, 1, 1, 11), store(0, 2, 4, 13), atomic(0, 3, 3, 11)}).race_count, 0u);
 }
@@ -155,12 +155,8 @@ TEST(GlobalCheck, AnAtomicKeepsTheReadsAndThePlainWriteItReplaced) {
 TEST(GlobalCheck, RelaxedLoadsRaceWithPlainWritesOnly) {
   EXPECT_EQ(run({atomic(0, 0, 1, 10), relaxed_load(1, 0, 2, 11)}).race_count, 0u);
   EXPECT_EQ(run({relaxed_load(1, 0, 2, 11), atomic(0, 0, 1, 10)}).race_count, 0u);
-  GlobalCheckOutcome out = run({relaxed_load(1, 0, 2, 11), store(0, 0, 1, 10)});
-  ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].hazard, Hazard::kWriteAfterRead);
-  out = run({store(0, 0, 1, 10), relaxed_load(1, 0, 2, 11)});
-  ASSERT_EQ(out.race_count, 1u);
-  EXPECT_EQ(out.races[0].hazard, Hazard::kReadAfterWrite);
+  only_race({relaxed_load(1, 0, 2, 11), store(0, 0, 1, 10)}, Hazard::kWriteAfterRead);
+  only_race({store(0, 0, 1, 10), relaxed_load(1, 0, 2, 11)}, Hazard::kReadAfterWrite);
 }
 
 TEST(GlobalCheck, SaturatedIntervalsOfOneBlockAreNotCompared) {
