@@ -18,7 +18,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <iterator>
 #include <map>
 #include <set>
@@ -149,11 +148,7 @@ std::set<SecondKey> race_seconds(std::span<const RecordHeader> slots) {
   std::set<SecondKey> seconds;
   for (size_t i = 0; i < slots.size();) {
     const RecordView record(slots[i], slots.data() + i + 1);
-    if (record.op() == RecordOp::kGlobalRace) {
-      uint32_t words[kGlobalRaceValue + 1];
-      std::memcpy(words, slots.data() + i + 1, sizeof words);
-      seconds.insert({slots[i].site_id, static_cast<engine::Hazard>(words[kGlobalRaceHazard] & 3u)});
-    }
+    if (record.op() == RecordOp::kGlobalRace) seconds.insert({slots[i].site_id, record.global_race().hazard});
     i += record.slot_count();
   }
   return seconds;
