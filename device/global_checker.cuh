@@ -122,14 +122,19 @@ __device__ __noinline__ uint32_t site_of(const uint32_t* field, uint64_t stamp, 
   return site;
 }
 
-// The word's shadow as one lane sees it, field by field.
-__device__ __forceinline__ GlobalShadowWord load_global_word(const GlobalShadowWord* word) {
+// The word's shadow as one lane sees it, field by field: what the rule reads for `access` (the last
+// plain write, the entries of the views reads_view names and their sites, the value for a plain write);
+// the other fields stay 0.
+__device__ __forceinline__ GlobalShadowWord load_global_word(const GlobalShadowWord* word, const GlobalAccess& access) {
   GlobalShadowWord seen{};
   seen.write = load_relaxed_gpu(&word->write);
-  for (uint32_t e = 0; e < kGlobalEntries; ++e) seen.entries[e] = load_relaxed_gpu(&word->entries[e]);
-  seen.value = load_relaxed_gpu(&word->value);
   seen.write_site = load_relaxed_gpu_u32(&word->write_site);
-  for (uint32_t e = 0; e < kGlobalEntries; ++e) seen.entry_sites[e] = load_relaxed_gpu_u32(&word->entry_sites[e]);
+  for (uint32_t e = 0; e < kGlobalEntries; ++e) {
+    if (!reads_view(view_of_entry(e), access)) continue;
+    seen.entries[e] = load_relaxed_gpu(&word->entries[e]);
+    seen.entry_sites[e] = load_relaxed_gpu_u32(&word->entry_sites[e]);
+  }
+  if (plain_write(access)) seen.value = load_relaxed_gpu(&word->value);
   return seen;
 }
 
@@ -198,7 +203,7 @@ __device__ __noinline__ void check_global_word(const Launch& launch, const Globa
   const GlobalStampLayout layout{check->interval_bits};
   const uint32_t tag = access.stamp.tag;
   for (;;) {
-    GlobalShadowWord seen = load_global_word(word);
+    GlobalShadowWord seen = load_global_word(word, access);
     if (plain_write(access)) {
       // The last write's site, read before this write's own replaces it.
       if (current_stamp(seen.write, tag)) {
@@ -252,11 +257,11 @@ __device__ __noinline__ void check_global_word_lanes(const Launch& launch, const
   const uint32_t first = first_entry(view_of(access));
   for (;;) {
     GlobalShadowWord seen{};
-    if (lane == leader) seen = load_global_word(word);
+    if (lane == leader) seen = load_global_word(word, access);
     seen.write = from_lane(lanes, seen.write, leader);
-    seen.value = from_lane(lanes, seen.value, leader);
     seen.write_site = __shfl_sync(lanes, seen.write_site, static_cast<int>(leader));
     for (uint32_t e = 0; e < kGlobalEntries; ++e) {
+      if (!reads_view(view_of_entry(e), access)) continue;
       seen.entries[e] = from_lane(lanes, seen.entries[e], leader);
       seen.entry_sites[e] = __shfl_sync(lanes, seen.entry_sites[e], static_cast<int>(leader));
     }

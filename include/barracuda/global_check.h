@@ -165,6 +165,11 @@ constexpr bool view_conflicts(GlobalView earlier, const GlobalAccess& access) {
   }
   return false;
 }
+// Whether the rule reads the entries of `view` for `access`: those it conflicts with, and its own (a
+// plain write reads all). The device loads no others.
+constexpr bool reads_view(GlobalView view, const GlobalAccess& access) {
+  return plain_write(access) || view == view_of(access) || view_conflicts(view, access);
+}
 // The hazard an entry of `earlier` forms with a later access it races with.
 constexpr Hazard view_hazard(GlobalView earlier, const GlobalAccess& access) {
   const bool atomic = earlier == GlobalView::kAtomics;
