@@ -245,7 +245,7 @@ __device__ __noinline__ void check_global_word(const Launch& launch, const Globa
 
 // Every lane of `lanes` (the warp's lanes of one load, relaxed load or atomic on this word in one
 // interval, more than one): as check_global_word, but the lowest lane reads and updates the shadow
-// once for all of them (apply_global_lanes; see check_word_read_lanes). Each lane sends its own races
+// once for all of them (apply_global_lanes; see check_shared_read_lanes). Each lane sends its own races
 // against the shadow as seen; each lane kept in an entry looks for what came after its leader's fence.
 __device__ __noinline__ void check_global_word_lanes(const Launch& launch, const GlobalCheckLaunch* check,
                                                      GlobalShadowWord* word, const GlobalAccess& access, uint32_t lanes,

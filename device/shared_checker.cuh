@@ -154,61 +154,85 @@ __device__ __noinline__ void send_race(const Launch& launch, uint32_t site_id, u
 
 // ---- one lane's access to one word -----------------------------------------------------------------
 
-// Applies check_shared_access to the word with atomics: the field the access changes is swapped in
-// only if it still holds what the rule saw, else the rule runs again. Reads and writes of two threads
-// on one word in one interval race whatever the order, so a read re-reads the write after its own
-// update (and a write the readers after its): with a fence in between, of two concurrent accesses at
-// least one sees the other.
-__device__ void check_word(const Launch& launch, SharedShadowWord* word, const SharedAccess& access,
+// The word's shadow as one lane sees it: what the rule reads for this access (the value
+// only for a plain write; the other fields stay 0).
+__device__ __forceinline__ SharedShadowWord load_shared_word(const SharedShadowWord* word, bool plain_write) {
+  SharedShadowWord seen{};
+  seen.write = load_relaxed_gpu(&word->write);
+  seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
+  seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
+  seen.atomics[0] = load_relaxed_gpu(&word->atomics[0]);
+  seen.atomics[1] = load_relaxed_gpu(&word->atomics[1]);
+  if (plain_write) seen.value = load_relaxed_gpu(&word->value);
+  return seen;
+}
+
+// A kept access of another thread in this interval that was not in `seen_entries` when the rule
+// looked (it came after), as the first access of a race with `access` (`hazard`).
+__device__ void send_late_races(const Launch& launch, uint64_t* entries, const uint64_t (&seen_entries)[2],
+                                const SharedAccess& access, Hazard hazard, bool clear, uint32_t site_id,
+                                uint32_t size_log2, uint32_t offset) {
+  const uint32_t epoch = access.stamp.epoch;
+  for (uint32_t r = 0; r < 2; ++r) {
+    uint64_t* entry = entries + r;
+    const uint64_t kept = load_relaxed_gpu(entry);
+    if (!same_epoch(kept, epoch)) continue;
+    const bool late = kept != seen_entries[0] && kept != seen_entries[1];
+    if (late && unpack_stamp(kept).thread != access.stamp.thread) {
+      send_race(launch, site_id, size_log2, offset, access, {hazard, unpack_stamp(kept), false});
+    }
+    if (clear) cas(entry, kept, 0);
+  }
+}
+
+// Applies the rule (for_each_shared_race, apply_shared_access) to the word with atomics: the field the access changes is swapped in
+// only if it still holds what the rule saw, else the rule runs again. Conflicting accesses of two
+// threads on one word in one interval race whatever the order, so each access kept re-reads, after its
+// own update and a fence, the fields it conflicts with: of two concurrent accesses at least one sees
+// the other. A read or an atomic its view does not keep (two other threads hold it) changes nothing
+// and looks no further: a concurrent access it conflicts with finds one of those two.
+__device__ __noinline__ void check_shared_word(const Launch& launch, SharedShadowWord* word, const SharedAccess& access,
                            uint32_t site_id, uint32_t size_log2, uint32_t offset) {
+  const bool atomic = access.stamp.atomic;
+  const bool plain_write = access.write && !atomic;
   for (;;) {
-    SharedShadowWord seen;
-    seen.write = load_relaxed_gpu(&word->write);
-    seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
-    seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
-    seen.value = load_relaxed_gpu(&word->value);
-    const SharedCheckOutcome outcome = check_shared_access(seen, access);
+    const SharedShadowWord seen = load_shared_word(word, plain_write);
     const uint32_t epoch = access.stamp.epoch;
-    if (access.write) {
-      if (cas(&word->write, seen.write, outcome.next.write) != seen.write) continue;
-      if (outcome.next.value != seen.value) {
-        atomicExch(reinterpret_cast<unsigned long long*>(&word->value), outcome.next.value);
-      }
+    if (plain_write) {
+      const uint64_t written = pack_stamp({epoch, access.last_writer_thread, access.stamp.site, false});
+      if (cas(&word->write, seen.write, written) != seen.write) continue;
+      const uint64_t value = access.uniform ? (uint64_t{epoch} << 32 | access.value) : 0;
+      if (value != seen.value) atomicExch(reinterpret_cast<unsigned long long*>(&word->value), value);
       __threadfence();
-      // The write forgets the reads of its interval (readers of earlier ones are stale already). A
-      // read that slipped in after the rule saw the entries is a race too; one that comes after this
+      // The write forgets the reads and atomics of its interval (those of earlier ones are stale
+      // already). One that slipped in after the rule looked is a race too; one that comes after this
       // clears finds the write when it re-reads it.
-      for (uint32_t r = 0; r < 2; ++r) {
-        const uint64_t reader = load_relaxed_gpu(&word->readers[r]);
-        if (!same_epoch(reader, epoch)) continue;
-        const bool late = reader != seen.readers[0] && reader != seen.readers[1];
-        if (late && unpack_stamp(reader).thread != access.stamp.thread) {
-          send_race(launch, site_id, size_log2, offset, access,
-                    {shared_hazard(false, false, true, access.stamp.atomic).hazard, unpack_stamp(reader), false});
-        }
-        cas(&word->readers[r], reader, 0);
-      }
+      send_late_races(launch, word->readers, seen.readers, access, Hazard::kWriteAfterRead, true, site_id, size_log2,
+                      offset);
+      send_late_races(launch, word->atomics, seen.atomics, access, Hazard::kAtomicPlain, true, site_id, size_log2,
+                      offset);
     } else {
-      const uint32_t changed = outcome.next.readers[0] != seen.readers[0] ? 0 : 1;
-      // Unchanged (two other threads hold the entries): a concurrent write finds one of them, no
-      // need to see it from here.
-      if (outcome.next.readers[changed] != seen.readers[changed]) {
-        if (cas(&word->readers[changed], seen.readers[changed], outcome.next.readers[changed]) != seen.readers[changed]) {
-          continue;
-        }
-        if (changed == 0 && outcome.next.readers[1] != seen.readers[1]) cas(&word->readers[1], seen.readers[1], 0);
+      uint64_t* entries = atomic ? word->atomics : word->readers;
+      const uint64_t(&seen_entries)[2] = atomic ? seen.atomics : seen.readers;
+      uint64_t next_entries[2] = {seen_entries[0], seen_entries[1]};
+      join_view(next_entries, seen_entries, pack_stamp(access.stamp), epoch, access.stamp.thread);
+      const uint32_t changed = next_entries[0] != seen_entries[0] ? 0 : 1;
+      if (next_entries[changed] != seen_entries[changed]) {
+        if (cas(&entries[changed], seen_entries[changed], next_entries[changed]) != seen_entries[changed]) continue;
+        if (changed == 0 && next_entries[1] != seen_entries[1]) cas(&entries[1], seen_entries[1], 0);
         __threadfence();
         const uint64_t write = load_relaxed_gpu(&word->write);
-        // Only a plain read keeps a reader entry: the late write is plain or atomic-plain with it.
         if (write != seen.write && same_epoch(write, epoch) && unpack_stamp(write).thread != access.stamp.thread) {
           send_race(launch, site_id, size_log2, offset, access,
-                    {shared_hazard(true, unpack_stamp(write).atomic, false, false).hazard, unpack_stamp(write), false});
+                    {hazard_between(true, false, atomic, atomic), unpack_stamp(write), false});
         }
+        // A read looks for atomics kept after it looked, an atomic for reads.
+        send_late_races(launch, atomic ? word->readers : word->atomics, atomic ? seen.readers : seen.atomics, access,
+                        Hazard::kAtomicPlain, false, site_id, size_log2, offset);
       }
     }
-    for (uint32_t r = 0; r < outcome.race_count; ++r) {
-      send_race(launch, site_id, size_log2, offset, access, outcome.races[r]);
-    }
+    for_each_shared_race(seen, access,
+                         [&](const SharedRace& race) { send_race(launch, site_id, size_log2, offset, access, race); });
     return;
   }
 }
@@ -221,25 +245,25 @@ __device__ __forceinline__ uint64_t from_lane(uint32_t lanes, uint64_t value, ui
 // more than one): as check_word, but the lowest lane reads and updates the shadow once for all of
 // them (apply_shared_read_lanes), where lane by lane they would all contend for the same entries (a
 // tile row a warp reads: three rounds of 32 compare-and-swaps on one address). Each lane sends its own
-// race with the last write; the lanes entered as readers look for a write that came after.
-__device__ void check_word_read_lanes(const Launch& launch, SharedShadowWord* word, const SharedAccess& access,
+// races with the last write and the atomics; the lanes entered as readers look for a write or atomics
+// that came after.
+__device__ __noinline__ void check_shared_read_lanes(const Launch& launch, SharedShadowWord* word, const SharedAccess& access,
                                       uint32_t lanes, uint32_t site_id, uint32_t size_log2, uint32_t offset) {
   const uint32_t leader = lowest_lane(lanes);
   const uint32_t lane = lane_id();
   const uint32_t warp_base = access.stamp.thread - lane;
   for (;;) {
     SharedShadowWord seen{};
-    if (lane == leader) {
-      seen.write = load_relaxed_gpu(&word->write);
-      seen.readers[0] = load_relaxed_gpu(&word->readers[0]);
-      seen.readers[1] = load_relaxed_gpu(&word->readers[1]);
-    }
+    if (lane == leader) seen = load_shared_word(word, false);
     seen.write = from_lane(lanes, seen.write, leader);
-    seen.readers[0] = from_lane(lanes, seen.readers[0], leader);
-    seen.readers[1] = from_lane(lanes, seen.readers[1], leader);
+    for (uint32_t r = 0; r < 2; ++r) {
+      seen.readers[r] = from_lane(lanes, seen.readers[r], leader);
+      seen.atomics[r] = from_lane(lanes, seen.atomics[r], leader);
+    }
     const SharedShadowWord next = apply_shared_read_lanes(seen, access, lanes, warp_base);
     bool applied = true;
     uint64_t write_after = seen.write;
+    uint64_t atomics_after[2] = {seen.atomics[0], seen.atomics[1]};
     if (lane == leader) {
       const bool changed = next.readers[0] != seen.readers[0] || next.readers[1] != seen.readers[1];
       for (uint32_t r = 0; r < 2 && applied; ++r) {
@@ -249,6 +273,7 @@ __device__ void check_word_read_lanes(const Launch& launch, SharedShadowWord* wo
       if (applied && changed) {
         __threadfence();
         write_after = load_relaxed_gpu(&word->write);
+        for (uint32_t r = 0; r < 2; ++r) atomics_after[r] = load_relaxed_gpu(&word->atomics[r]);
       }
     }
     if (!__shfl_sync(lanes, applied, static_cast<int>(leader))) continue;
@@ -256,15 +281,22 @@ __device__ void check_word_read_lanes(const Launch& launch, SharedShadowWord* wo
     const uint64_t me = pack_stamp(access.stamp);
     const bool entered =
         (next.readers[0] == me && seen.readers[0] != me) || (next.readers[1] == me && seen.readers[1] != me);
-    // Only a plain read keeps a reader entry: the late write is plain or atomic-plain with it.
-    if (entered && write_after != seen.write && same_epoch(write_after, access.stamp.epoch) &&
-        unpack_stamp(write_after).thread != access.stamp.thread) {
+    const uint32_t epoch = access.stamp.epoch;
+    const uint32_t thread = access.stamp.thread;
+    // A lane entered as a reader reports what came after its leader looked: a plain write, atomics.
+    if (entered && write_after != seen.write && current_other(write_after, epoch, thread)) {
       send_race(launch, site_id, size_log2, offset, access,
-                {shared_hazard(true, unpack_stamp(write_after).atomic, false, false).hazard, unpack_stamp(write_after),
-                 false});
+                {Hazard::kReadAfterWrite, unpack_stamp(write_after), false});
     }
-    const SharedCheckOutcome own = check_shared_access(seen, access);
-    for (uint32_t r = 0; r < own.race_count; ++r) send_race(launch, site_id, size_log2, offset, access, own.races[r]);
+    for (uint32_t r = 0; r < 2; ++r) {
+      const uint64_t kept = from_lane(lanes, atomics_after[r], leader);
+      const bool late = kept != seen.atomics[0] && kept != seen.atomics[1];
+      if (entered && late && current_other(kept, epoch, thread)) {
+        send_race(launch, site_id, size_log2, offset, access, {Hazard::kAtomicPlain, unpack_stamp(kept), false});
+      }
+    }
+    for_each_shared_race(seen, access,
+                         [&](const SharedRace& race) { send_race(launch, site_id, size_log2, offset, access, race); });
     return;
   }
 }
@@ -330,10 +362,10 @@ __device__ __noinline__ uint32_t check_shared_lanes(bool enabled, const Launch& 
       // Past the window: the access faults on the GPU anyway (the same for every lane of one address).
       if (offset / 4 >= slot.word_count) continue;
       if (__popc(read_together) > 1) {
-        check_word_read_lanes(launch, &slot.words[offset / 4], access, read_together, site_id, size_log2,
+        check_shared_read_lanes(launch, &slot.words[offset / 4], access, read_together, site_id, size_log2,
                               static_cast<uint32_t>(offset));
       } else {
-        check_word(launch, &slot.words[offset / 4], access, site_id, size_log2, static_cast<uint32_t>(offset));
+        check_shared_word(launch, &slot.words[offset / 4], access, site_id, size_log2, static_cast<uint32_t>(offset));
       }
     }
   }

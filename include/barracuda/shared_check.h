@@ -12,10 +12,15 @@
 // of an earlier block on the same slot is simply older and never needs clearing.
 //
 // The shadow keeps, per 4-byte word, what the host engine's FastTrack rule needs (docs/engine.md,
-// "Reporting rule"): an access is checked against the word's last write, a write also against the
-// reads since that write (the latest per thread), and a write forgets those reads. Reads are kept
+// "Reporting rule"): an access is checked against the word's last plain write, a write also against
+// the reads since that write (the latest per thread), and a write forgets those reads. Reads are kept
 // for two threads, not all: a write then names a reader other than itself whenever there is one, so
 // every racing write is reported with a read it really races with, though not every such read.
+// Atomics are kept the same way, in a view of their own (two threads' latest), and never become the
+// last write: a bin every thread of a block adds to fills the view once and is then only read, where
+// making each atomic the last write took one compare-and-swap per atomic on one field (histograms).
+// A plain access is checked against the atomics too; the atomic it names is one the view keeps, where
+// the engine names the last one (tests/devicecheck/differential_test.cpp).
 #include <stdint.h>
 
 #include "barracuda/race_rule.h"
@@ -53,32 +58,22 @@ constexpr SharedStamp unpack_stamp(uint64_t packed) {
           static_cast<uint32_t>(packed & (kSharedCheckMaxSites - 1)), ((packed >> kSharedStampAtomicBit) & 1u) != 0};
 }
 
-// The hazard an earlier access of another thread in the same interval forms with a later one
-// (race_rule.h), or nothing: shared atomics never race with each other (their .cta or wider scope
-// covers the block).
-struct SharedHazardOrNone {
-  bool races;
-  Hazard hazard;
-};
-constexpr SharedHazardOrNone shared_hazard(bool earlier_write, bool earlier_atomic, bool later_write, bool later_atomic) {
-  return {!(earlier_atomic && later_atomic), hazard_between(earlier_write, earlier_atomic, later_write, later_atomic)};
-}
-
 // The shadow of one 4-byte word of a block's shared memory. Each field is one 64-bit word the device
 // updates with atomics; a field whose epoch is not the accessing thread's says nothing.
 struct SharedShadowWord {
-  uint64_t write;       // stamp of the last write
-  uint64_t readers[2];  // stamps of reads since that write, of two different threads
+  uint64_t write;       // stamp of the last plain write
+  uint64_t readers[2];  // stamps of plain reads since that write, of two different threads
   // epoch << 32 | value when the last write was a uniform store (every lane of its warp group stored
   // one value to this one address: what the host's StoreValues learns from kFlagUniformValue); else 0.
   uint64_t value;
+  uint64_t atomics[2];  // stamps of atomics since that write, of two different threads
 };
-static_assert(sizeof(SharedShadowWord) == 32 && offsetof(SharedShadowWord, readers) == 8 &&
-                  offsetof(SharedShadowWord, value) == 24,
+static_assert(sizeof(SharedShadowWord) == 48 && offsetof(SharedShadowWord, readers) == 8 &&
+                  offsetof(SharedShadowWord, value) == 24 && offsetof(SharedShadowWord, atomics) == 32,
               "the device's shadow pool is laid out in these words");
 
-// One lane's access to one word. An atomic is a write (stamp.atomic set): the engine's FastTrack rule
-// applies it as one, after checking it as a read against the last write, and keeps the readers.
+// One lane's access to one word. An atomic (stamp.atomic set) is a write: it races with plain accesses
+// of other threads, never with atomics.
 struct SharedAccess {
   SharedStamp stamp;
   bool write;
@@ -105,7 +100,7 @@ struct SharedRace {
 struct SharedCheckOutcome {
   SharedShadowWord next;  // the word's shadow after the access
   uint32_t race_count;
-  SharedRace races[3];  // a write: with the last write and with up to two readers
+  SharedRace races[5];  // a write: with the last write, up to two readers and two atomics
 };
 
 // For a store whose lanes wrote one value per address (kFlagSameValue), lanes writing one address
@@ -128,61 +123,87 @@ constexpr SharedLaneRole shared_lane_role(bool same_value_store, uint32_t active
 
 constexpr bool same_epoch(uint64_t packed, uint32_t epoch) { return packed != 0 && (packed >> 32) == epoch; }
 
-// The decision for one access given the word's shadow as it was seen: the races it forms, and the
-// shadow it leaves.
-BARRACUDA_HOST_DEVICE constexpr SharedCheckOutcome check_shared_access(const SharedShadowWord& seen,
-                                                                       const SharedAccess& access) {
-  SharedCheckOutcome out{seen, 0, {}};
+// Whether `packed`, a kept access, is of this interval and of another thread than `thread`.
+constexpr bool current_other(uint64_t packed, uint32_t epoch, uint32_t thread) {
+  return same_epoch(packed, epoch) && unpack_stamp(packed).thread != thread;
+}
+
+// A view of two entries (the readers, or the atomics) after an access of `thread` (`me`) joins it: its
+// thread's entry is replaced (the latest per thread), else a free or stale entry is taken. Once two
+// other threads hold the entries the access changes nothing: a later conflicting access still finds
+// one of another thread than itself, and a word many threads read (a tile row) or add to (a bin)
+// costs no atomics.
+BARRACUDA_HOST_DEVICE constexpr void join_view(uint64_t (&next)[2], const uint64_t (&seen)[2], uint64_t me,
+                                               uint32_t epoch, uint32_t thread) {
+  const bool first_current = same_epoch(seen[0], epoch);
+  const bool second_current = same_epoch(seen[1], epoch);
+  if (!first_current || unpack_stamp(seen[0]).thread == thread) {
+    next[0] = me;
+    if (second_current && unpack_stamp(seen[1]).thread == thread) next[1] = 0;
+  } else if (!second_current || unpack_stamp(seen[1]).thread == thread) {
+    next[1] = me;
+  }
+}
+
+// The races one access forms with the word's shadow as it was seen, each passed to `fn` (the device
+// sends them one by one: no array of them on its stack).
+template <typename Fn>
+BARRACUDA_HOST_DEVICE constexpr void for_each_shared_race(const SharedShadowWord& seen, const SharedAccess& access,
+                                                          Fn&& fn) {
   const uint32_t epoch = access.stamp.epoch;
   const uint32_t thread = access.stamp.thread;
-  const uint64_t me = pack_stamp(access.stamp);
-  if (same_epoch(seen.write, epoch)) {
+  const bool atomic = access.stamp.atomic;
+  if (current_other(seen.write, epoch, thread)) {
     const SharedStamp writer = unpack_stamp(seen.write);
     const bool same_instruction = access.write && writer.site == access.stamp.site &&
                                   writer.thread / kWarpSize == thread / kWarpSize &&
                                   (access.same_instruction_lanes >> (writer.thread % kWarpSize) & 1u) != 0;
-    const SharedHazardOrNone pair = shared_hazard(true, writer.atomic, access.write, access.stamp.atomic);
-    if (writer.thread != thread && !same_instruction && pair.races) {
+    if (!same_instruction) {
       const bool same_value = access.write && access.uniform && same_epoch(seen.value, epoch) &&
                               static_cast<uint32_t>(seen.value) == access.value;
-      out.races[out.race_count++] = {pair.hazard, writer, same_value};
+      fn(SharedRace{hazard_between(true, false, access.write, atomic), writer, same_value});
     }
   }
-  if (access.write) {
-    // Readers are plain loads, so a reader's atomic bit is free: it marks a reader the last write, an
-    // atomic, raced with (that race is reported; a later atomic of the same site passes it by).
-    const SharedStamp last_write = unpack_stamp(seen.write);
-    const bool same_site = seen.write != 0 && last_write.atomic && last_write.site == access.stamp.site;
-    for (uint32_t i = 0; i < 2; ++i) {
-      SharedStamp reader = unpack_stamp(seen.readers[i]);
-      const bool marked = reader.atomic;
-      reader.atomic = false;
-      const bool skipped = access.stamp.atomic && marked && same_site;
-      const bool races = !skipped && same_epoch(seen.readers[i], epoch) && reader.thread != thread;
-      if (races) {
-        out.races[out.race_count++] = {shared_hazard(false, false, true, access.stamp.atomic).hazard, reader, false};
-      }
-      // A plain write stands for the reads before it (a later access unordered with one races with
-      // it); an atomic does not (a later atomic never races with it), so the readers stay (the
-      // engine's kReadsKeptPastStrongWrites), marked where it raced with them.
-      reader.atomic = skipped || races;
-      out.next.readers[i] = access.stamp.atomic && seen.readers[i] != 0 ? pack_stamp(reader) : 0;
+  // A write races with the reads of other threads; any plain access with their atomics.
+  for (uint32_t i = 0; i < 2; ++i) {
+    if (access.write && current_other(seen.readers[i], epoch, thread)) {
+      fn(SharedRace{hazard_between(false, false, true, atomic), unpack_stamp(seen.readers[i]), false});
     }
-    out.next.write = pack_stamp({epoch, access.last_writer_thread, access.stamp.site, access.stamp.atomic});
-    out.next.value = access.uniform ? (uint64_t{epoch} << 32 | access.value) : 0;
-    return out;
   }
-  // A read: its thread's entry is replaced (the latest read per thread), else a free or stale entry
-  // is taken. Once two other threads hold the entries the read changes nothing: a later write still
-  // finds a reader other than itself, and a word many threads read (a tile row) costs no atomics.
-  const bool first_current = same_epoch(seen.readers[0], epoch);
-  const bool second_current = same_epoch(seen.readers[1], epoch);
-  if (!first_current || unpack_stamp(seen.readers[0]).thread == thread) {
-    out.next.readers[0] = me;
-    if (second_current && unpack_stamp(seen.readers[1]).thread == thread) out.next.readers[1] = 0;
-  } else if (!second_current || unpack_stamp(seen.readers[1]).thread == thread) {
-    out.next.readers[1] = me;
+  for (uint32_t i = 0; i < 2; ++i) {
+    if (!atomic && current_other(seen.atomics[i], epoch, thread)) {
+      fn(SharedRace{Hazard::kAtomicPlain, unpack_stamp(seen.atomics[i]), false});
+    }
   }
+}
+
+// The shadow an access leaves, from the shadow it saw (in place).
+BARRACUDA_HOST_DEVICE constexpr void apply_shared_access(SharedShadowWord& word, const SharedAccess& access) {
+  const uint32_t epoch = access.stamp.epoch;
+  const uint32_t thread = access.stamp.thread;
+  const uint64_t me = pack_stamp(access.stamp);
+  if (access.stamp.atomic) {
+    const uint64_t seen[2] = {word.atomics[0], word.atomics[1]};
+    join_view(word.atomics, seen, me, epoch, thread);
+  } else if (access.write) {
+    // A plain write stands for the reads and atomics before it: a later access unordered with one of
+    // them is unordered with the write too (or of the write's own thread, which the engine does not
+    // check against them either).
+    word.write = pack_stamp({epoch, access.last_writer_thread, access.stamp.site, false});
+    word.readers[0] = word.readers[1] = 0;
+    word.atomics[0] = word.atomics[1] = 0;
+    word.value = access.uniform ? (uint64_t{epoch} << 32 | access.value) : 0;
+  } else {
+    const uint64_t seen[2] = {word.readers[0], word.readers[1]};
+    join_view(word.readers, seen, me, epoch, thread);
+  }
+}
+
+// Both at once (the host tests and the simulator of the device check).
+constexpr SharedCheckOutcome check_shared_access(const SharedShadowWord& seen, const SharedAccess& access) {
+  SharedCheckOutcome out{seen, 0, {}};
+  for_each_shared_race(seen, access, [&](const SharedRace& race) { out.races[out.race_count++] = race; });
+  apply_shared_access(out.next, access);
   return out;
 }
 
@@ -200,7 +221,7 @@ BARRACUDA_HOST_DEVICE constexpr SharedShadowWord apply_shared_read_lanes(SharedS
     rest &= rest - 1;
     access.stamp.thread = warp_base + lane;
     access.last_writer_thread = access.stamp.thread;
-    seen = check_shared_access(seen, access).next;
+    apply_shared_access(seen, access);
     if (same_epoch(seen.readers[0], epoch) && same_epoch(seen.readers[1], epoch)) {
       uint32_t holders = 0;
       for (uint32_t r = 0; r < 2; ++r) {

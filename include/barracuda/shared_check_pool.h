@@ -30,7 +30,7 @@ namespace barracuda {
 inline constexpr uint32_t kSharedSlotsPerRow = 32;  // resident blocks per SM: at most 32 on sm_90
 inline constexpr uint32_t kWarpSlotsPerRow = 64;    // resident warps per SM (%warpid below 64)
 inline constexpr uint32_t kSharedRaceFilterEntries = 4096;
-inline constexpr uint64_t kSharedPoolRowBytes = 2u << 20;  // the shadow of 228 KiB of shared memory, and more
+inline constexpr uint64_t kSharedPoolRowBytes = 3u << 20;  // the shadow of 228 KiB of shared memory, and more
 // The shadow covers %total_smem_size plus this much: the hardware's reserved shared memory may sit
 // below the application's variables in the window.
 inline constexpr uint32_t kSharedWindowSlackBytes = 1024;

@@ -113,12 +113,13 @@ bool is_logging_entry_point(const std::string& section) {
   return section.starts_with(".text.__barracuda_log_") || section == ".text.__barracuda_shared_check_end";
 }
 
-// The device checks (check_shared_lanes, check_global_lanes and what they call: the global check's
-// check_global_word, check_global_word_lanes, check_global_after, send_global_race(s)) still save
+// The device checks (check_shared_lanes, check_global_lanes and what they call: check_shared_word,
+// check_shared_read_lanes, check_global_word, check_global_word_lanes, check_global_after,
+// send_global_race(s)) still save
 // B6-B11: they run only in launches whose memory the device checks, and a divergent checked access
 // there is the open hazard README's Known problems names. Any other function appearing here fails.
 bool is_known_device_check(const std::string& section) {
-  return section.find("check_shared_lanes") != std::string::npos ||
+  return section.find("check_shared_") != std::string::npos ||
          section.find("check_global_") != std::string::npos ||
          section.find("send_global_race") != std::string::npos;
 }

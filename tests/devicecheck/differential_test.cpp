@@ -1,18 +1,15 @@
 // The proof that checking shared (and global) memory on the device loses no verdict: on random barrier-only
 // launches, the host engine checking every shared access and the engine receiving only the races the
 // device rule found (replayed by simulate_device_shared_check) must agree:
-// * every race the device reports is one the engine reports (same site pair, class, hazard), or, in
-//   global memory, a race of the launch all the same (every_race: the shadow keeps other accesses than
-//   the engine's, barracuda/global_check.h, so it may name a pair the engine does not);
+// * every race the device reports is one the engine reports (same site pair, class, hazard), or a race
+//   of the launch all the same (every_race: the shadows keep other accesses than the engine's,
+//   barracuda/shared_check.h and global_check.h, so they may name a pair the engine does not);
 // * every race the engine reports has a device race at the same second access with the same hazard,
 //   or the device reports its pair (read-after-write and write-after-write pairs are the same; a write
-//   racing with reads names one of them, not necessarily each: the shadow keeps two readers,
-//   barracuda/shared_check.h). In global memory atomic-plain races too, against every race the device
-//   sent (the engine's list merges the two orders of a site pair, and names the last atomic a plain
-//   access races with where the device names one its view keeps);
-// * in shared memory, atomic-plain races (the hazard names no direction, so the engine's list keeps
-//   one of the two orders of a site pair): every atomic site the engine has racing with plain accesses
-//   races with them on the device too.
+//   racing with reads names one of them, not necessarily each: the shadows keep two readers).
+//   Atomic-plain races too, against every race the device sent (the engine's list merges the two
+//   orders of a site pair, and names the last atomic a plain access races with where the device names
+//   one its view keeps).
 
 // BARRACUDA_DIFF_TRACES overrides the trace count, BARRACUDA_DIFF_SEED runs one seed.
 #include <gtest/gtest.h>
@@ -47,28 +44,15 @@ using SecondKey = std::tuple<uint32_t, engine::Hazard>;                         
 
 struct Findings {
   std::set<PairKey> pairs;
-  std::set<SecondKey> seconds;  // of races with a plain hazard
+  std::set<SecondKey> seconds;
   // The pairs each second came from. A pair's entry names one of its races: two checkers finding the
   // same pair in two orders name different seconds for it.
   std::map<SecondKey, std::set<PairKey>> second_pairs;
-  std::set<uint32_t> atomic_plain_sites;  // atomic sites of atomic-plain races
   std::set<PairKey> same_value;
   std::set<uint32_t> observed_stores;  // store sites a racing read observed (RAW first, WAR second)
 };
 
-// The sites of atomics and reductions in `slots`.
-std::set<uint32_t> atomic_sites(std::span<const RecordHeader> slots) {
-  std::set<uint32_t> sites;
-  for (size_t i = 0; i < slots.size();) {
-    const RecordView record(slots[i], slots.data() + i + 1);
-    if (record.op() == RecordOp::kAtomic || record.op() == RecordOp::kReduction) sites.insert(slots[i].site_id);
-    i += record.slot_count();
-  }
-  return sites;
-}
-
-Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots, const std::set<uint32_t>& atomics,
-               MemorySpace space) {
+Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> slots, MemorySpace space) {
   const std::unique_ptr<engine::Engine> checked = checked_by_engine(launch, slots);
   const engine::Engine& engine = *checked;
   EXPECT_EQ(engine.stats().malformed_records, 0u);
@@ -78,15 +62,8 @@ Findings check(const engine::LaunchInfo& launch, std::span<const RecordHeader> s
     const uint32_t a = raw(race.first_site), b = raw(race.second_site);
     const PairKey key{std::min(a, b), std::max(a, b), race.race_class, race.hazard};
     findings.pairs.insert(key);
-    if (race.hazard == engine::Hazard::kAtomicPlain) {
-      for (const uint32_t site : {a, b}) {
-        if (atomics.contains(site)) findings.atomic_plain_sites.insert(site);
-      }
-    }
-    if (race.hazard != engine::Hazard::kAtomicPlain || space == MemorySpace::kGlobal) {
-      findings.seconds.insert({b, race.hazard});
-      findings.second_pairs[{b, race.hazard}].insert(key);
-    }
+    findings.seconds.insert({b, race.hazard});
+    findings.second_pairs[{b, race.hazard}].insert(key);
     if (race.same_value) findings.same_value.insert(key);
     if (race.hazard == engine::Hazard::kReadAfterWrite) findings.observed_stores.insert(a);
     if (race.hazard == engine::Hazard::kWriteAfterRead) findings.observed_stores.insert(b);
@@ -142,13 +119,14 @@ std::set<PairKey> every_race(std::span<const RecordHeader> slots, MemorySpace sp
   return races;
 }
 
-// The second access and hazard of every race the device sent (kGlobalRace records), before the
-// engine's list merges the two orders of a site pair into one entry.
+// The second access and hazard of every race the device sent (kSharedRace and kGlobalRace records),
+// before the engine's list merges the two orders of a site pair into one entry.
 std::set<SecondKey> race_seconds(std::span<const RecordHeader> slots) {
   std::set<SecondKey> seconds;
   for (size_t i = 0; i < slots.size();) {
     const RecordView record(slots[i], slots.data() + i + 1);
     if (record.op() == RecordOp::kGlobalRace) seconds.insert({slots[i].site_id, record.global_race().hazard});
+    if (record.op() == RecordOp::kSharedRace) seconds.insert({slots[i].site_id, record.shared_race().hazard});
     i += record.slot_count();
   }
   return seconds;
@@ -159,12 +137,6 @@ std::string describe(const std::set<SecondKey>& seconds) {
   for (const auto& [site, hazard] : seconds) out << " (" << site << " hazard " << int(hazard) << ")";
   return out.str();
 }
-std::string describe(const std::set<uint32_t>& sites) {
-  std::ostringstream out;
-  for (const uint32_t site : sites) out << " " << site;
-  return out.str();
-}
-
 std::string describe(const std::set<PairKey>& pairs) {
   std::ostringstream out;
   for (const auto& [a, b, c, h] : pairs) out << " (" << a << "," << b << " class " << int(c) << " hazard " << int(h) << ")";
@@ -181,37 +153,30 @@ void run_differential(MemorySpace space, Simulator simulate) {
   for (uint64_t seed = 0; seed < traces; ++seed) {
     if (only != ~0ull && seed != only) continue;
     const BarrierOnlyTrace trace = make_barrier_only_trace(seed, space);
-    const std::set<uint32_t> atomics = atomic_sites(trace.slots);
-    const Findings host = check(trace.launch, trace.slots, atomics, space);
+    const Findings host = check(trace.launch, trace.slots, space);
     const std::vector<RecordHeader> received = simulate(trace.launch, trace.slots);
-    const Findings device = check(trace.launch, received, atomics, space);
+    const Findings device = check(trace.launch, received, space);
     racy += !host.pairs.empty();
     identical += host.pairs == device.pairs;
-    // A global race the engine does not name must be a race all the same (barracuda/global_check.h:
-    // the shadow keeps other accesses than the engine's).
+    // A race the engine does not name must be a race all the same (the shadows keep other accesses
+    // than the engine's).
     std::set<PairKey> unnamed;
     std::set_difference(device.pairs.begin(), device.pairs.end(), host.pairs.begin(), host.pairs.end(),
                         std::inserter(unnamed, unnamed.end()));
-    if (space == MemorySpace::kGlobal && !unnamed.empty()) {
+    if (!unnamed.empty()) {
       std::set<uint32_t> sites;
       for (const auto& [low, high, race_class, hazard] : unnamed) sites.insert({low, high});
       const std::set<PairKey> all = every_race(trace.slots, space, sites);
       std::erase_if(unnamed, [&](const PairKey& pair) { return all.contains(pair); });
     }
     const bool subset = unnamed.empty();
-    // (Seconds or atomic sites the device has beyond the engine's come from pairs checked above.)
-    const std::set<SecondKey> device_seconds = space == MemorySpace::kGlobal ? race_seconds(received) : device.seconds;
-    const bool seconds_covered = std::all_of(host.seconds.begin(), host.seconds.end(), [&](const SecondKey& second) {
+    // (Seconds the device has beyond the engine's come from pairs checked above.)
+    const std::set<SecondKey> device_seconds = race_seconds(received);
+    const bool covers = std::all_of(host.seconds.begin(), host.seconds.end(), [&](const SecondKey& second) {
       const std::set<PairKey>& pairs = host.second_pairs.at(second);
       return device_seconds.contains(second) ||
              std::any_of(pairs.begin(), pairs.end(), [&](const PairKey& pair) { return device.pairs.contains(pair); });
     });
-    // In global memory the engine names the last atomic a plain access races with, the device an atomic
-    // its view keeps (barracuda/global_check.h): the atomic sites may differ, the seconds may not.
-    const bool covers = seconds_covered &&
-                        (space == MemorySpace::kGlobal ||
-                         std::includes(device.atomic_plain_sites.begin(), device.atomic_plain_sites.end(),
-                                       host.atomic_plain_sites.begin(), host.atomic_plain_sites.end()));
     // A pair both report is same-value on the device when it is on the host (the device may say so
     // of more pairs: it sees the two stores' values, not every store of the two sites), unless a read
     // the device found racing with one of its stores observed it (same-value needs that no read can:
@@ -221,17 +186,15 @@ void run_differential(MemorySpace space, Simulator simulate) {
       const auto observed_on_device_only = [&](uint32_t site) {
         return device.observed_stores.contains(site) && !host.observed_stores.contains(site);
       };
-      return device.same_value.contains(pair) ||
-             (space == MemorySpace::kGlobal && (observed_on_device_only(low) || observed_on_device_only(high)));
+      return device.same_value.contains(pair) || observed_on_device_only(low) || observed_on_device_only(high);
     });
     if (!subset || !covers || !same_value) {
       ++failures;
       ADD_FAILURE() << "seed " << seed << (subset ? "" : ": device race the engine does not report")
                     << (covers ? "" : ": second accesses differ") << (same_value ? "" : ": same-value class lost")
                     << "\n  engine:" << describe(host.pairs) << "\n  device:" << describe(device.pairs)
-                    << "\n  engine seconds:" << describe(host.seconds) << "\n  device seconds:" << describe(device.seconds)
-                    << "\n  engine atomic-plain sites:" << describe(host.atomic_plain_sites)
-                    << "\n  device atomic-plain sites:" << describe(device.atomic_plain_sites);
+                    << "\n  engine seconds:" << describe(host.seconds)
+                    << "\n  device seconds:" << describe(race_seconds(received));
       if (failures > 10) break;
     }
   }

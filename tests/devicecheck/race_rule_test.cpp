@@ -4,8 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "barracuda/shared_check.h"
-#include "engine/conflict_checker.h"
+#include "barracuda/record.h"
 
 namespace barracuda {
 namespace {
@@ -23,23 +22,6 @@ TEST(RaceRule, HazardsAreNamedFromTheEarlierAccessToTheLaterOne) {
   }
   // Two atomics (both writes) name a write-write; whether they race is the caller's rule.
   EXPECT_EQ(hazard_between(true, true, true, true), Hazard::kWriteAfterWrite);
-}
-
-TEST(RaceRule, TheDeviceShadowAndTheEngineNameEveryPairAlike) {
-  for (int bits = 0; bits < 16; ++bits) {
-    const bool ew = bits & 1, ea = bits & 2, lw = bits & 4, la = bits & 8;
-    if (!(ew || lw || ea || la)) continue;  // two plain reads do not conflict
-    const SharedHazardOrNone device = shared_hazard(ew || ea, ea, lw || la, la);
-    engine::AccessKind earlier{}, later{};
-    earlier.write = ew || ea;
-    earlier.atomic = ea;
-    later.write = lw || la;
-    later.atomic = la;
-    EXPECT_EQ(device.races, !(ea && la)) << bits;
-    if (device.races) {
-      EXPECT_EQ(device.hazard, engine::hazard_between(earlier, later)) << bits;
-    }
-  }
 }
 
 TEST(RaceRule, TheClassFollowsFromTheTwoThreads) {

@@ -1,7 +1,11 @@
 // The device's shared-memory rule (barracuda/shared_check.h), access by access.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+#include <optional>
 #include <random>
+#include <vector>
 
 #include "barracuda/shared_check.h"
 
@@ -64,7 +68,7 @@ TEST(SharedCheck, AnAtomicIsOrderedByABarrierAndByItsOwnThread) {
   EXPECT_EQ(run({atomic(1, 3, 10), load(1, 3, 11), store(1, 3, 12)}).race_count, 0u);
 }
 
-TEST(SharedCheck, AnAtomicKeepsItsOwnThreadsReadWhereAPlainWriteForgetsIt) {
+TEST(SharedCheck, AnAtomicLeavesTheReadsForALaterAtomicToFind) {
   // Thread 0 reads, then makes an atomic (its own read is no race): a later atomic of another thread
   // races with the read, which the first atomic cannot stand for (two atomics never race).
   const SharedCheckOutcome kept = run({load(1, 0, 10), atomic(1, 0, 11), atomic(1, 2, 12)});
@@ -72,24 +76,117 @@ TEST(SharedCheck, AnAtomicKeepsItsOwnThreadsReadWhereAPlainWriteForgetsIt) {
   EXPECT_EQ(kept.races[0].hazard, Hazard::kAtomicPlain);
   EXPECT_EQ(kept.races[0].first.thread, 0u);
   EXPECT_EQ(kept.races[0].first.site, 10u);
-  // A read an atomic raced with is reported then, and stays marked: a later atomic of the same site
-  // passes it by (it would report the same pair), one of another site reports it again.
-  EXPECT_EQ(run({load(1, 0, 10), atomic(1, 1, 11), atomic(1, 2, 11)}).race_count, 0u);
-  const SharedCheckOutcome other_site = run({load(1, 0, 10), atomic(1, 1, 11), atomic(1, 2, 12)});
-  ASSERT_EQ(other_site.race_count, 1u);
-  EXPECT_EQ(other_site.races[0].first.site, 10u);
-  EXPECT_FALSE(other_site.races[0].first.atomic) << "the mark is not the reader's";
-  // A plain store checks the marked read too: it races with the atomic and with the read.
+  // A plain store races with the atomic and with the read.
   const SharedCheckOutcome raced = run({load(1, 0, 10), atomic(1, 1, 11), store(1, 2, 12)});
   ASSERT_EQ(raced.race_count, 2u);
-  EXPECT_EQ(raced.races[0].hazard, Hazard::kAtomicPlain);
-  EXPECT_EQ(raced.races[0].first.thread, 1u);
-  EXPECT_EQ(raced.races[1].hazard, Hazard::kWriteAfterRead);
-  EXPECT_EQ(raced.races[1].first.thread, 0u);
+  EXPECT_EQ(raced.races[0].hazard, Hazard::kWriteAfterRead);
+  EXPECT_EQ(raced.races[0].first.thread, 0u);
+  EXPECT_EQ(raced.races[1].hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(raced.races[1].first.thread, 1u);
   // A plain store stands for its own thread's read: the atomic after it races with the store only.
   const SharedCheckOutcome plain = run({load(1, 0, 10), store(1, 0, 11), atomic(1, 2, 12)});
   ASSERT_EQ(plain.race_count, 1u);
   EXPECT_EQ(plain.races[0].first.site, 11u);
+}
+
+TEST(SharedCheck, AtomicsNeverBecomeTheLastWrite) {
+  SharedShadowWord word{};
+  word = check_shared_access(word, store(1, 0, 10)).next;
+  const uint64_t write = word.write;
+  for (uint32_t thread = 1; thread < 64; ++thread) word = check_shared_access(word, atomic(1, thread, 11)).next;
+  EXPECT_EQ(word.write, write);
+  // The view holds two threads' atomics; every later atomic of a third thread leaves the word as it is
+  // (no compare-and-swap on the device).
+  const SharedShadowWord full = word;
+  EXPECT_EQ(unpack_stamp(full.atomics[0]).thread, 1u);
+  EXPECT_EQ(unpack_stamp(full.atomics[1]).thread, 2u);
+  const SharedCheckOutcome again = check_shared_access(full, atomic(1, 40, 11));
+  EXPECT_EQ(again.race_count, 1u) << "with the plain write";
+  EXPECT_EQ(std::memcmp(&again.next, &full, sizeof full), 0);
+  // A plain access of thread 1 still finds an atomic of another thread; a plain write forgets them.
+  const SharedCheckOutcome read = check_shared_access(full, load(1, 1, 12));
+  ASSERT_EQ(read.race_count, 2u);
+  EXPECT_EQ(read.races[1].hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(read.races[1].first.thread, 2u);
+  const SharedShadowWord written = check_shared_access(full, store(1, 3, 13)).next;
+  EXPECT_EQ(written.atomics[0] | written.atomics[1], 0u);
+}
+
+// Every kind of earlier access of one thread against every kind of later one of another thread in
+// the same interval: a race exactly when one writes and they are not both atomics, with the hazard the
+// host engine names (engine::hazard_between, through the one race_rule.h).
+TEST(SharedCheck, EveryPairOfKindsRacesAsTheEngineSays) {
+  const auto make = [](int kind, uint32_t thread, uint32_t site) {
+    return kind == 0 ? load(1, thread, site) : kind == 1 ? store(1, thread, site) : atomic(1, thread, site);
+  };
+  for (int earlier = 0; earlier < 3; ++earlier) {
+    for (int later = 0; later < 3; ++later) {
+      const SharedCheckOutcome out = run({make(earlier, 0, 10), make(later, 1, 11)});
+      const bool earlier_atomic = earlier == 2, later_atomic = later == 2;
+      const bool conflict = (earlier != 0 || later != 0) && !(earlier_atomic && later_atomic);
+      ASSERT_EQ(out.race_count, conflict ? 1u : 0u) << earlier << " " << later;
+      if (conflict) {
+        EXPECT_EQ(out.races[0].hazard, hazard_between(earlier != 0, earlier_atomic, later != 0, later_atomic));
+        EXPECT_EQ(out.races[0].first.site, 10u);
+      }
+    }
+  }
+}
+
+// Random histories of one block's word: a few threads moving through barrier intervals; loads,
+// stores and atomics. The reference keeps what the engine keeps in shared memory
+// (engine/shadow_cell.cpp): the last write (an atomic too) and every thread's latest read since the
+// last plain write. Whenever the reference has a race for an access, the rule must report one, and
+// every race it names must be one: of another thread, in this interval, since the last plain write
+// (or that write), not two atomics.
+TEST(SharedCheck, TwoViewsOfTwoEntriesFindARaceWheneverTheEngineHasOne) {
+  std::mt19937_64 random(20261128);
+  for (int history = 0; history < 40000; ++history) {
+    const uint32_t threads = 2 + random() % 4;
+    uint32_t epoch = 1;
+    SharedShadowWord word{};
+    std::optional<SharedAccess> last_write;
+    std::vector<SharedAccess> reads;            // latest per thread since the last plain write
+    std::vector<SharedAccess> since_plain_write;  // that write and every access since
+    for (int step = 0; step < 40; ++step) {
+      if (random() % 8 == 0) ++epoch;
+      const uint32_t kind = random() % 3, thread = random() % threads, site = step;
+      const SharedAccess a = kind == 0 ? load(epoch, thread, site) : kind == 1 ? store(epoch, thread, site)
+                                                                               : atomic(epoch, thread, site);
+      const bool is_atomic = kind == 2;
+      const auto concurrent = [&](const SharedAccess& earlier) {
+        return earlier.stamp.epoch == epoch && earlier.stamp.thread != thread;
+      };
+      bool expect_race = last_write && concurrent(*last_write) && !(last_write->stamp.atomic && is_atomic);
+      if (a.write) {
+        for (const SharedAccess& read : reads) expect_race |= concurrent(read);
+      }
+      const SharedCheckOutcome out = check_shared_access(word, a);
+      word = out.next;
+      for (uint32_t r = 0; r < out.race_count; ++r) {
+        const SharedStamp first = out.races[r].first;
+        const bool named = std::any_of(since_plain_write.begin(), since_plain_write.end(), [&](const SharedAccess& e) {
+          return e.stamp.thread == first.thread && e.stamp.site == first.site && concurrent(e) &&
+                 (e.write || a.write) && !(e.stamp.atomic && is_atomic);
+        });
+        ASSERT_TRUE(named) << "history " << history << " step " << step;
+      }
+      ASSERT_TRUE(out.race_count > 0 || !expect_race) << "history " << history << " step " << step;
+      if (a.write && !is_atomic) {
+        last_write = a;
+        reads.clear();
+        since_plain_write = {a};
+        continue;
+      }
+      since_plain_write.push_back(a);
+      if (is_atomic) {
+        last_write = a;
+        continue;
+      }
+      std::erase_if(reads, [&](const SharedAccess& read) { return read.stamp.thread == thread; });
+      reads.push_back(a);
+    }
+  }
 }
 
 TEST(SharedCheck, WriteThenReadOfAnotherThreadInOneIntervalRaces) {
@@ -216,6 +313,8 @@ TEST(SharedCheck, ReadLanesLeaveWhatTheirLaneByLaneApplicationLeaves) {
     ASSERT_EQ(together.readers[0], expected.readers[0]) << "history " << history;
     ASSERT_EQ(together.readers[1], expected.readers[1]) << "history " << history;
     ASSERT_EQ(together.value, expected.value) << "history " << history;
+    ASSERT_EQ(together.atomics[0], expected.atomics[0]) << "history " << history;
+    ASSERT_EQ(together.atomics[1], expected.atomics[1]) << "history " << history;
   }
 }
 
