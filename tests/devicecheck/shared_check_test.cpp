@@ -112,6 +112,16 @@ TEST(SharedCheck, AtomicsNeverBecomeTheLastWrite) {
   EXPECT_EQ(written.atomics[0] | written.atomics[1], 0u);
 }
 
+TEST(SharedCheck, AStoreThenItsOwnAndOtherThreadsAtomicsRace) {
+  // Lane 0 resets a counter, then lanes 0 and 1 add to it: lane 1's add races with the store, which
+  // lane 0's own add does not replace (the engine's last-write rule loses this pair).
+  const SharedCheckOutcome out = run({store(1, 0, 10), atomic(1, 0, 11), atomic(1, 1, 11)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(out.races[0].hazard, Hazard::kAtomicPlain);
+  EXPECT_EQ(out.races[0].first.thread, 0u);
+  EXPECT_EQ(out.races[0].first.site, 10u);
+}
+
 // Every kind of earlier access of one thread against every kind of later one of another thread in
 // the same interval: a race exactly when one writes and they are not both atomics, with the hazard the
 // host engine names (engine::hazard_between, through the one race_rule.h).
