@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "report/fingerprint.h"
+#include "report/race_set.h"
 #include "report/value_text.h"
 
 namespace barracuda::report {
@@ -43,7 +43,7 @@ std::string diagnostic_key(const Diagnostic& diagnostic) {
 Report merge_process_reports(const std::vector<Report>& reports, std::vector<std::string> command_line) {
   Report merged;
   merged.run.command_line = std::move(command_line);
-  std::map<std::string, size_t> races;        // fingerprint -> index in merged.races
+  RaceSet races(merged.races);
   std::map<std::string, size_t> diagnostics;  // diagnostic_key -> index in merged.diagnostics
   for (const Report& report : reports) {
     if (merged.run.tool_version.empty()) merged.run.tool_version = report.run.tool_version;
@@ -96,17 +96,7 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
     }
 
     for (const Race& race : report.races) {
-      const auto [it, added] = races.try_emplace(race_fingerprint(race), merged.races.size());
-      if (added) {
-        merged.races.push_back(race);
-        merged.races.back().pid = race.pid != 0 ? race.pid : report.run.pid;
-      } else {
-        Race& kept = merged.races[it->second];
-        kept.dynamic_count += race.dynamic_count;
-        kept.same_value = kept.same_value && race.same_value;  // a race in any process is a race
-        if (!race.unfenced_acquire) kept.unfenced_acquire.reset();
-        if (!kept.flag_hand_off) kept.flag_hand_off = race.flag_hand_off;
-      }
+      if (Race* added = races.add(race)) added->pid = race.pid != 0 ? race.pid : report.run.pid;
     }
     for (const Diagnostic& diagnostic : report.diagnostics) {
       if (diagnostics.try_emplace(diagnostic_key(diagnostic), merged.diagnostics.size()).second) {

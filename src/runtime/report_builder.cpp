@@ -1,5 +1,6 @@
 #include "runtime/report_builder.h"
 
+#include "report/race_set.h"
 #include "report/toolkit_headers.h"
 #include "report/value_text.h"
 
@@ -152,17 +153,20 @@ std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic
 
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
                   const LaunchLookup& launches, const FindingOptions& options, const AllocationLookup& allocations) {
+  // Races of instructions at one source position (an unrolled loop) are one finding.
+  report::RaceSet races(report.races);
   for (const engine::Race& race : engine.races()) {
-    report.races.push_back(to_report(race, sites, launches, allocations));
-    report.races.back().same_value = race.same_value && !options.same_value_races;
-    report.races.back().perturb_seed = options.perturb_seed;
-    if (race.unfenced_acquire && !options.unfenced_acquire_races && !report.races.back().same_value) {
-      report.races.back().unfenced_acquire = unfenced_acquire(race.unfenced, sites);
+    report::Race converted = to_report(race, sites, launches, allocations);
+    converted.same_value = race.same_value && !options.same_value_races;
+    converted.perturb_seed = options.perturb_seed;
+    if (race.unfenced_acquire && !options.unfenced_acquire_races && !converted.same_value) {
+      converted.unfenced_acquire = unfenced_acquire(race.unfenced, sites);
     }
-    if (race.flag.valid && !report.races.back().unfenced_acquire) {
-      report.races.back().flag_hand_off = report::FlagHandOff{to_report_site(race.flag.write_site, sites),
-                                                              to_report_site(race.flag.read_site, sites), race.flag.address};
+    if (race.flag.valid && !converted.unfenced_acquire) {
+      converted.flag_hand_off = report::FlagHandOff{to_report_site(race.flag.write_site, sites),
+                                                    to_report_site(race.flag.read_site, sites), race.flag.address};
     }
+    races.add(std::move(converted));
   }
   for (const engine::Diagnostic& d : engine.diagnostics()) {
     if (d.kind == engine::DiagnosticKind::kRedundantBarrier && !options.redundant_barriers) continue;

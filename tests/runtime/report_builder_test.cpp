@@ -13,6 +13,7 @@ namespace barracuda::runtime {
 namespace {
 
 using engine::Dim3;
+using engine::SiteId;
 using engine::test::Scenario;
 using engine::test::lane;
 
@@ -121,6 +122,40 @@ TEST(AddFindings, AccessesInInlinedFunctionsNameTheirOwnLineAndTheCallSite) {
       EXPECT_EQ(site.inlined_at[0].location, (report::SourceLocation{"/src/kernel.cu", 51, 3}));
     }
   }
+}
+
+// Two blocks store to two words, each word from two instructions of one source line (a loop the
+// compiler unrolled): one finding, seen as often as the two pairs together; a third instruction on
+// another line is a finding of its own.
+TEST(AddFindings, RacesOfInstructionsAtOneSourcePositionAreOneFinding) {
+  trace::ModuleTable table;
+  table.site_base = 0;
+  table.sites.assign(64, trace::SiteInfo{"_Z6kernelv", 1, "/src/kernel.cu", 12, 5});
+  table.sites[9] = trace::SiteInfo{"_Z6kernelv", 1, "/src/kernel.cu", 14, 5};
+  SiteRegistry sites;
+  sites.add(table);
+  Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+  const SiteId unrolled_first = s.warp(0, 0).store(lane(0), 0x30000);
+  const SiteId unrolled_second = s.warp(0, 0).store(lane(0), 0x30004);
+  s.warp(1, 0).store(lane(0), 0x30000, 4, {.site = unrolled_first});
+  s.warp(1, 0).store(lane(0), 0x30004, 4, {.site = unrolled_second});
+  s.warp(0, 0).store(lane(0), 0x30008, 4, {.site = SiteId{9}});
+  s.warp(1, 0).store(lane(0), 0x30008, 4, {.site = SiteId{9}});
+  s.run();
+  ASSERT_NE(unrolled_first, unrolled_second);
+  ASSERT_EQ(s.engine().races().size(), 3u) << "the engine keeps one race per instruction pair";
+  uint64_t unrolled_count = 0;
+  for (const engine::Race& race : s.engine().races()) unrolled_count += race.second_site != SiteId{9} ? race.count : 0;
+  report::Report report;
+  add_findings(report, s.engine(), sites, [](const std::string&) { return std::optional<LaunchRecord>(); }, {});
+  ASSERT_EQ(report.races.size(), 2u);
+  uint32_t at_line_12 = 0;
+  for (const report::Race& race : report.races) {
+    if (race.current.site.source.line != 12) continue;
+    ++at_line_12;
+    EXPECT_EQ(race.dynamic_count, unrolled_count);
+  }
+  EXPECT_EQ(at_line_12, 1u);
 }
 
 TEST(AddFindings, DifferentOrUnknownValuesStillRace) {
