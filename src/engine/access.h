@@ -20,13 +20,7 @@ struct AccessKind {
   // A read kept past a strong write it raced with (shadow_cell.cpp): that race is reported, and later
   // strong writes pass it by; a plain write still checks it.
   uint16_t raced_strong_write : 1;
-  // An access to a block's shared memory. A strong write elsewhere keeps the location's last plain
-  // write beside the plain reads it keeps (shadow_cell.cpp, keeps_write), so that a later atomic of
-  // another thread still races with that write (lane 0 stores, then every lane adds atomically); in
-  // shared memory it does not, as the device rule (barracuda/shared_check.h) has no room for it: both
-  // sides miss that case there alike.
-  uint16_t shared_space : 1;
-  uint16_t unused : 5;
+  uint16_t unused : 6;
 
   MemoryScope memory_scope() const { return static_cast<MemoryScope>(scope); }
   // A volatile store and a volatile load of the same location: morally strong (relaxed.sys both in the

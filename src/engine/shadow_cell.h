@@ -6,8 +6,7 @@
 // with the location's last write if they are unordered, and a write also races with every
 // unordered read since that last write, of which the latest per thread is kept. A plain write clears
 // the reads; a strong one (atomic, relaxed, release) keeps up to 256, marking those it raced with, and
-// outside shared memory it keeps the plain write it replaced among them (AccessKind::shared_space;
-// shadow_cell.cpp).
+// it keeps the plain write it replaced among them (shadow_cell.cpp).
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -160,9 +159,10 @@ void apply_word_access(ShadowCell& cell, uint32_t byte_mask, const Stamp& access
 // to the reads (the commonest case of a tile every thread of a block reads).
 void apply_history_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink, WorkerIndex worker);
 // Whether a write of kind `write` keeps the location's last write, of kind `earlier`, among the reads:
-// a strong write outside shared memory keeps a plain one (AccessKind::shared_space).
+// a strong write keeps a plain one, so that a later atomic of another thread still races with that
+// write (lane 0 stores, then every lane adds atomically).
 constexpr bool keeps_write(const AccessKind& earlier, const AccessKind& write) {
-  return write.write && write.strong && !write.shared_space && earlier.write && !earlier.strong;
+  return write.write && write.strong && earlier.write && !earlier.strong;
 }
 // apply_word_access for a whole word, with the first touch of a word inlined (the common case of
 // streaming kernels).

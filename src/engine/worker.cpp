@@ -34,7 +34,6 @@ AccessKind kind_of(const RecordView& record) {
   kind.volatile_store = op == RecordOp::kStore && sem == MemorySemantics::kVolatile;
   kind.volatile_load = op == RecordOp::kLoad && sem == MemorySemantics::kVolatile;
   kind.spin_read = kind.volatile_load && (record.header().flags & kFlagSpinRead);
-  kind.shared_space = record.space() == MemorySpace::kShared;
   // The PTX model treats volatile as relaxed at system scope.
   const MemoryScope scope = sem == MemorySemantics::kVolatile ? MemoryScope::kSystem : record.scope();
   kind.scope = static_cast<uint16_t>(scope);
