@@ -20,7 +20,9 @@ struct AccessKind {
   // A read kept past a strong write it raced with (shadow_cell.cpp): that race is reported, and later
   // strong writes pass it by; a plain write still checks it.
   uint16_t raced_strong_write : 1;
-  uint16_t unused : 6;
+  // An access to a block's shared memory (keeps_write in shadow_cell.h).
+  uint16_t shared_space : 1;
+  uint16_t unused : 5;
 
   MemoryScope memory_scope() const { return static_cast<MemoryScope>(scope); }
   // A volatile store and a volatile load of the same location: morally strong (relaxed.sys both in the

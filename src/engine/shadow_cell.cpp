@@ -224,7 +224,7 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       Stamp earlier = inline_stamp(cell);
       const bool raced = check(earlier, access, sink, byte);
       const bool read_kept = access.kind.write && !earlier.kind.write && keeps_reads(access);
-      const bool write_kept = keeps_write(earlier.kind, access.kind);
+      const bool write_kept = keeps_write(earlier.kind, access.kind, earlier.thread == access.thread);
       if (!read_kept && !write_kept &&
           (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread))) {
         cell.hold(access);
@@ -251,7 +251,7 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       std::optional<Stamp> kept_write;
       if (history->write) {
         const bool raced = check(*history->write, access, sink, byte);
-        if (keeps_write(history->write->kind, access.kind)) {
+        if (keeps_write(history->write->kind, access.kind, history->write->thread == access.thread)) {
           kept_write = *history->write;
           kept_write->kind.raced_strong_write = raced;
         }

@@ -23,6 +23,7 @@ AccessKind kind_of(const RecordView& record) {
   kind.read = op == RecordOp::kLoad || op == RecordOp::kAtomic;
   kind.write = op != RecordOp::kLoad;
   kind.atomic = op == RecordOp::kAtomic || op == RecordOp::kReduction;
+  kind.shared_space = record.space() == MemorySpace::kShared;
   // volatile is not atomic (BRIEF section 4): conflicting volatile accesses that nothing orders race.
   // A volatile read is strong (it may be the spin of an acquire pattern: read a flag, then a fence);
   // a volatile write is strong only where it completes a fence's release pattern (a flag written after

@@ -129,6 +129,23 @@ TEST(AccessRaces, SharedMemoryKeepsThePlainWritePastAnAtomicToo) {
   EXPECT_EQ(s.race(store, add)->hazard, Hazard::kAtomicPlain);
 }
 
+// In shared memory only the store's own thread's atomic keeps it: another thread's atomic, checked
+// against the store itself, replaces it, and a third thread's atomic of another site meets that atomic
+// only (the GPU's shared check, which never replaces the store, reports that pair too). A shared
+// histogram's bins, reset and then added to, so keep no history.
+TEST(AccessRaces, SharedMemoryKeepsOnlyItsOwnThreadsPlainWritePastAnAtomic) {
+  for (const MemorySpace space : {MemorySpace::kShared, MemorySpace::kGlobal}) {
+    Scenario s(Dim3{1, 1, 1}, Dim3{96, 1, 1});
+    const AccessOptions in{.space = space};
+    const SiteId store = s.warp(0, 0).store(lane(0), 0x40, 4, in);
+    const SiteId first = s.warp(0, 1).atomic(lane(0), 0x40, 0, in);
+    const SiteId other = s.warp(0, 2).atomic(lane(0), 0x40, 0, in);
+    s.run();
+    EXPECT_TRUE(s.race(store, first));
+    EXPECT_EQ(s.race(store, other).has_value(), space == MemorySpace::kGlobal);
+  }
+}
+
 // A read an atomic raced with stays for later writes: an atomic of another site races with it again,
 // one of the same site passes it by (the pair is reported), a plain write races with it.
 TEST(AccessRaces, AReadAnAtomicRacedWithStaysForOtherSitesAndPlainWrites) {

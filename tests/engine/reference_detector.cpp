@@ -251,11 +251,12 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
     const bool raced_write = history.write && check(*history.write, cur, h);
     if (cur.write) {
       // As the engine (shadow_cell.cpp): a strong write keeps up to 256 reads, marking those it raced
-      // with, which later strong writes pass by, and it keeps the plain write it replaced among them,
-      // unless that write's thread read since.
+      // with, which later strong writes pass by, and it keeps the plain write it replaced among them
+      // (in shared memory only its own thread's), unless that write's thread read since.
       const bool same_site = history.write && history.write->strong && history.write->site == cur.site;
       std::optional<Access> kept_write;
-      if (cur.strong && history.write && !history.write->strong) {
+      const bool shared = RecordView(h).space() == MemorySpace::kShared;
+      if (cur.strong && history.write && !history.write->strong && (!shared || history.write->thread == cur.thread)) {
         kept_write = *history.write;
         kept_write->raced_strong_write = raced_write;
       }
