@@ -1,10 +1,8 @@
 #include "report/merge.h"
 
 #include <algorithm>
-#include <map>
 
-#include "report/race_set.h"
-#include "report/value_text.h"
+#include "report/finding_set.h"
 
 namespace barracuda::report {
 namespace {
@@ -31,20 +29,13 @@ void add_statistics(Statistics& total, const Statistics& one) {
   total.cache_load_time += one.cache_load_time;
 }
 
-// Diagnostics have no fingerprint of their own: the same kind at the same barrier of the same kernel
-// is the same finding.
-std::string diagnostic_key(const Diagnostic& diagnostic) {
-  return std::to_string(static_cast<int>(diagnostic.kind)) + '|' + diagnostic.kernel + '|' +
-         site_position_text(diagnostic.site);
-}
-
 }  // namespace
 
 Report merge_process_reports(const std::vector<Report>& reports, std::vector<std::string> command_line) {
   Report merged;
   merged.run.command_line = std::move(command_line);
   RaceSet races(merged.races);
-  std::map<std::string, size_t> diagnostics;  // diagnostic_key -> index in merged.diagnostics
+  DiagnosticSet diagnostics(merged.diagnostics);
   for (const Report& report : reports) {
     if (merged.run.tool_version.empty()) merged.run.tool_version = report.run.tool_version;
     if (merged.run.device_name.empty()) merged.run.device_name = report.run.device_name;
@@ -99,10 +90,7 @@ Report merge_process_reports(const std::vector<Report>& reports, std::vector<std
       if (Race* added = races.add(race)) added->pid = race.pid != 0 ? race.pid : report.run.pid;
     }
     for (const Diagnostic& diagnostic : report.diagnostics) {
-      if (diagnostics.try_emplace(diagnostic_key(diagnostic), merged.diagnostics.size()).second) {
-        merged.diagnostics.push_back(diagnostic);
-        merged.diagnostics.back().pid = diagnostic.pid != 0 ? diagnostic.pid : report.run.pid;
-      }
+      if (Diagnostic* added = diagnostics.add(diagnostic)) added->pid = diagnostic.pid != 0 ? diagnostic.pid : report.run.pid;
     }
   }
   return merged;

@@ -1,6 +1,6 @@
 #include "runtime/report_builder.h"
 
-#include "report/race_set.h"
+#include "report/finding_set.h"
 #include "report/toolkit_headers.h"
 #include "report/value_text.h"
 
@@ -153,7 +153,7 @@ std::optional<report::Diagnostic> to_report(const engine::Diagnostic& diagnostic
 
 void add_findings(report::Report& report, const engine::Engine& engine, const SiteRegistry& sites,
                   const LaunchLookup& launches, const FindingOptions& options, const AllocationLookup& allocations) {
-  // Races of instructions at one source position (an unrolled loop) are one finding.
+  // Findings of instructions at one source position (an unrolled loop) are one finding.
   report::RaceSet races(report.races);
   for (const engine::Race& race : engine.races()) {
     report::Race converted = to_report(race, sites, launches, allocations);
@@ -168,13 +168,14 @@ void add_findings(report::Report& report, const engine::Engine& engine, const Si
     }
     races.add(std::move(converted));
   }
+  report::DiagnosticSet diagnostics(report.diagnostics);
   for (const engine::Diagnostic& d : engine.diagnostics()) {
     if (d.kind == engine::DiagnosticKind::kRedundantBarrier && !options.redundant_barriers) continue;
     auto converted = to_report(d, sites, launches);
     if (!converted) continue;
     if (!options.toolkit_diagnostics && report::in_toolkit_headers(converted->site.source.file)) continue;
     converted->perturb_seed = options.perturb_seed;
-    report.diagnostics.push_back(*std::move(converted));
+    diagnostics.add(*std::move(converted));
   }
 }
 

@@ -158,6 +158,27 @@ TEST(AddFindings, RacesOfInstructionsAtOneSourcePositionAreOneFinding) {
   EXPECT_EQ(at_line_12, 1u);
 }
 
+// Two barriers that order nothing, at one source line (an unrolled loop): one warning.
+TEST(AddFindings, DiagnosticsOfInstructionsAtOneSourcePositionAreOneFinding) {
+  Scenario s(Dim3{1, 1, 1}, Dim3{64, 1, 1});
+  for (int round = 0; round < 2; ++round) {
+    s.warp(0, 0).barrier();
+    s.warp(0, 1).barrier();
+  }
+  s.run();
+  trace::ModuleTable table;
+  table.site_base = 0;
+  table.sites.assign(64, trace::SiteInfo{"_Z6kernelv", 1, "/src/kernel.cu", 20, 3});
+  SiteRegistry sites;
+  sites.add(table);
+  const LaunchLookup no_launches = [](const std::string&) { return std::optional<LaunchRecord>(); };
+  report::Report by_instruction, by_position;
+  add_findings(by_instruction, s.engine(), SiteRegistry{}, no_launches, {.redundant_barriers = true});
+  add_findings(by_position, s.engine(), sites, no_launches, {.redundant_barriers = true});
+  EXPECT_EQ(redundant_barriers(by_instruction), 2u) << "two barrier instructions, no source positions";
+  EXPECT_EQ(redundant_barriers(by_position), 1u);
+}
+
 TEST(AddFindings, DifferentOrUnknownValuesStillRace) {
   ASSERT_EQ(flag_stores(1, 2).races.size(), 1u);
   EXPECT_FALSE(flag_stores(1, 2).races[0].same_value);
