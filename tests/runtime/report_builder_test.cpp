@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <mutex>
 
 #include "runtime/race_allocations.h"
@@ -29,6 +30,18 @@ void run_one_useful_and_one_redundant_barrier(Scenario& s) {
   s.run();
 }
 
+// Registers 64 sites, all at `info` (one source position) but those `elsewhere` names.
+void register_sites_at(SiteRegistry& sites, const trace::SiteInfo& info,
+                       const std::map<size_t, trace::SiteInfo>& elsewhere = {}) {
+  trace::ModuleTable table;
+  table.site_base = 0;
+  table.sites.assign(64, info);
+  for (const auto& [site, other] : elsewhere) table.sites[site] = other;
+  sites.add(table);
+}
+
+const LaunchLookup no_launches = [](const std::string&) { return std::optional<LaunchRecord>(); };
+
 size_t redundant_barriers(const report::Report& report) {
   size_t count = 0;
   for (const report::Diagnostic& d : report.diagnostics) count += d.kind == report::DiagnosticKind::kRedundantBarrier;
@@ -39,7 +52,6 @@ TEST(AddFindings, RedundantBarrierWarningsOnlyWhenAsked) {
   Scenario s(Dim3{1, 1, 1}, Dim3{64, 1, 1});
   run_one_useful_and_one_redundant_barrier(s);
   SiteRegistry sites;
-  const LaunchLookup no_launches = [](const std::string&) { return std::optional<LaunchRecord>(); };
   report::Report quiet, asked;
   add_findings(quiet, s.engine(), sites, no_launches, {});
   add_findings(asked, s.engine(), sites, no_launches, {.redundant_barriers = true});
@@ -53,12 +65,8 @@ TEST(AddFindings, RedundantBarrierWarningsOnlyWhenAsked) {
 TEST(AddFindings, DiagnosticsInToolkitHeadersOnlyWhenAsked) {
   Scenario s(Dim3{1, 1, 1}, Dim3{64, 1, 1});
   run_one_useful_and_one_redundant_barrier(s);
-  trace::ModuleTable table;
-  table.site_base = 0;
-  table.sites.assign(64, trace::SiteInfo{"_Z6kernelv", 1, "/usr/local/cuda/include/cooperative_groups/details/sync.h", 7, 1});
   SiteRegistry sites;
-  sites.add(table);
-  const LaunchLookup no_launches = [](const std::string&) { return std::optional<LaunchRecord>(); };
+  register_sites_at(sites, {"_Z6kernelv", 1, "/usr/local/cuda/include/cooperative_groups/details/sync.h", 7, 1});
   report::Report library_quiet, asked;
   add_findings(library_quiet, s.engine(), sites, no_launches, {.redundant_barriers = true});
   add_findings(asked, s.engine(), sites, no_launches, {.redundant_barriers = true, .toolkit_diagnostics = true});
@@ -83,7 +91,7 @@ report::Report flag_stores(std::optional<uint32_t> first, std::optional<uint32_t
   store(1, second);
   s.run();
   report::Report report;
-  add_findings(report, s.engine(), SiteRegistry{}, [](const std::string&) { return std::optional<LaunchRecord>(); },
+  add_findings(report, s.engine(), SiteRegistry{}, no_launches,
                options);
   return report;
 }
@@ -101,16 +109,14 @@ TEST(AddFindings, ASameValueWriteWriteIsItsOwnWarningClass) {
 TEST(AddFindings, AccessesInInlinedFunctionsNameTheirOwnLineAndTheCallSite) {
   for (const bool in_toolkit : {false, true}) {
     const std::string inner_file = in_toolkit ? "/usr/local/cuda/include/sm_60_atomic_functions.hpp" : "/src/helpers.cuh";
-    trace::ModuleTable table;
-    table.sites.assign(64, trace::SiteInfo{"_Z6kernelv", 1, "/src/kernel.cu", 51, 3, inner_file, 31, 5});
     SiteRegistry sites;
-    sites.add(table);
+    register_sites_at(sites, {"_Z6kernelv", 1, "/src/kernel.cu", 51, 3, inner_file, 31, 5});
     Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
     s.warp(0, 0).store(lane(0), 0x30000);
     s.warp(1, 0).store(lane(0), 0x30000);
     s.run();
     report::Report report;
-    add_findings(report, s.engine(), sites, [](const std::string&) { return std::optional<LaunchRecord>(); }, {});
+    add_findings(report, s.engine(), sites, no_launches, {});
     ASSERT_EQ(report.races.size(), 1u);
     const report::Site& site = report.races[0].current.site;
     if (in_toolkit) {
@@ -128,12 +134,8 @@ TEST(AddFindings, AccessesInInlinedFunctionsNameTheirOwnLineAndTheCallSite) {
 // compiler unrolled): one finding, seen as often as the two pairs together; a third instruction on
 // another line is a finding of its own.
 TEST(AddFindings, RacesOfInstructionsAtOneSourcePositionAreOneFinding) {
-  trace::ModuleTable table;
-  table.site_base = 0;
-  table.sites.assign(64, trace::SiteInfo{"_Z6kernelv", 1, "/src/kernel.cu", 12, 5});
-  table.sites[9] = trace::SiteInfo{"_Z6kernelv", 1, "/src/kernel.cu", 14, 5};
   SiteRegistry sites;
-  sites.add(table);
+  register_sites_at(sites, {"_Z6kernelv", 1, "/src/kernel.cu", 12, 5}, {{9, {"_Z6kernelv", 1, "/src/kernel.cu", 14, 5}}});
   Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
   const SiteId unrolled_first = s.warp(0, 0).store(lane(0), 0x30000);
   const SiteId unrolled_second = s.warp(0, 0).store(lane(0), 0x30004);
@@ -147,7 +149,7 @@ TEST(AddFindings, RacesOfInstructionsAtOneSourcePositionAreOneFinding) {
   uint64_t unrolled_count = 0;
   for (const engine::Race& race : s.engine().races()) unrolled_count += race.second_site != SiteId{9} ? race.count : 0;
   report::Report report;
-  add_findings(report, s.engine(), sites, [](const std::string&) { return std::optional<LaunchRecord>(); }, {});
+  add_findings(report, s.engine(), sites, no_launches, {});
   ASSERT_EQ(report.races.size(), 2u);
   uint32_t at_line_12 = 0;
   for (const report::Race& race : report.races) {
@@ -166,12 +168,8 @@ TEST(AddFindings, DiagnosticsOfInstructionsAtOneSourcePositionAreOneFinding) {
     s.warp(0, 1).barrier();
   }
   s.run();
-  trace::ModuleTable table;
-  table.site_base = 0;
-  table.sites.assign(64, trace::SiteInfo{"_Z6kernelv", 1, "/src/kernel.cu", 20, 3});
   SiteRegistry sites;
-  sites.add(table);
-  const LaunchLookup no_launches = [](const std::string&) { return std::optional<LaunchRecord>(); };
+  register_sites_at(sites, {"_Z6kernelv", 1, "/src/kernel.cu", 20, 3});
   report::Report by_instruction, by_position;
   add_findings(by_instruction, s.engine(), SiteRegistry{}, no_launches, {.redundant_barriers = true});
   add_findings(by_position, s.engine(), sites, no_launches, {.redundant_barriers = true});
@@ -196,7 +194,7 @@ TEST(AddFindings, AWriteWriteARacingReadObservedIsNotSameValue) {
   }
   s.run();
   report::Report report;
-  add_findings(report, s.engine(), SiteRegistry{}, [](const std::string&) { return std::optional<LaunchRecord>(); }, {});
+  add_findings(report, s.engine(), SiteRegistry{}, no_launches, {});
   bool write_write = false;
   for (const report::Race& race : report.races) {
     EXPECT_FALSE(race.same_value);
@@ -257,7 +255,7 @@ report::Report unfenced_hand_off(FindingOptions options = {}) {
   s.warp(1, 0).load(lane(0), kData);
   s.run();
   report::Report report;
-  add_findings(report, s.engine(), SiteRegistry{}, [](const std::string&) { return std::optional<LaunchRecord>(); },
+  add_findings(report, s.engine(), SiteRegistry{}, no_launches,
                options);
   return report;
 }
@@ -279,8 +277,6 @@ void two_blocks_store(Scenario& s, uint64_t address, MemorySpace space = MemoryS
   s.warp(1, 0).store(lane(0), address, 0, {.space = space});
 }
 
-const LaunchLookup kNoLaunches = [](const std::string&) { return std::optional<LaunchRecord>(); };
-
 TEST(RaceAllocations, NameTheAllocationTheRaceHitWhenItWasFoundNotWhatIsThereAtExit) {
   Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
   two_blocks_store(s, 0x30010);
@@ -294,7 +290,7 @@ TEST(RaceAllocations, NameTheAllocationTheRaceHitWhenItWasFoundNotWhatIsThereAtE
   map.erase_starting_at(0x30000);
   map.insert({0x30000, 0x40, report::AllocationKind::kMemAllocManaged, {}, nullptr, {}});
   report::Report report;
-  add_findings(report, s.engine(), SiteRegistry{}, kNoLaunches, {},
+  add_findings(report, s.engine(), SiteRegistry{}, no_launches, {},
                [&](const engine::Race& race) { return allocations.memory_of(race); });
   ASSERT_EQ(report.races.size(), 1u);
   ASSERT_TRUE(report.races[0].allocation);
@@ -312,7 +308,7 @@ TEST(RaceAllocations, SayWhenTheAddressIsInNoAllocation) {
   s.run();
   allocations.note_new_races();
   report::Report report;
-  add_findings(report, s.engine(), SiteRegistry{}, kNoLaunches, {},
+  add_findings(report, s.engine(), SiteRegistry{}, no_launches, {},
                [&](const engine::Race& race) { return allocations.memory_of(race); });
   ASSERT_EQ(report.races.size(), 1u);
   EXPECT_EQ(report.races[0].allocation, report::Allocation{});
@@ -324,10 +320,8 @@ TEST(RaceAllocations, SayWhenTheAddressIsInNoAllocation) {
 TEST(RaceAllocations, AnAccessOutsideWhatItsParameterPointsIntoIsOutOfBounds) {
   Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
   two_blocks_store(s, 0x30010);
-  trace::ModuleTable table;
-  table.sites.assign(64, trace::SiteInfo{"scenario", 1, "/src/gather.cu", 8, 3, "", 0, 0, 0});
   SiteRegistry sites;
-  sites.add(table);
+  register_sites_at(sites, {"scenario", 1, "/src/gather.cu", 8, 3, "", 0, 0, 0});
   AllocationMap map;
   map.insert({0x10000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
   map.insert({0x30000, 0x100, report::AllocationKind::kMemAlloc, {}, nullptr, {}});
@@ -341,7 +335,7 @@ TEST(RaceAllocations, AnAccessOutsideWhatItsParameterPointsIntoIsOutOfBounds) {
   const LaunchArguments launch_arguments = allocations.arguments_of(launch);
   allocations.note_new_races(&launch_arguments);
   report::Report report;
-  add_findings(report, s.engine(), sites, kNoLaunches, {},
+  add_findings(report, s.engine(), sites, no_launches, {},
                [&](const engine::Race& race) { return allocations.memory_of(race); });
   ASSERT_EQ(report.races.size(), 1u);
   for (const report::Access* access : {&report.races[0].current, &report.races[0].previous}) {
@@ -365,7 +359,7 @@ TEST(AddFindings, EachFindingNamesTheLaunchItWasFirstSeenInCountedFromZero) {
     s.warp(0, 1).barrier();
     s.run();
     report::Report report;
-    add_findings(report, s.engine(), SiteRegistry{}, kNoLaunches, {.redundant_barriers = true});
+    add_findings(report, s.engine(), SiteRegistry{}, no_launches, {.redundant_barriers = true});
     const uint32_t expected = sequence == 0 ? 0 : static_cast<uint32_t>(sequence - 1);
     ASSERT_EQ(report.races.size(), 1u);
     EXPECT_EQ(report.races[0].launch_index, expected) << sequence;
@@ -380,7 +374,7 @@ TEST(AddFindings, SharedMemoryRacesNameTheirBlockAndUntrackedGlobalOnesNothing) 
   shared.warp(0, 1).store(lane(0), 0x80, 0, {.space = MemorySpace::kShared});
   shared.run();
   report::Report report;
-  add_findings(report, shared.engine(), SiteRegistry{}, kNoLaunches, {});
+  add_findings(report, shared.engine(), SiteRegistry{}, no_launches, {});
   ASSERT_EQ(report.races.size(), 1u);
   ASSERT_TRUE(report.races[0].allocation);
   EXPECT_EQ(report.races[0].allocation->kind, report::AllocationKind::kShared);
@@ -390,7 +384,7 @@ TEST(AddFindings, SharedMemoryRacesNameTheirBlockAndUntrackedGlobalOnesNothing) 
   two_blocks_store(global, 0x30000);
   global.run();
   report::Report replayed;  // `barracuda replay`: no allocations were tracked
-  add_findings(replayed, global.engine(), SiteRegistry{}, kNoLaunches, {});
+  add_findings(replayed, global.engine(), SiteRegistry{}, no_launches, {});
   ASSERT_EQ(replayed.races.size(), 1u);
   EXPECT_FALSE(replayed.races[0].allocation);
 }
