@@ -1,5 +1,7 @@
 #include "engine/conflict_checker.h"
 
+#include "engine/distributed_shared.h"
+
 namespace barracuda::engine {
 
 Hazard hazard_between(const AccessKind& earlier, const AccessKind& current) {
@@ -108,7 +110,7 @@ bool ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   const uint32_t per_block = launch_.padded_threads_per_block();
   race.first_thread = {block_of(earlier.thread), raw(earlier.thread) % per_block};
   race.second_thread = {block_.id(), local_};
-  race.address = word_address_ + byte;
+  race.address = record_.space == MemorySpace::kCluster ? generic_address_of(word_address_ + byte) : word_address_ + byte;
   race.size = record_.size;
   race.unfenced_acquire = unfenced;
   race.first_id = earlier.thread;

@@ -6,6 +6,7 @@
 
 #include "barracuda/barrier_count.h"
 #include "engine/conflict_checker.h"
+#include "engine/distributed_shared.h"
 
 namespace barracuda::engine {
 namespace {
@@ -285,6 +286,7 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
   const MemoryScope scope = record.kind.memory_scope();
   ConflictChecker checker(shared_.launch, block, races_, late_flag_writes_, record);
   const bool cluster = record.space == MemorySpace::kCluster;
+  const uint32_t cluster_index = cluster ? shared_.launch.cluster_of(block.id()) : 0;
   PageCursor cursor(cluster ? shared_.cluster : shared_.global, cluster ? cluster_pages_ : global_pages_);
   if (record.space != MemorySpace::kShared && access.address_mode() != AddressMode::kAffine) {
     // Scattered lanes (a gather): every lane's cell is on its way from memory before the first is checked.
@@ -295,6 +297,7 @@ void Worker::apply_memory(const RecordView& access, BlockState& block) {
     const uint32_t local = h.warp_id * kWarpSize + lane;
     uint64_t address = access.lane_address(lane);
     if (record.space == MemorySpace::kShared) address &= kSharedOffsetMask;
+    if (cluster) address = distributed_shared_key(address, cluster_index);
     ThreadState& thread = block.thread(local);
     if (record.space == MemorySpace::kGlobal && block.gpu_acquires().may_hand_on(local)) {
       inherit_block_acquires(block, local);

@@ -109,6 +109,29 @@ TEST(ClusterBarrier, SharedAddressesCarryTheBlocksRank) {
   EXPECT_EQ(s.stats().malformed_records, 0u);
 }
 
+// Every cluster sees its ranks' shared memory at the same generic addresses (logged that way for
+// distributed shared memory: a 4-block launch of 2-block clusters, rank 1 of each storing into rank
+// 0's slot): two clusters' stores are to different memory and never race, the same cluster's do.
+TEST(ClusterBarrier, DistributedSharedMemoryOfTwoClustersIsNotOneLocation) {
+  constexpr uint64_t kLeaderSlot = 0x7f3d00000400;  // a generic address as the H100 gave one
+  constexpr AccessOptions kDistributed{.space = MemorySpace::kCluster};
+  Scenario s(Dim3{4, 1, 1}, Dim3{32, 1, 1});
+  s.with_cluster(Dim3{2, 1, 1});
+  const SiteId first = s.warp(1, 0).store(lane(0), kLeaderSlot, 4, kDistributed);
+  const SiteId second = s.warp(3, 0).store(lane(0), kLeaderSlot, 4, kDistributed);
+  s.run();
+  EXPECT_FALSE(s.race(first, second)) << "blocks 1 and 3 are in two clusters";
+
+  Scenario one(Dim3{4, 1, 1}, Dim3{32, 1, 1});
+  one.with_cluster(Dim3{4, 1, 1});
+  const SiteId a = one.warp(1, 0).store(lane(0), kLeaderSlot, 4, kDistributed);
+  const SiteId b = one.warp(3, 0).store(lane(0), kLeaderSlot, 4, kDistributed);
+  one.run();
+  ASSERT_TRUE(one.race(a, b));
+  EXPECT_EQ(one.race(a, b)->address, kLeaderSlot) << "reported at the address the program used";
+  EXPECT_EQ(one.race(a, b)->race_class, RaceClass::kInterBlock);
+}
+
 TEST(WarpSyncMasks, EachHalfSyncsWithItsOwnMask) {
   // __syncwarp(lane < 16 ? 0x0000ffff : 0xffff0000): the device logs one record per member mask.
   Scenario s(kOneBlock, Dim3{32, 1, 1});

@@ -244,8 +244,11 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
     }
   }
   auto& memory = RecordView(h).space() == MemorySpace::kShared ? blocks_[b].shared : global_;
-  // Distributed shared memory has its own shadow in the engine; keep it apart here too.
-  const uint64_t key_offset = RecordView(h).space() == MemorySpace::kCluster ? (uint64_t{1} << 63) : 0;
+  // Distributed shared memory has its own shadow in the engine, one per cluster (every cluster sees
+  // its ranks' shared memory at the same generic addresses); keep it apart here too.
+  const uint64_t key_offset = RecordView(h).space() == MemorySpace::kCluster
+                                  ? (uint64_t{1} << 63) | uint64_t{launch_.cluster_of(BlockId{b})} << 47
+                                  : 0;
   for (uint64_t byte = address; byte < address + RecordView(h).access_bytes(); ++byte) {
     ByteHistory& history = memory[byte ^ key_offset];
     const bool raced_write = history.write && check(*history.write, cur, h);
