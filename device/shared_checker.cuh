@@ -199,9 +199,8 @@ __device__ __noinline__ void check_shared_word(const Launch& launch, SharedShado
     const SharedShadowWord seen = load_shared_word(word, plain_write);
     const uint32_t epoch = access.stamp.epoch;
     if (plain_write) {
-      const uint64_t written = pack_stamp({epoch, access.last_writer_thread, access.stamp.site, false});
-      if (cas(&word->write, seen.write, written) != seen.write) continue;
-      const uint64_t value = access.uniform ? (uint64_t{epoch} << 32 | access.value) : 0;
+      if (cas(&word->write, seen.write, shared_write_stamp(access)) != seen.write) continue;
+      const uint64_t value = shared_write_value(access);
       if (value != seen.value) atomicExch(reinterpret_cast<unsigned long long*>(&word->value), value);
       __threadfence();
       // The write forgets the reads and atomics of its interval (those of earlier ones are stale

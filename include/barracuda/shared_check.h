@@ -177,6 +177,15 @@ BARRACUDA_HOST_DEVICE constexpr void for_each_shared_race(const SharedShadowWord
   }
 }
 
+// What a plain write leaves as the last write (its stamp, with the thread it is credited to) and as
+// the word's value.
+BARRACUDA_HOST_DEVICE constexpr uint64_t shared_write_stamp(const SharedAccess& access) {
+  return pack_stamp({access.stamp.epoch, access.last_writer_thread, access.stamp.site, false});
+}
+BARRACUDA_HOST_DEVICE constexpr uint64_t shared_write_value(const SharedAccess& access) {
+  return access.uniform ? (uint64_t{access.stamp.epoch} << 32 | access.value) : 0;
+}
+
 // The shadow an access leaves, from the shadow it saw (in place).
 BARRACUDA_HOST_DEVICE constexpr void apply_shared_access(SharedShadowWord& word, const SharedAccess& access) {
   const uint32_t epoch = access.stamp.epoch;
@@ -189,10 +198,10 @@ BARRACUDA_HOST_DEVICE constexpr void apply_shared_access(SharedShadowWord& word,
     // A plain write stands for the reads and atomics before it: a later access unordered with one of
     // them is unordered with the write too (or of the write's own thread, which the engine does not
     // check against them either).
-    word.write = pack_stamp({epoch, access.last_writer_thread, access.stamp.site, false});
+    word.write = shared_write_stamp(access);
     word.readers[0] = word.readers[1] = 0;
     word.atomics[0] = word.atomics[1] = 0;
-    word.value = access.uniform ? (uint64_t{epoch} << 32 | access.value) : 0;
+    word.value = shared_write_value(access);
   } else {
     const uint64_t seen[2] = {word.readers[0], word.readers[1]};
     join_view(word.readers, seen, me, epoch, thread);
