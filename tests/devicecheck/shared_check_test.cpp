@@ -267,6 +267,33 @@ TEST(SharedCheck, SameValueStoresAreMarked) {
   EXPECT_FALSE(out.races[0].same_value);
 }
 
+// A writer can find another's stamp before that write's value is beside it (the device swaps the
+// stamp in first): the value it then sees was kept for another write, and it is not taken for this
+// one's, whatever it holds. Seen as different values: the race stays a race.
+TEST(SharedCheck, AValueKeptForAnotherWriteIsNotThatWritesValue) {
+  const SharedAccess earlier = uniform_store(1, 0, 10, 1);
+  SharedShadowWord seen = run({earlier}).next;
+  const SharedAccess later = uniform_store(1, 40, 11, 1);
+  ASSERT_TRUE(reads_written_value(seen, later));
+  seen.write = shared_write_stamp(uniform_store(1, 64, 12, 1));  // a third write's stamp, its value not yet there
+  const SharedCheckOutcome out = check_shared_access(seen, later);
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_FALSE(out.races[0].same_value);
+  EXPECT_FALSE(reads_written_value(seen, store(1, 40, 11)));
+  EXPECT_FALSE(reads_written_value(seen, uniform_store(2, 40, 11, 1)));
+}
+
+TEST(WrittenValue, IsKeptForOneStampAndNeverZero) {
+  const uint64_t stamp = pack_stamp({3, 7, 10, false});
+  const uint64_t other = pack_stamp({3, 8, 10, false});
+  EXPECT_TRUE(written_value_of(kept_written_value(stamp, 0), stamp));
+  EXPECT_FALSE(written_value_of(kept_written_value(stamp, 5), other));
+  EXPECT_FALSE(written_value_of(0, stamp));
+  EXPECT_FALSE(written_value_of(kept_written_value(0, 5), 0));
+  EXPECT_NE(kept_written_value(0, 0), 0u);
+  EXPECT_EQ(static_cast<uint32_t>(kept_written_value(stamp, 0xdeadbeef)), 0xdeadbeefu);
+}
+
 TEST(SharedCheck, LanesOfOneSameValueStoreActAsOneWrite) {
   // Lanes 3, 4 and 9 store one value to one address: lane 3 checks, lane 9 is left as the writer.
   EXPECT_TRUE(shared_lane_role(true, ~0u, 0x218, 3).checks);
