@@ -80,7 +80,7 @@ __device__ __noinline__ void send_global_race(const Launch& launch, const Global
   const GlobalStamp first = unpack_global_stamp(race.first, layout);
   const auto race_class =
       static_cast<uint32_t>(race_class_between(first.block, first.thread, access.stamp.block, access.stamp.thread));
-  if (!first_global_report(check, global_race_filter_key(check->tag, race.first_site, site_id, race.hazard, race_class))) {
+  if (!first_global_report(check, global_race_filter_key(check->tag, race.first_site, site_id, race.hazard, race_class, race.same_value))) {
     return;
   }
   const WarpGroup alone = lane_alone();

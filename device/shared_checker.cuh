@@ -170,7 +170,7 @@ __device__ bool first_report(const LaunchSlot* launch, uint64_t key) {
 __device__ __noinline__ void send_race(const Launch& launch, uint32_t site_id, uint32_t size_log2, uint32_t offset,
                           const SharedAccess& access, const SharedRace& race) {
   const bool intra_warp = race.first.thread / kWarpSize == access.stamp.thread / kWarpSize;
-  if (!first_report(launch.slot, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp))) return;
+  if (!first_report(launch.slot, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp, race.same_value))) return;
   const WarpGroup alone = lane_alone();
   RecordHeader header = make_header(launch, RecordOp::kSharedRace, alone.mask, site_id);
   header.space_sem = pack_space_sem(MemorySpace::kShared, MemorySemantics::kWeak, MemoryScope::kCta);

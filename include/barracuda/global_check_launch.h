@@ -56,12 +56,15 @@ inline constexpr uint32_t kBlockBarrierWords = 2;  // per block: state, pending 
 
 // A race pair as the filter stores it: the launch tag (entries of other tags are free), the two sites
 // (sorted), the hazard and the race class the host's RaceLog deduplicates on (0 intra-warp, 1
-// inter-warp, 2 inter-block).
+// inter-warp, 2 inter-block), and whether the device found the two stores' values the same: a pair of
+// different values is sent even after a same-value pair of the same sites (warps of one block setting
+// a word to their block's number, blocks to different numbers), else the race was only a warning.
 constexpr uint64_t global_race_filter_key(uint32_t tag, uint32_t first_site, uint32_t second_site, Hazard hazard,
-                                          uint32_t race_class) {
+                                          uint32_t race_class, bool same_value) {
   const uint64_t low = first_site < second_site ? first_site : second_site;
   const uint64_t high = first_site < second_site ? second_site : first_site;
-  return (uint64_t{1} << 63) | (uint64_t{tag & 0xffffu} << 47) | (uint64_t{race_class & 0x3u} << 44) |
+  return (uint64_t{1} << 63) | (uint64_t{tag & 0xffffu} << 47) | (uint64_t{same_value} << 46) |
+         (uint64_t{race_class & 0x3u} << 44) |
          (uint64_t{static_cast<uint8_t>(hazard) & 0x3u} << 42) | (low & ((1u << kGlobalSiteBits) - 1)) |
          ((high & ((1u << kGlobalSiteBits) - 1)) << kGlobalSiteBits);
 }

@@ -80,14 +80,16 @@ static_assert(shared_slot_offset(sizeof(SharedPoolRow) + 300, 100, 2) == sizeof(
               shared_slot_offset(uint64_t{1} << 30, 100, kSharedSlotsPerRow) == 0);
 
 // A race pair as the filter stores it: the two sites (sorted), the hazard and whether the two threads
-// share a warp, which is what the host's RaceLog deduplicates on (with the kernel: one launch).
+// share a warp, which is what the host's RaceLog deduplicates on (with the kernel: one launch), and
+// whether the device found the two stores' values the same (a pair of different values is sent even
+// after a same-value pair of the same sites).
 constexpr uint64_t shared_race_filter_key(uint32_t first_site, uint32_t second_site, Hazard hazard,
-                                          bool intra_warp) {
+                                          bool intra_warp, bool same_value) {
   const uint64_t low = first_site < second_site ? first_site : second_site;
   const uint64_t high = first_site < second_site ? second_site : first_site;
   return (uint64_t{1} << 63) | (low & (kSharedCheckMaxSites - 1)) |
          ((high & (kSharedCheckMaxSites - 1)) << kSharedCheckSiteBits) |
-         (uint64_t{static_cast<uint8_t>(hazard)} << 44) | (uint64_t{intra_warp} << 46);
+         (uint64_t{static_cast<uint8_t>(hazard)} << 44) | (uint64_t{intra_warp} << 46) | (uint64_t{same_value} << 47);
 }
 
 }  // namespace barracuda

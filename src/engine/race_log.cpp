@@ -21,7 +21,11 @@ Race& RaceLog::add(const Race& race) {
   ++dynamic_;
   auto [it, inserted] = entries_.try_emplace(key_of(race), race);
   it->second.count = inserted ? 1 : it->second.count + 1;
-  if (!inserted) it->second.unfenced_acquire = it->second.unfenced_acquire && race.unfenced_acquire;
+  if (!inserted) {
+    it->second.unfenced_acquire = it->second.unfenced_acquire && race.unfenced_acquire;
+    it->second.same_value = it->second.same_value && race.same_value;
+    it->second.value_from_device = it->second.value_from_device && race.value_from_device;
+  }
   return it->second;
 }
 
@@ -32,9 +36,11 @@ void RaceLog::merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch
     race.launch = launch;
     race.device = device;
     if (race.first_kernel.empty()) race.first_device = device;  // else the earlier launch's (earlier_launches.cpp)
-    const std::optional<uint32_t> first = launch_values.constant(race.first_site);
-    race.same_value = race.hazard == Hazard::kWriteAfterWrite && race.first_kernel.empty() && first &&
-                      first == launch_values.constant(race.second_site);
+    if (!race.value_from_device) {
+      const std::optional<uint32_t> first = launch_values.constant(race.first_site);
+      race.same_value = race.hazard == Hazard::kWriteAfterWrite && race.first_kernel.empty() && first &&
+                        first == launch_values.constant(race.second_site);
+    }
     auto [it, inserted] = entries_.try_emplace(key_of(race), race);
     if (inserted) it->second.serial = entries_.size() - 1;
     if (!inserted) {

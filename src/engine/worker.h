@@ -127,7 +127,7 @@ class Worker {
   // A shared-memory race the device found (RecordOp::kSharedRace): logged as if found here.
   void apply_shared_race(const RecordView& race, BlockState& block);
   void apply_global_race(const RecordView& race);
-  void add_device_race(const Race& race, bool same_value, uint32_t value);
+  void add_device_race(Race race, bool same_value);
   void apply_fence(const RecordView& fence, BlockState& block);
   void apply_barrier(const RecordHeader& h, BlockState& block);
   void apply_cluster_barrier(const RecordHeader& h, BlockState& block);

@@ -34,15 +34,12 @@ Race device_race(const RecordView& record, MemorySpace space, ThreadCoord first,
 
 }  // namespace
 
-void Worker::add_device_race(const Race& race, bool same_value, uint32_t value) {
+// The device compared the two stores' values itself (it never sends the stores): its verdict stands
+// for this pair, where per-site values would take a site for constant from the one pair it sent.
+void Worker::add_device_race(Race race, bool same_value) {
+  race.same_value = same_value;
+  race.value_from_device = true;
   races_.add(race);
-  // What the host learns from uniform stores (StoreValues), for the pair the device saw: both sites
-  // stored this value. The device never sends their other stores, so a site that also stored other
-  // values elsewhere in the launch still counts as constant here (docs/device_shared_check.md).
-  if (same_value) {
-    store_values_.note(race.first_site, value);
-    store_values_.note(race.second_site, value);
-  }
 }
 
 void Worker::apply_shared_race(const RecordView& record, BlockState& block) {
@@ -54,7 +51,7 @@ void Worker::apply_shared_race(const RecordView& record, BlockState& block) {
   }
   add_device_race(device_race(record, MemorySpace::kShared, {block.id(), payload.first_thread}, payload.first_site,
                               payload.hazard, payload.offset),
-                  payload.same_value, payload.value);
+                  payload.same_value);
 }
 
 void Worker::apply_global_race(const RecordView& record) {
@@ -68,7 +65,7 @@ void Worker::apply_global_race(const RecordView& record) {
   }
   add_device_race(device_race(record, MemorySpace::kGlobal, {BlockId{payload.first_block}, payload.first_thread},
                               payload.first_site, payload.hazard, h.base),
-                  payload.same_value, payload.value);
+                  payload.same_value);
 }
 
 }  // namespace barracuda::engine

@@ -155,6 +155,29 @@ TEST(DeviceGlobalRaceRecord, StoresOfOneValueAreTheSameValueWarning) {
   EXPECT_TRUE(result.races[0].same_value);
 }
 
+// Warps of block 0 stored the block's number (0) alike, block 1 stored 1: the device sends one
+// same-value pair and one pair of different values of the same store site. The second stays a race:
+// the site is not taken for constant from the one pair the device sent.
+TEST(DeviceGlobalRaceRecord, ADifferentValuePairOfASameValueSiteStaysARace) {
+  std::vector<RecordHeader> records = global_race(0, 1, 1u << 0, 0x1000, {0, 0, 20, Hazard::kWriteAfterWrite, true, 0});
+  const std::vector<RecordHeader> across = global_race(0, 0, 1u << 5, 0x1000, {1, 0, 20, Hazard::kWriteAfterWrite, false, 0});
+  records.insert(records.end(), across.begin(), across.end());
+  const Result result = run(records);
+  ASSERT_EQ(result.races.size(), 2u);
+  for (const Race& race : result.races) {
+    EXPECT_EQ(race.same_value, race.race_class == RaceClass::kInterWarp) << static_cast<int>(race.race_class);
+  }
+}
+
+// Two pairs of one entry (sites, class, hazard), one of one value and one of two: a race.
+TEST(DeviceRaceRecord, AnEntryIsTheSameValueWarningOnlyIfEveryPairWas) {
+  const Result result = run(std::vector<RecordHeader>{
+      shared_race(1, 1u << 3, {0x48, 5, 20, Hazard::kWriteAfterWrite, true, 1}),
+      shared_race(1, 1u << 4, {0x48, 6, 20, Hazard::kWriteAfterWrite, false, 0})});
+  ASSERT_EQ(result.races.size(), 1u);
+  EXPECT_FALSE(result.races[0].same_value);
+}
+
 TEST(DeviceGlobalRaceRecord, MalformedOnesAreSkipped) {
   const Result two_lanes = run(global_race(0, 0, 0x3, 0x1000, {1, 6, 10, Hazard::kReadAfterWrite, false, 0}));
   EXPECT_TRUE(two_lanes.races.empty());
