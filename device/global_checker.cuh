@@ -85,6 +85,9 @@ __device__ __noinline__ void send_global_race(const Launch& launch, const Global
   }
   const WarpGroup alone = lane_alone();
   RecordHeader header = make_header(launch, RecordOp::kGlobalRace, alone.mask, site_id);
+  if (race.hazard == Hazard::kAtomicPlain) {
+    header.flags = pack_atomic_plain_sides(atomic_plain_sides(race.first_op, global_access_op(access)));
+  }
   header.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kWeak, MemoryScope::kCta);
   header.size_mode = pack_size_mode(size_log2, AddressMode::kDelta32);
   header.base = word_address;
@@ -141,9 +144,9 @@ __device__ __forceinline__ GlobalShadowWord load_global_word(const GlobalShadowW
 // The race of `access` with the access whose stamp `first` is kept in `field` (its site in `site`).
 __device__ void send_global_race_with(const Launch& launch, const GlobalCheckLaunch* check, uint32_t site_id,
                                       uint32_t size_log2, uint64_t word_address, const GlobalAccess& access,
-                                      Hazard hazard, uint64_t first, const uint32_t* site) {
+                                      Hazard hazard, uint64_t first, AccessOp first_op, const uint32_t* site) {
   send_global_race(launch, check, site_id, size_log2, word_address, access,
-                   {hazard, first, site_of(site, first, load_relaxed_gpu_u32(site)), false});
+                   {hazard, first, site_of(site, first, load_relaxed_gpu_u32(site)), false, first_op});
 }
 
 // An access just kept in entry `entry` (`mine`), against what came after the rule looked at `seen`:
@@ -163,7 +166,8 @@ __device__ __noinline__ void check_global_after(const Launch& launch, const Glob
   if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout) &&
       cas(&word->entries[entry], mine, 0) == mine) {
     send_global_race_with(launch, check, site_id, size_log2, word_address, access,
-                          hazard_between(true, false, access.write, access.write), write, &word->write_site);
+                          hazard_between(true, false, access.write, access.write), write, AccessOp::kWrite,
+                          &word->write_site);
   }
   for (uint32_t e = 0; e < kGlobalEntries; ++e) {
     const GlobalView view = view_of_entry(e);
@@ -171,7 +175,7 @@ __device__ __noinline__ void check_global_after(const Launch& launch, const Glob
     const uint64_t kept = load_relaxed_gpu(&word->entries[e]);
     if (kept != seen.entries[e] && current_stamp(kept, tag) && global_concurrent(kept, access.stamp, layout)) {
       send_global_race_with(launch, check, site_id, size_log2, word_address, access, view_hazard(view, access), kept,
-                            &word->entry_sites[e]);
+                            view_op(view), &word->entry_sites[e]);
     }
   }
 }
@@ -225,7 +229,7 @@ __device__ __noinline__ void check_global_word(const Launch& launch, const Globa
         if (cas(&word->entries[e], earlier, 0) == earlier && global_concurrent(earlier, access.stamp, layout)) {
           send_global_race(launch, check, site_id, size_log2, word_address, access,
                            {view_hazard(view_of_entry(e), access), earlier,
-                            site_of(&word->entry_sites[e], earlier, kept_site), false});
+                            site_of(&word->entry_sites[e], earlier, kept_site), false, view_op(view_of_entry(e))});
         }
       }
       return;

@@ -173,6 +173,10 @@ __device__ __noinline__ void send_race(const Launch& launch, uint32_t site_id, u
   if (!first_report(launch.slot, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp, race.same_value))) return;
   const WarpGroup alone = lane_alone();
   RecordHeader header = make_header(launch, RecordOp::kSharedRace, alone.mask, site_id);
+  if (race.hazard == Hazard::kAtomicPlain) {
+    header.flags = pack_atomic_plain_sides(
+        atomic_plain_sides(race.first_op, access_op(access.write, access.stamp.atomic)));
+  }
   header.space_sem = pack_space_sem(MemorySpace::kShared, MemorySemantics::kWeak, MemoryScope::kCta);
   header.size_mode = pack_size_mode(size_log2, AddressMode::kAffine);
   header.stride = static_cast<int32_t>(race.first.site);
@@ -208,7 +212,9 @@ __device__ void send_late_races(const Launch& launch, uint64_t* entries, const u
     if (!same_epoch(kept, epoch)) continue;
     const bool late = kept != seen_entries[0] && kept != seen_entries[1];
     if (late && unpack_stamp(kept).thread != access.stamp.thread) {
-      send_race(launch, site_id, size_log2, offset, access, {hazard, unpack_stamp(kept), false});
+      const SharedStamp first = unpack_stamp(kept);  // a read or an atomic
+      send_race(launch, site_id, size_log2, offset, access,
+                {hazard, first, false, first.atomic ? AccessOp::kAtomic : AccessOp::kRead});
     }
     if (clear) cas(entry, kept, 0);
   }
@@ -253,7 +259,7 @@ __device__ __noinline__ void check_shared_word(const Launch& launch, SharedShado
         const uint64_t write = load_relaxed_gpu(&word->write);
         if (write != seen.write && same_epoch(write, epoch) && unpack_stamp(write).thread != access.stamp.thread) {
           send_race(launch, site_id, size_log2, offset, access,
-                    {hazard_between(true, false, atomic, atomic), unpack_stamp(write), false});
+                    {hazard_between(true, false, atomic, atomic), unpack_stamp(write), false, AccessOp::kWrite});
         }
         // A read looks for atomics kept after it looked, an atomic for reads.
         send_late_races(launch, atomic ? word->readers : word->atomics, atomic ? seen.readers : seen.atomics, access,
@@ -315,13 +321,14 @@ __device__ __noinline__ void check_shared_read_lanes(const Launch& launch, Share
     // A lane entered as a reader reports what came after its leader looked: a plain write, atomics.
     if (entered && write_after != seen.write && current_other(write_after, epoch, thread)) {
       send_race(launch, site_id, size_log2, offset, access,
-                {Hazard::kReadAfterWrite, unpack_stamp(write_after), false});
+                {Hazard::kReadAfterWrite, unpack_stamp(write_after), false, AccessOp::kWrite});
     }
     for (uint32_t r = 0; r < 2; ++r) {
       const uint64_t kept = from_lane(lanes, atomics_after[r], leader);
       const bool late = kept != seen.atomics[0] && kept != seen.atomics[1];
       if (entered && late && current_other(kept, epoch, thread)) {
-        send_race(launch, site_id, size_log2, offset, access, {Hazard::kAtomicPlain, unpack_stamp(kept), false});
+        send_race(launch, site_id, size_log2, offset, access,
+                  {Hazard::kAtomicPlain, unpack_stamp(kept), false, AccessOp::kAtomic});
       }
     }
     for_each_shared_race(seen, access,

@@ -179,7 +179,14 @@ struct GlobalRace {
   uint64_t first;       // the earlier access's stamp
   uint32_t first_site;  // its kept site (kept_global_site: may be kGlobalUnknownSite)
   bool same_value;      // write-write between two uniform stores of one value
+  AccessOp first_op;    // what the earlier access did
 };
+// What an access a view keeps did (the relaxed loads' view: loads).
+constexpr AccessOp view_op(GlobalView view) { return view == GlobalView::kAtomics ? AccessOp::kAtomic : AccessOp::kRead; }
+// What `access` did (a strong write is an atomic: checkable kernels have no relaxed stores).
+constexpr AccessOp global_access_op(const GlobalAccess& access) {
+  return access_op(access.write, access.write && access.stamp.strong);
+}
 
 struct GlobalCheckOutcome {
   GlobalShadowWord next;  // the word's shadow after the access (sites of the new stamps included)
@@ -266,7 +273,7 @@ BARRACUDA_HOST_DEVICE constexpr void for_each_global_race(const GlobalShadowWord
       const bool same_value = plain_write(access) && access.uniform && written_value_of(seen.value, seen.write) &&
                               static_cast<uint32_t>(seen.value) == access.value;
       race(GlobalRace{hazard_between(true, false, access.write, access.write && access.stamp.strong), seen.write,
-                      writer_site, same_value},
+                      writer_site, same_value, AccessOp::kWrite},
            true);
     }
   }
@@ -275,7 +282,7 @@ BARRACUDA_HOST_DEVICE constexpr void for_each_global_race(const GlobalShadowWord
     if (view_conflicts(view, access) && current_stamp(seen.entries[e], tag) &&
         global_concurrent(seen.entries[e], access.stamp, layout)) {
       race(GlobalRace{view_hazard(view, access), seen.entries[e], kept_global_site(seen.entry_sites[e], seen.entries[e]),
-                      false},
+                      false, view_op(view)},
            false);
     }
   }

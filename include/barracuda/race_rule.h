@@ -32,6 +32,23 @@ constexpr Hazard hazard_between(bool earlier_write, bool earlier_atomic, bool la
   return earlier_write ? Hazard::kReadAfterWrite : Hazard::kWriteAfterRead;
 }
 
+// What an access of a race did, where its hazard leaves it open: an atomic-plain pair names neither
+// which access was the atomic nor whether the plain one read or wrote; the report says both.
+enum class AccessOp : uint8_t { kRead, kWrite, kAtomic };
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr AccessOp access_op(bool write, bool atomic) {
+  return atomic ? AccessOp::kAtomic : (write ? AccessOp::kWrite : AccessOp::kRead);
+}
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr AtomicPlainSides atomic_plain_sides(AccessOp first, AccessOp second) {
+  const bool atomic_first = first == AccessOp::kAtomic;
+  return {atomic_first, (atomic_first ? second : first) == AccessOp::kWrite};
+}
+
 // The class of a race between two threads of one launch, each given as its linear block and its
 // block-linear thread index, under independent thread scheduling (where lanes of one warp are threads
 // like any other). The lockstep model refines kIntraWarp (engine/conflict_checker.cpp).

@@ -77,6 +77,14 @@ enum class Hazard : uint8_t {
   kAtomicPlain = 3,  // an atomic (atom/red) and a non-atomic access
 };
 
+// Of an atomic-plain pair, what its hazard does not name: whether the earlier access was the atomic,
+// and whether the plain access wrote (barracuda/race_rule.h: atomic_plain_sides). A device race record
+// carries them in its flags (kFlagRaceAtomicFirst, kFlagRacePlainWrite).
+struct AtomicPlainSides {
+  bool atomic_first;
+  bool plain_write;
+};
+
 // What a kSharedRace record carries in `base` and `stride` (record_ops.inc); the header itself names
 // the second access.
 struct SharedRacePayload {
@@ -86,6 +94,7 @@ struct SharedRacePayload {
   Hazard hazard;
   bool same_value;  // both were stores of one value to one address by a whole warp group (`value`)
   uint32_t value;
+  AtomicPlainSides sides;  // from the header's flags
 };
 
 inline constexpr uint32_t kSharedRaceOffsetBits = 18;  // 256 KiB: past any block's shared memory
@@ -107,6 +116,7 @@ struct GlobalRacePayload {
   Hazard hazard;
   bool same_value;  // both were stores of one value to one address by a whole warp group (`value`)
   uint32_t value;
+  AtomicPlainSides sides;  // from the header's flags
 };
 enum GlobalRacePayloadWord : uint32_t {
   kGlobalRaceFirstBlock = 0,
@@ -130,7 +140,15 @@ enum RecordFlag : uint8_t {
   // a morally strong pair exactly when the load carries this flag (docs/engine.md, "volatile is not
   // atomic").
   kFlagSpinRead = 1u << 3,
+  // On a device race record (kSharedRace, kGlobalRace) of an atomic-plain pair: AtomicPlainSides.
+  kFlagRaceAtomicFirst = 1u << 4,
+  kFlagRacePlainWrite = 1u << 5,
 };
+
+constexpr uint8_t pack_atomic_plain_sides(AtomicPlainSides sides) {
+  return static_cast<uint8_t>((sides.atomic_first ? kFlagRaceAtomicFirst : 0u) |
+                              (sides.plain_write ? kFlagRacePlainWrite : 0u));
+}
 
 struct RecordHeader {
   uint8_t op;          // RecordOp

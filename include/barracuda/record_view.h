@@ -228,6 +228,10 @@ class RecordView {
   constexpr int32_t affine_stride() const { return has_uniform_value() ? 0 : header_->stride; }
 
   // The payload of a kSharedRace record (record_ops.inc).
+  // Of a device race record's atomic-plain pair: which access was the atomic, whether the plain one wrote.
+  constexpr AtomicPlainSides atomic_plain_sides() const {
+    return {(header_->flags & kFlagRaceAtomicFirst) != 0, (header_->flags & kFlagRacePlainWrite) != 0};
+  }
   constexpr SharedRacePayload shared_race() const {
     const uint64_t base = header_->base;
     SharedRacePayload payload{};
@@ -237,6 +241,7 @@ class RecordView {
     payload.hazard = static_cast<Hazard>((base >> 28) & 0x3u);
     payload.same_value = ((base >> 30) & 1u) != 0;
     payload.value = static_cast<uint32_t>(base >> 32);
+    payload.sides = atomic_plain_sides();
     return payload;
   }
 
@@ -250,6 +255,7 @@ class RecordView {
     payload.hazard = static_cast<Hazard>(hazard & 0x3u);
     payload.same_value = (hazard >> 2 & 1u) != 0;
     payload.value = payload_word(kGlobalRaceValue);
+    payload.sides = atomic_plain_sides();
     return payload;
   }
 

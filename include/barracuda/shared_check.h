@@ -97,6 +97,7 @@ struct SharedRace {
   Hazard hazard;
   SharedStamp first;  // the earlier access
   bool same_value;    // write-write between two uniform stores of one value
+  AccessOp first_op;  // what the earlier access did
 };
 
 struct SharedCheckOutcome {
@@ -163,18 +164,18 @@ BARRACUDA_HOST_DEVICE constexpr void for_each_shared_race(const SharedShadowWord
     if (!same_instruction) {
       const bool same_value = access.write && access.uniform && written_value_of(seen.value, seen.write) &&
                               static_cast<uint32_t>(seen.value) == access.value;
-      fn(SharedRace{hazard_between(true, false, access.write, atomic), writer, same_value});
+      fn(SharedRace{hazard_between(true, false, access.write, atomic), writer, same_value, AccessOp::kWrite});
     }
   }
   // A write races with the reads of other threads; any plain access with their atomics.
   for (uint32_t i = 0; i < 2; ++i) {
     if (access.write && current_other(seen.readers[i], epoch, thread)) {
-      fn(SharedRace{hazard_between(false, false, true, atomic), unpack_stamp(seen.readers[i]), false});
+      fn(SharedRace{hazard_between(false, false, true, atomic), unpack_stamp(seen.readers[i]), false, AccessOp::kRead});
     }
   }
   for (uint32_t i = 0; i < 2; ++i) {
     if (!atomic && current_other(seen.atomics[i], epoch, thread)) {
-      fn(SharedRace{Hazard::kAtomicPlain, unpack_stamp(seen.atomics[i]), false});
+      fn(SharedRace{Hazard::kAtomicPlain, unpack_stamp(seen.atomics[i]), false, AccessOp::kAtomic});
     }
   }
 }

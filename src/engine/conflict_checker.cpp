@@ -8,6 +8,10 @@ Hazard hazard_between(const AccessKind& earlier, const AccessKind& current) {
   return barracuda::hazard_between(earlier.write, earlier.atomic, current.write, current.atomic);
 }
 
+AtomicPlainSides atomic_plain_sides(const AccessKind& earlier, const AccessKind& current) {
+  return barracuda::atomic_plain_sides(access_op(earlier.write, earlier.atomic), access_op(current.write, current.atomic));
+}
+
 bool ConflictChecker::covers(MemoryScope scope, ThreadId a, ThreadId b) const {
   const BlockId block_a = block_of(a), block_b = block_of(b);
   const bool by_cluster = scope == MemoryScope::kCluster;  // cluster_of divides: only where it is read
@@ -104,6 +108,7 @@ bool ConflictChecker::conflict(const Stamp& earlier, uint32_t byte) {
   Race race;
   race.race_class = scoped ? RaceClass::kScoped : classify(earlier);
   race.hazard = hazard_between(earlier.kind, current.kind);
+  race.sides = atomic_plain_sides(earlier.kind, current.kind);
   race.space = record_.space;
   race.first_site = earlier.site;
   race.second_site = current.site;

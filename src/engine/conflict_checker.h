@@ -11,6 +11,8 @@ namespace barracuda::engine {
 // The hazard two conflicting accesses form, named from the earlier to the later one (the shared rule,
 // barracuda/race_rule.h, on the engine's access kinds).
 Hazard hazard_between(const AccessKind& earlier, const AccessKind& current);
+// Of an atomic-plain pair: which access was the atomic, whether the plain one wrote.
+AtomicPlainSides atomic_plain_sides(const AccessKind& earlier, const AccessKind& current);
 
 // What every lane of one memory record shares.
 struct RecordAccess {

@@ -78,6 +78,7 @@ void EarlierLaunches::report(const EarlierAccess& earlier, uint64_t word, const 
   // means; on two devices the race is inter-device.
   race.race_class = launch.other_device ? RaceClass::kInterDevice : RaceClass::kInterBlock;
   race.hazard = hazard_between(earlier.kind, current.kind);
+  race.sides = atomic_plain_sides(earlier.kind, current.kind);
   race.space = MemorySpace::kGlobal;
   race.first_site = earlier.site;
   race.second_site = current.site;

@@ -68,6 +68,9 @@ struct Race {
   RaceClass race_class{};
   Hazard hazard{};
   MemorySpace space{};
+  // Of an atomic-plain pair: which access was the atomic, whether the plain one wrote (other hazards
+  // name both accesses' kinds themselves).
+  AtomicPlainSides sides{true, true};
   SiteId first_site{};  // the earlier access
   SiteId second_site{};
   ThreadCoord first_thread;

@@ -15,7 +15,7 @@ namespace {
 // warp are threads like any other: the class follows from the two threads alone (race_rule.h), and
 // the device named the hazard by the same rule.
 Race device_race(const RecordView& record, MemorySpace space, ThreadCoord first, uint32_t first_site,
-                 Hazard hazard, uint64_t address) {
+                 Hazard hazard, AtomicPlainSides sides, uint64_t address) {
   const RecordHeader& h = record.header();
   Race race;
   race.second_thread = {BlockId{h.block_id},
@@ -23,6 +23,7 @@ Race device_race(const RecordView& record, MemorySpace space, ThreadCoord first,
   race.race_class =
       race_class_between(raw(first.block), first.thread, raw(race.second_thread.block), race.second_thread.thread);
   race.hazard = hazard;
+  race.sides = sides;
   race.space = space;
   race.first_site = static_cast<SiteId>(first_site);
   race.second_site = static_cast<SiteId>(h.site_id);
@@ -50,7 +51,7 @@ void Worker::apply_shared_race(const RecordView& record, BlockState& block) {
     return malformed(h, "device race record naming a thread outside the block");
   }
   add_device_race(device_race(record, MemorySpace::kShared, {block.id(), payload.first_thread}, payload.first_site,
-                              payload.hazard, payload.offset),
+                              payload.hazard, payload.sides, payload.offset),
                   payload.same_value);
 }
 
@@ -64,7 +65,7 @@ void Worker::apply_global_race(const RecordView& record) {
     return malformed(h, "device race record naming a thread outside the grid");
   }
   add_device_race(device_race(record, MemorySpace::kGlobal, {BlockId{payload.first_block}, payload.first_thread},
-                              payload.first_site, payload.hazard, h.base),
+                              payload.first_site, payload.hazard, payload.sides, h.base),
                   payload.same_value);
 }
 

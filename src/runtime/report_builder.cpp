@@ -77,14 +77,18 @@ report::Hazard to_report(engine::Hazard h) {
   return report::Hazard::kWriteAfterWrite;
 }
 
-// The kinds of the two accesses follow from the hazard (named from the earlier to the later access).
-std::pair<report::AccessOperation, report::AccessOperation> access_kinds(engine::Hazard h) {
+// The kinds of the two accesses (earlier, later) follow from the hazard, and for an atomic-plain pair
+// from its sides.
+std::pair<report::AccessOperation, report::AccessOperation> access_kinds(engine::Hazard h, AtomicPlainSides sides) {
   using K = report::AccessOperation;
   switch (h) {
     case engine::Hazard::kReadAfterWrite: return {K::kWrite, K::kRead};
     case engine::Hazard::kWriteAfterRead: return {K::kRead, K::kWrite};
     case engine::Hazard::kWriteAfterWrite: return {K::kWrite, K::kWrite};
-    case engine::Hazard::kAtomicPlain: return {K::kAtomic, K::kWrite};
+    case engine::Hazard::kAtomicPlain: {
+      const K plain = sides.plain_write ? K::kWrite : K::kRead;
+      return sides.atomic_first ? std::pair{K::kAtomic, plain} : std::pair{plain, K::kAtomic};
+    }
   }
   return {K::kWrite, K::kWrite};
 }
@@ -117,7 +121,7 @@ report::Race to_report(const engine::Race& race, const SiteRegistry& sites, cons
   out.kernel = race.kernel;
   out.launch_index = launch_index(race.launch);
   out.dynamic_count = race.count;
-  auto [previous_kind, current_kind] = access_kinds(race.hazard);
+  auto [previous_kind, current_kind] = access_kinds(race.hazard, race.sides);
   out.previous = {to_report_site(race.first_site, sites), to_report_thread(race.first_thread, first_launch), previous_kind};
   out.current = {to_report_site(race.second_site, sites), to_report_thread(race.second_thread, launch), current_kind};
   out.previous.device = raw(race.first_device);

@@ -111,6 +111,19 @@ TEST(DeviceRaceRecord, AnAtomicPlainRaceKeepsItsHazard) {
   EXPECT_EQ(result.races[0].race_class, RaceClass::kInterWarp);
 }
 
+// Which access was the atomic, and what the plain one did, come in the header's flags.
+TEST(DeviceRaceRecord, AnAtomicPlainRaceKeepsItsSides) {
+  for (const AtomicPlainSides sides : {AtomicPlainSides{false, false}, AtomicPlainSides{true, true},
+                                       AtomicPlainSides{true, false}, AtomicPlainSides{false, true}}) {
+    RecordHeader h = shared_race(0, 1u << 4, {0x10, 40, 10, Hazard::kAtomicPlain, false, 0, {}});
+    h.flags = pack_atomic_plain_sides(sides);
+    const Result result = run(h);
+    ASSERT_EQ(result.races.size(), 1u);
+    EXPECT_EQ(result.races[0].sides.atomic_first, sides.atomic_first);
+    EXPECT_EQ(result.races[0].sides.plain_write, sides.plain_write);
+  }
+}
+
 TEST(DeviceRaceRecord, MalformedOnesAreSkipped) {
   const Result two_lanes = run(shared_race(0, 0x3, {0, 6, 10, Hazard::kReadAfterWrite, false, 0}));
   EXPECT_TRUE(two_lanes.races.empty());

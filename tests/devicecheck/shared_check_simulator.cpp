@@ -35,11 +35,14 @@ struct BlockShadow {
   std::unordered_map<uint64_t, SharedShadowWord> words;  // by word index
 };
 
-RecordHeader race_record(const RecordHeader& access, uint32_t lane, uint32_t offset, const SharedRace& race) {
+RecordHeader race_record(const RecordHeader& access, const SharedAccess& second, uint32_t lane, uint32_t offset,
+                         const SharedRace& race) {
   RecordHeader h = access;
   h.op = static_cast<uint8_t>(RecordOp::kSharedRace);
   h.size_mode = pack_size_mode(size_log2_of(access.size_mode), AddressMode::kAffine);
-  h.flags = 0;
+  h.flags = race.hazard == Hazard::kAtomicPlain
+                ? pack_atomic_plain_sides(atomic_plain_sides(race.first_op, access_op(second.write, second.stamp.atomic)))
+                : 0;
   h.active_mask = 1u << lane;
   h.stride = static_cast<int32_t>(race.first.site);
   h.base = pack_shared_race_base({offset, race.first.thread, race.first.site, race.hazard, race.same_value,
@@ -85,7 +88,7 @@ void check_access(const RecordView& access, BlockShadow& block, std::vector<Reco
         const SharedCheckOutcome outcome = check_shared_access(shadow, lane_access);
         shadow = outcome.next;
         for (uint32_t r = 0; r < outcome.race_count; ++r) {
-          out.push_back(race_record(h, lane, static_cast<uint32_t>(offset), outcome.races[r]));
+          out.push_back(race_record(h, lane_access, lane, static_cast<uint32_t>(offset), outcome.races[r]));
         }
         continue;
       }
@@ -95,7 +98,7 @@ void check_access(const RecordView& access, BlockShadow& block, std::vector<Reco
         each.stamp.thread = each.last_writer_thread = warp_base + lowest_lane(m);
         const SharedCheckOutcome outcome = check_shared_access(shadow, each);
         for (uint32_t r = 0; r < outcome.race_count; ++r) {
-          out.push_back(race_record(h, lowest_lane(m), static_cast<uint32_t>(offset), outcome.races[r]));
+          out.push_back(race_record(h, each, lowest_lane(m), static_cast<uint32_t>(offset), outcome.races[r]));
         }
       }
       shadow = apply_shared_read_lanes(shadow, lane_access, together, warp_base);
@@ -109,7 +112,9 @@ void push_global_race(const RecordHeader& access, uint32_t lane, uint64_t word, 
   RecordHeader h = access;
   h.op = static_cast<uint8_t>(RecordOp::kGlobalRace);
   h.size_mode = pack_size_mode(size_log2_of(access.size_mode), AddressMode::kDelta32);
-  h.flags = 0;
+  h.flags = race.hazard == Hazard::kAtomicPlain
+                ? pack_atomic_plain_sides(atomic_plain_sides(race.first_op, global_access_op(second)))
+                : 0;
   h.active_mask = 1u << lane;
   h.stride = 0;
   h.base = word;

@@ -294,6 +294,15 @@ TEST(WrittenValue, IsKeptForOneStampAndNeverZero) {
   EXPECT_EQ(static_cast<uint32_t>(kept_written_value(stamp, 0xdeadbeef)), 0xdeadbeefu);
 }
 
+// Each race says what its earlier access did (a device race record's atomic-plain sides come from it).
+TEST(SharedCheck, ARaceNamesWhatItsEarlierAccessDid) {
+  EXPECT_EQ(run({store(1, 0, 10), load(1, 40, 11)}).races[0].first_op, AccessOp::kWrite);
+  EXPECT_EQ(run({load(1, 0, 10), store(1, 40, 11)}).races[0].first_op, AccessOp::kRead);
+  EXPECT_EQ(run({load(1, 0, 10), atomic(1, 40, 11)}).races[0].first_op, AccessOp::kRead);
+  EXPECT_EQ(run({atomic(1, 0, 10), load(1, 40, 11)}).races[0].first_op, AccessOp::kAtomic);
+  EXPECT_EQ(run({store(1, 0, 10), atomic(1, 40, 11)}).races[0].first_op, AccessOp::kWrite);
+}
+
 TEST(SharedCheck, LanesOfOneSameValueStoreActAsOneWrite) {
   // Lanes 3, 4 and 9 store one value to one address: lane 3 checks, lane 9 is left as the writer.
   EXPECT_TRUE(shared_lane_role(true, ~0u, 0x218, 3).checks);

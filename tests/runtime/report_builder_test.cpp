@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 
+#include "report/fingerprint.h"
 #include "runtime/race_allocations.h"
 #include "scenario.h"
 
@@ -158,6 +159,37 @@ TEST(AddFindings, RacesOfInstructionsAtOneSourcePositionAreOneFinding) {
     EXPECT_EQ(race.dynamic_count, unrolled_count);
   }
   EXPECT_EQ(at_line_12, 1u);
+}
+
+// An atomic-plain race names which access was the atomic and whether the plain one read or wrote (its
+// hazard names neither): a plain read before an atomic of another block, and an atomic before a plain
+// read, are one finding seen in two orders, with one fingerprint.
+TEST(AddFindings, AnAtomicPlainRaceNamesTheAtomicAndWhatThePlainAccessDid) {
+  SiteRegistry sites;
+  register_sites_at(sites, {"_Z6kernelv", 1, "/src/kernel.cu", 12, 5}, {{2, {"_Z6kernelv", 1, "/src/kernel.cu", 14, 5}}});
+  std::vector<std::string> fingerprints;
+  for (const bool read_first : {true, false}) {
+    Scenario s(Dim3{2, 1, 1}, Dim3{32, 1, 1});
+    const engine::test::AccessOptions read{.site = SiteId{1}};
+    const engine::test::AccessOptions add{.site = SiteId{2}};
+    if (read_first) s.warp(0, 0).load(lane(0), 0x30000, 4, read);
+    s.warp(1, 0).atomic(lane(0), 0x30000, 4, add);
+    if (!read_first) s.warp(0, 0).load(lane(0), 0x30000, 4, read);
+    s.run();
+    report::Report report;
+    add_findings(report, s.engine(), sites, no_launches, {});
+    ASSERT_EQ(report.races.size(), 1u);
+    const report::Race& race = report.races[0];
+    ASSERT_EQ(race.hazard, report::Hazard::kAtomicPlain);
+    const report::Access& plain = read_first ? race.previous : race.current;
+    const report::Access& atomic = read_first ? race.current : race.previous;
+    EXPECT_EQ(plain.kind, report::AccessOperation::kRead);
+    EXPECT_EQ(plain.site.source.line, 12u);
+    EXPECT_EQ(atomic.kind, report::AccessOperation::kAtomic);
+    EXPECT_EQ(atomic.site.source.line, 14u);
+    fingerprints.push_back(report::race_fingerprint(race));
+  }
+  EXPECT_EQ(fingerprints[0], fingerprints[1]);
 }
 
 // Two barriers that order nothing, at one source line (an unrolled loop): one warning.
