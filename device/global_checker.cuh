@@ -208,7 +208,7 @@ __device__ __noinline__ void check_global_word(const Launch& launch, const Globa
   const uint32_t tag = access.stamp.tag;
   for (;;) {
     GlobalShadowWord seen = load_global_word(word, access);
-    if (reads_written_value(seen, access, layout)) seen.value = await_written_value(&word->value, seen.write, seen.value);
+    if (lags_written_value(seen, access, layout)) seen.value = await_written_value(&word->value, tag, seen.value);
     if (plain_write(access)) {
       // The last write's site, read before this write's own replaces it.
       if (current_stamp(seen.write, tag)) {
@@ -217,9 +217,9 @@ __device__ __noinline__ void check_global_word(const Launch& launch, const Globa
       const GlobalWriteUpdate update = global_write_update(access, layout);
       if (cas(&word->write, seen.write, update.stamp) != seen.write) continue;
       store_relaxed_u32(&word->write_site, update.site);
-      __threadfence();
-      if (access.uniform) publish_written_value(&word->value, &word->write, update.stamp, update.value);
+      if (update.value != seen.value) atomicExch(reinterpret_cast<unsigned long long*>(&word->value), update.value);
       send_global_races(launch, check, word, access, seen, true, site_id, size_log2, word_address);
+      __threadfence();
       // The write forgets the entries, and races with those it is concurrent with (the rule's and any
       // kept after it looked) where it clears them itself.
       for (uint32_t e = 0; e < kGlobalEntries; ++e) {

@@ -38,29 +38,12 @@ __device__ __forceinline__ uint64_t cas(uint64_t* address, uint64_t expected, ui
   return atomicCAS(reinterpret_cast<unsigned long long*>(address), expected, desired);
 }
 
-// ---- the value of a uniform store beside its stamp (barracuda/written_value.h) ---------------------
-
-// After a write swapped `stamp` into `stamp_field` (and fenced): puts `kept` into `value_field` while
-// the stamp there is still this write's, so that a later write's value is never overwritten by this
-// older one (the value would then stand beside a stamp that is not its own for good). The value is
-// read with acquire: a later writer publishes its value only after its stamp and a fence, so a value
-// of its seen here means its stamp is seen too.
-__device__ __noinline__ void publish_written_value(uint64_t* value_field, const uint64_t* stamp_field, uint64_t stamp,
-                                                   uint64_t kept) {
-  for (uint64_t held = load_acquire_gpu(value_field); held != kept;) {
-    if (load_relaxed_gpu(stamp_field) != stamp) return;
-    const uint64_t found = cas(value_field, held, kept);
-    if (found == held) return;
-    held = found;
-  }
-}
-
-// The value kept for the write stamped `stamp`, when `seen` (read after the stamp) is not yet its own:
-// that write has swapped its stamp in and publishes its value next. Waits a moment for it (as site_of
-// does for a site); a write that publishes none (not uniform) or a value not seen in time leaves
-// `seen`, which the rule then takes for a different value.
-__device__ __noinline__ uint64_t await_written_value(const uint64_t* value_field, uint64_t stamp, uint64_t seen) {
-  for (uint32_t attempt = 0; !written_value_of(seen, stamp) && attempt < 1000; ++attempt) {
+// The value a uniform store left beside a stamp it swapped in just before (lags_written_value):
+// waits a moment for a value tagged `tag` (the interval's epoch, the launch's tag), as site_of does for
+// a site. A write that stores none (not uniform), or a value not seen in time, leaves `seen`, which the
+// rule then takes for a different value: a race is never made a warning by a value it could not see.
+__device__ __noinline__ uint64_t await_written_value(const uint64_t* value_field, uint32_t tag, uint64_t seen) {
+  for (uint32_t attempt = 0; !same_epoch(seen, tag) && attempt < 1000; ++attempt) {
     __nanosleep(64);
     seen = load_relaxed_gpu(value_field);
   }
@@ -234,11 +217,11 @@ __device__ __noinline__ void check_shared_word(const Launch& launch, SharedShado
     SharedShadowWord seen = load_shared_word(word, plain_write);
     const uint32_t epoch = access.stamp.epoch;
     if (plain_write) {
-      if (reads_written_value(seen, access)) seen.value = await_written_value(&word->value, seen.write, seen.value);
-      const uint64_t stamp = shared_write_stamp(access);
-      if (cas(&word->write, seen.write, stamp) != seen.write) continue;
+      if (lags_written_value(seen, access)) seen.value = await_written_value(&word->value, epoch, seen.value);
+      if (cas(&word->write, seen.write, shared_write_stamp(access)) != seen.write) continue;
+      const uint64_t value = shared_write_value(access);
+      if (value != seen.value) atomicExch(reinterpret_cast<unsigned long long*>(&word->value), value);
       __threadfence();
-      if (access.uniform) publish_written_value(&word->value, &word->write, stamp, shared_write_value(access));
       // The write forgets the reads and atomics of its interval (those of earlier ones are stale
       // already). One that slipped in after the rule looked is a race too; one that comes after this
       // clears finds the write when it re-reads it.

@@ -80,6 +80,8 @@ constexpr GlobalStamp unpack_global_stamp(uint64_t packed, GlobalStampLayout lay
 constexpr bool current_stamp(uint64_t packed, uint32_t tag) {
   return packed != 0 && (packed >> (64 - kGlobalTagBits)) == tag;
 }
+// GlobalShadowWord::value: tag << 32 | the value of a uniform store of this launch.
+constexpr bool current_value(uint64_t value, uint32_t tag) { return value != 0 && (value >> 32) == tag; }
 
 // A site as the shadow keeps it beside a stamp: the site and 11 bits folded from the stamp it belongs
 // to. The stamp is swapped in atomically and the site written after it, so a report reads the site
@@ -112,9 +114,9 @@ inline constexpr uint32_t kGlobalEntries = 2 * kGlobalViews;
 struct GlobalShadowWord {
   uint64_t write;                    // stamp of the last plain write
   uint64_t entries[kGlobalEntries];  // stamps of accesses since it: view v in [2v] and [2v + 1]
-  // kept_written_value(write, value) when the last plain write was a uniform store (every lane of its
-  // warp group stored one value to this one address: what the host's StoreValues learns from
-  // kFlagUniformValue); else 0 or a value kept for another stamp (barracuda/written_value.h).
+  // tag << 32 | value when the last plain write was a uniform store (every lane of its warp group
+  // stored one value to this one address: what the host's StoreValues learns from kFlagUniformValue);
+  // else 0. Written after the stamp, as in the shared rule (lags_written_value).
   uint64_t value;
   uint32_t write_site;                    // pack_global_site() of `write`
   uint32_t entry_sites[kGlobalEntries];  // of `entries`
@@ -270,7 +272,7 @@ BARRACUDA_HOST_DEVICE constexpr void for_each_global_race(const GlobalShadowWord
                                   writer.thread / kWarpSize == access.stamp.thread / kWarpSize &&
                                   (access.same_instruction_lanes >> (writer.thread % kWarpSize) & 1u) != 0;
     if (!same_instruction) {
-      const bool same_value = plain_write(access) && access.uniform && written_value_of(seen.value, seen.write) &&
+      const bool same_value = plain_write(access) && access.uniform && current_value(seen.value, tag) &&
                               static_cast<uint32_t>(seen.value) == access.value;
       race(GlobalRace{hazard_between(true, false, access.write, access.write && access.stamp.strong), seen.write,
                       writer_site, same_value, AccessOp::kWrite},
@@ -288,11 +290,11 @@ BARRACUDA_HOST_DEVICE constexpr void for_each_global_race(const GlobalShadowWord
   }
 }
 
-// Whether the rule reads the word's value for `access` (a uniform plain write, where the last write is
-// concurrent with it): the device makes sure the value it saw is that write's.
-constexpr bool reads_written_value(const GlobalShadowWord& seen, const GlobalAccess& access, GlobalStampLayout layout) {
+// Whether the rule would compare `access` with the value of a concurrent write of this launch that is
+// not beside its stamp yet (as lags_written_value in the shared rule): the device waits for it.
+constexpr bool lags_written_value(const GlobalShadowWord& seen, const GlobalAccess& access, GlobalStampLayout layout) {
   return plain_write(access) && access.uniform && current_stamp(seen.write, access.stamp.tag) &&
-         global_concurrent(seen.write, access.stamp, layout);
+         global_concurrent(seen.write, access.stamp, layout) && !current_value(seen.value, access.stamp.tag);
 }
 
 // What a plain write leaves as the last write: its stamp (credited to `last_writer_thread`), site and
@@ -306,7 +308,7 @@ constexpr GlobalWriteUpdate global_write_update(const GlobalAccess& access, Glob
   const uint32_t tag = access.stamp.tag;
   const uint64_t stamp =
       pack_global_stamp({tag, access.stamp.block, access.stamp.interval, access.last_writer_thread}, layout);
-  return {stamp, pack_global_site(access.site, stamp), access.uniform ? kept_written_value(stamp, access.value) : 0};
+  return {stamp, pack_global_site(access.site, stamp), access.uniform ? (uint64_t{tag} << 32 | access.value) : 0};
 }
 // What any other access changes: one entry of its view (`entry` kNoEntry: nothing).
 struct GlobalEntryUpdate {

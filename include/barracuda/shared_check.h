@@ -26,7 +26,6 @@
 #include "barracuda/race_rule.h"
 #include "barracuda/record_view.h"
 #include "barracuda/warp_lanes.h"
-#include "barracuda/written_value.h"
 
 namespace barracuda {
 
@@ -64,9 +63,10 @@ constexpr SharedStamp unpack_stamp(uint64_t packed) {
 struct SharedShadowWord {
   uint64_t write;       // stamp of the last plain write
   uint64_t readers[2];  // stamps of plain reads since that write, of two different threads
-  // kept_written_value(write, value) when the last write was a uniform store (every lane of its warp
-  // group stored one value to this one address: what the host's StoreValues learns from
-  // kFlagUniformValue); else 0 or a value kept for another stamp (barracuda/written_value.h).
+  // epoch << 32 | value when the last write was a uniform store (every lane of its warp group stored
+  // one value to this one address: what the host's StoreValues learns from kFlagUniformValue); else 0.
+  // The device swaps the write's stamp in first and the value after it: a value of an earlier
+  // interval beside a stamp of this one is not there yet (lags_written_value).
   uint64_t value;
   uint64_t atomics[2];  // stamps of atomics since that write, of two different threads
 };
@@ -162,7 +162,7 @@ BARRACUDA_HOST_DEVICE constexpr void for_each_shared_race(const SharedShadowWord
                                   writer.thread / kWarpSize == thread / kWarpSize &&
                                   (access.same_instruction_lanes >> (writer.thread % kWarpSize) & 1u) != 0;
     if (!same_instruction) {
-      const bool same_value = access.write && access.uniform && written_value_of(seen.value, seen.write) &&
+      const bool same_value = access.write && access.uniform && same_epoch(seen.value, epoch) &&
                               static_cast<uint32_t>(seen.value) == access.value;
       fn(SharedRace{hazard_between(true, false, access.write, atomic), writer, same_value, AccessOp::kWrite});
     }
@@ -186,13 +186,17 @@ BARRACUDA_HOST_DEVICE constexpr uint64_t shared_write_stamp(const SharedAccess& 
   return pack_stamp({access.stamp.epoch, access.last_writer_thread, access.stamp.site, false});
 }
 BARRACUDA_HOST_DEVICE constexpr uint64_t shared_write_value(const SharedAccess& access) {
-  return access.uniform ? kept_written_value(shared_write_stamp(access), access.value) : 0;
+  return access.uniform ? (uint64_t{access.stamp.epoch} << 32 | access.value) : 0;
 }
-// Whether the rule reads the word's value for `access` (a uniform plain write, where the last write is
-// of another thread in its interval): the device makes sure the value it saw is that write's.
-BARRACUDA_HOST_DEVICE constexpr bool reads_written_value(const SharedShadowWord& seen, const SharedAccess& access) {
+// Whether the rule would compare `access` (a uniform plain write) with the value of a write of
+// another thread in its interval that is not beside that write's stamp yet: the device waits for it
+// (a flag eight warps set to 1 was otherwise compared with the 0 of the interval before and reported
+// as a race of two different values). Any value of the interval will do: writers of one interval that
+// stored different values race with each other whichever pair is named.
+BARRACUDA_HOST_DEVICE constexpr bool lags_written_value(const SharedShadowWord& seen, const SharedAccess& access) {
   return access.write && !access.stamp.atomic && access.uniform &&
-         current_other(seen.write, access.stamp.epoch, access.stamp.thread);
+         current_other(seen.write, access.stamp.epoch, access.stamp.thread) &&
+         !same_epoch(seen.value, access.stamp.epoch);
 }
 
 // The shadow an access leaves, from the shadow it saw (in place).
