@@ -83,7 +83,8 @@ struct Race {
   bool same_value = false;
   // The device compared the two stores' values itself (a race it sent): `same_value` is its verdict
   // for this pair, which the launch's per-site values (StoreValues: only the sites of the pairs the
-  // device sent) must not override. Kept only while every occurrence of the entry says so.
+  // device sent) must not turn into a warning; a racing read of either store still makes it a race.
+  // Kept only while every occurrence of the entry says so.
   bool value_from_device = false;
   // The pair would be ordered had a spin on a legacy atomic (`while (atomicExch(&flag, 0) == 0);`)
   // been followed by an acquire fence of the flag's scope (there was none, or a narrower one): the

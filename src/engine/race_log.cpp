@@ -36,7 +36,12 @@ void RaceLog::merge(RaceLog&& other, const std::string& kernel, LaunchSeq launch
     race.launch = launch;
     race.device = device;
     if (race.first_kernel.empty()) race.first_device = device;  // else the earlier launch's (earlier_launches.cpp)
-    if (!race.value_from_device) {
+    if (race.value_from_device) {
+      // The device compared the values; a racing read that observed either store (engine.cpp) still
+      // makes the pair a race (hist[bin]++ of two warps that both stored 1).
+      race.same_value = race.same_value && !launch_values.varying(race.first_site) &&
+                        !launch_values.varying(race.second_site);
+    } else {
       const std::optional<uint32_t> first = launch_values.constant(race.first_site);
       race.same_value = race.hazard == Hazard::kWriteAfterWrite && race.first_kernel.empty() && first &&
                         first == launch_values.constant(race.second_site);

@@ -20,6 +20,11 @@ void StoreValues::merge(const StoreValues& other) {
   }
 }
 
+bool StoreValues::varying(SiteId site) const {
+  const auto found = values_.find(raw(site));
+  return found != values_.end() && found->second == kVarying;
+}
+
 std::optional<uint32_t> StoreValues::constant(SiteId site) const {
   const auto found = values_.find(raw(site));
   if (found == values_.end() || found->second == kVarying) return std::nullopt;

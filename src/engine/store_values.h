@@ -22,6 +22,8 @@ class StoreValues {
   void clear() { values_.clear(); }
   // The one value every store record at `site` wrote, if it always wrote the same one.
   std::optional<uint32_t> constant(SiteId site) const;
+  // Whether `site` was noted as storing several values (or as a store a racing read observed).
+  bool varying(SiteId site) const;
 
  private:
   static constexpr uint64_t kUnseen = 0;

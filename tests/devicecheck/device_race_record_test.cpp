@@ -182,6 +182,20 @@ TEST(DeviceGlobalRaceRecord, ADifferentValuePairOfASameValueSiteStaysARace) {
   }
 }
 
+// Two warps both read a bin and stored 1 (hist[bin]++): the device finds the stores of one value, but a
+// read that raced with the store (RAW) makes the write-write a race, as on the host (engine.cpp).
+TEST(DeviceRaceRecord, ASameValuePairWhoseStoreARacingReadObservedIsARace) {
+  const Result result = run(std::vector<RecordHeader>{
+      shared_race(1, 1u << 0, {0x48, 0, 20, Hazard::kWriteAfterWrite, true, 1}),
+      [] {
+        RecordHeader read = shared_race(1, 1u << 0, {0x48, 0, 20, Hazard::kReadAfterWrite, false, 0});
+        read.site_id = 30;
+        return read;
+      }()});
+  ASSERT_EQ(result.races.size(), 2u);
+  for (const Race& race : result.races) EXPECT_FALSE(race.same_value) << static_cast<int>(race.hazard);
+}
+
 // Two pairs of one entry (sites, class, hazard), one of one value and one of two: a race.
 TEST(DeviceRaceRecord, AnEntryIsTheSameValueWarningOnlyIfEveryPairWas) {
   const Result result = run(std::vector<RecordHeader>{
