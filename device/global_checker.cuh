@@ -85,9 +85,7 @@ __device__ __noinline__ void send_global_race(const Launch& launch, const Global
   }
   const WarpGroup alone = lane_alone();
   RecordHeader header = make_header(launch, RecordOp::kGlobalRace, alone.mask, site_id);
-  if (race.hazard == Hazard::kAtomicPlain) {
-    header.flags = pack_atomic_plain_sides(atomic_plain_sides(race.first_op, global_access_op(access)));
-  }
+  header.flags = race_record_flags(race.hazard, race.first_op, global_access_op(access));
   header.space_sem = pack_space_sem(MemorySpace::kGlobal, MemorySemantics::kWeak, MemoryScope::kCta);
   header.size_mode = pack_size_mode(size_log2, AddressMode::kDelta32);
   header.base = word_address;

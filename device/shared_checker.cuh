@@ -156,10 +156,7 @@ __device__ __noinline__ void send_race(const Launch& launch, uint32_t site_id, u
   if (!first_report(launch.slot, shared_race_filter_key(race.first.site, site_id, race.hazard, intra_warp, race.same_value))) return;
   const WarpGroup alone = lane_alone();
   RecordHeader header = make_header(launch, RecordOp::kSharedRace, alone.mask, site_id);
-  if (race.hazard == Hazard::kAtomicPlain) {
-    header.flags = pack_atomic_plain_sides(
-        atomic_plain_sides(race.first_op, access_op(access.write, access.stamp.atomic)));
-  }
+  header.flags = race_record_flags(race.hazard, race.first_op, access_op(access.write, access.stamp.atomic));
   header.space_sem = pack_space_sem(MemorySpace::kShared, MemorySemantics::kWeak, MemoryScope::kCta);
   header.size_mode = pack_size_mode(size_log2, AddressMode::kAffine);
   header.stride = static_cast<int32_t>(race.first.site);

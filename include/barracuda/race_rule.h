@@ -49,6 +49,14 @@ constexpr AtomicPlainSides atomic_plain_sides(AccessOp first, AccessOp second) {
   return {atomic_first, (atomic_first ? second : first) == AccessOp::kWrite};
 }
 
+// The flags of a device race record (record.h): an atomic-plain race carries its sides, others none.
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr uint8_t race_record_flags(Hazard hazard, AccessOp first, AccessOp second) {
+  return hazard == Hazard::kAtomicPlain ? pack_atomic_plain_sides(atomic_plain_sides(first, second)) : 0;
+}
+
 // The class of a race between two threads of one launch, each given as its linear block and its
 // block-linear thread index, under independent thread scheduling (where lanes of one warp are threads
 // like any other). The lockstep model refines kIntraWarp (engine/conflict_checker.cpp).

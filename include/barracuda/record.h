@@ -146,8 +146,8 @@ enum RecordFlag : uint8_t {
 };
 
 constexpr uint8_t pack_atomic_plain_sides(AtomicPlainSides sides) {
-  return static_cast<uint8_t>((sides.atomic_first ? kFlagRaceAtomicFirst : 0u) |
-                              (sides.plain_write ? kFlagRacePlainWrite : 0u));
+  return static_cast<uint8_t>((sides.atomic_first ? static_cast<unsigned>(kFlagRaceAtomicFirst) : 0u) |
+                              (sides.plain_write ? static_cast<unsigned>(kFlagRacePlainWrite) : 0u));
 }
 
 struct RecordHeader {

@@ -24,6 +24,18 @@ TEST(RaceRule, HazardsAreNamedFromTheEarlierAccessToTheLaterOne) {
   EXPECT_EQ(hazard_between(true, true, true, true), Hazard::kWriteAfterWrite);
 }
 
+TEST(RaceRule, ARaceRecordCarriesTheSidesOfAnAtomicPlainRaceOnly) {
+  // A plain read, then an atomic: the atomic came second and the plain access did not write.
+  EXPECT_EQ(race_record_flags(Hazard::kAtomicPlain, AccessOp::kRead, AccessOp::kAtomic), 0);
+  EXPECT_EQ(race_record_flags(Hazard::kAtomicPlain, AccessOp::kAtomic, AccessOp::kRead), kFlagRaceAtomicFirst);
+  EXPECT_EQ(race_record_flags(Hazard::kAtomicPlain, AccessOp::kWrite, AccessOp::kAtomic), kFlagRacePlainWrite);
+  EXPECT_EQ(race_record_flags(Hazard::kAtomicPlain, AccessOp::kAtomic, AccessOp::kWrite),
+            kFlagRaceAtomicFirst | kFlagRacePlainWrite);
+  // Other hazards name both accesses already: their records carry no sides.
+  EXPECT_EQ(race_record_flags(Hazard::kWriteAfterWrite, AccessOp::kWrite, AccessOp::kWrite), 0);
+  EXPECT_EQ(race_record_flags(Hazard::kReadAfterWrite, AccessOp::kWrite, AccessOp::kRead), 0);
+}
+
 TEST(RaceRule, TheClassFollowsFromTheTwoThreads) {
   EXPECT_EQ(race_class_between(3, 5, 4, 5), RaceClass::kInterBlock);
   EXPECT_EQ(race_class_between(3, 5, 3, 31), RaceClass::kIntraWarp);

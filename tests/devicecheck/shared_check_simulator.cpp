@@ -40,9 +40,7 @@ RecordHeader race_record(const RecordHeader& access, const SharedAccess& second,
   RecordHeader h = access;
   h.op = static_cast<uint8_t>(RecordOp::kSharedRace);
   h.size_mode = pack_size_mode(size_log2_of(access.size_mode), AddressMode::kAffine);
-  h.flags = race.hazard == Hazard::kAtomicPlain
-                ? pack_atomic_plain_sides(atomic_plain_sides(race.first_op, access_op(second.write, second.stamp.atomic)))
-                : 0;
+  h.flags = race_record_flags(race.hazard, race.first_op, access_op(second.write, second.stamp.atomic));
   h.active_mask = 1u << lane;
   h.stride = static_cast<int32_t>(race.first.site);
   h.base = pack_shared_race_base({offset, race.first.thread, race.first.site, race.hazard, race.same_value,
@@ -112,9 +110,7 @@ void push_global_race(const RecordHeader& access, uint32_t lane, uint64_t word, 
   RecordHeader h = access;
   h.op = static_cast<uint8_t>(RecordOp::kGlobalRace);
   h.size_mode = pack_size_mode(size_log2_of(access.size_mode), AddressMode::kDelta32);
-  h.flags = race.hazard == Hazard::kAtomicPlain
-                ? pack_atomic_plain_sides(atomic_plain_sides(race.first_op, global_access_op(second)))
-                : 0;
+  h.flags = race_record_flags(race.hazard, race.first_op, global_access_op(second));
   h.active_mask = 1u << lane;
   h.stride = 0;
   h.base = word;
