@@ -170,8 +170,10 @@ void print_final_line(const Report& report, std::ostream& out) {
       << " new, " << counts.unique_races - counts.new_races << " known; " << counts.dynamic_races << " dynamic), "
       << count_of(counts.barrier_divergences, "barrier divergence", "barrier divergences") << ", "
       << count_of(counts.warnings, "warning", "warnings") << ", " << summary.suppressed_races << " suppressed; "
-      << count_of(summary.kernels_instrumented, "kernel checked", "kernels checked") << ", "
-      << summary.kernels_skipped.size() << " not instrumented, " << count_of(summary.launches, "launch", "launches")
+      // kernels_skipped names modules without instrumentation and launches that could not be
+      // checked alike (no queues): "not checked" is true of both.
+      << count_of(summary.kernels_instrumented, "kernel instrumented", "kernels instrumented") << ", "
+      << summary.kernels_skipped.size() << " not checked, " << count_of(summary.launches, "launch", "launches")
       << (summary.launches_filtered == 0 ? "" : " (" + std::to_string(summary.launches_filtered) + " left out by the launch filters)")
       << ", " << count_of(summary.events, "event", "events") << ", " << summary.dropped_events << " dropped"
       << (report.processes.empty() ? "" : ", " + count_of(report.processes.size(), "process", "processes"))

@@ -2,9 +2,11 @@
 // and the run either checks the launch (the tool's memory still fits) or says it was not checked;
 // never a crash or a changed result.
 //   e2e_gpu_filled          all but 64 MiB taken: the tool's memory still fits, the launch is checked
+//   e2e_gpu_filled MIB      all but MIB MiB taken: any of the tool's allocations may fail
 //   e2e_gpu_filled all      every last chunk taken: the tool cannot create its queues at all
 // Run the second with CUDA_MODULE_LOADING=EAGER, so that natively the kernel needs no memory at launch.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -40,9 +42,9 @@ int main(int argc, char** argv) {
   } else {
     size_t free_bytes = 0, total_bytes = 0;
     cudaMemGetInfo(&free_bytes, &total_bytes);
-    constexpr size_t kLeft = size_t{64} << 20;
+    const size_t left = size_t{argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 64} << 20;
     void* hog = nullptr;
-    filled = cudaMalloc(&hog, free_bytes > kLeft ? free_bytes - kLeft : 0);
+    filled = cudaMalloc(&hog, free_bytes > left ? free_bytes - left : 0);
   }
   racy_store<<<2, 32>>>(x);
   const cudaError_t done = cudaDeviceSynchronize();
