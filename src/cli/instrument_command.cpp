@@ -29,6 +29,7 @@ struct InstrumentCommandOptions {
   bool no_branches = false;
   bool log_read_only = false;
   bool filter_repeated_reads = false;
+  bool log_write_free_loads = false;
   bool with_runtime = false;
   bool stats = false;
   std::string harden;
@@ -46,6 +47,7 @@ void print_statistics(const ptx::passes::InstrumentStatistics& statistics) {
             << ")\nkernel exits logged: " << statistics.kernel_exits
             << "\nmemory accesses not logged (local/param/const or unsupported form): " << statistics.skipped_memory
             << "\nread-only loads not logged (ld.global.nc, ldu): " << statistics.read_only_loads
+            << "\nshared loads in write-free barrier intervals not logged: " << statistics.write_free_loads
             << "\nloads through read-only parameters (not logged where the launch allows): "
             << statistics.read_only_parameter_loads
             << "\nloads that skip their record where they repeat (--filter-repeated-reads): " << statistics.filtered_loads
@@ -75,6 +77,7 @@ int run_instrument(const InstrumentCommandOptions& options) {
                                                                   .log_branches = !options.no_branches,
                                                                   .log_read_only = options.log_read_only,
                                                                   .filter_repeated_reads = options.filter_repeated_reads,
+                                                                  .log_write_free_loads = options.log_write_free_loads,
                                                                   .perturb_seed = options.perturb ? 1u : 0u,
                                                                   .hardening = std::move(hardening)}));
   } catch (const ptx::passes::UnsupportedPtx& error) {
@@ -120,6 +123,9 @@ void add_instrument_command(CLI::App& app, CommandResult& result) {
   command->add_flag("--filter-repeated-reads", options->filter_repeated_reads,
                     "A lane skips logging a load that repeats the last access its function logged (option "
                     "filter_repeated_reads)");
+  command->add_flag("--log-write-free-loads", options->log_write_free_loads,
+                    "Also log shared loads in barrier intervals no shared write can run in (option "
+                    "log_write_free_loads)");
   command->add_flag("--with-runtime", options->with_runtime,
                     "Include the device runtime's definitions: a self-contained module ptxas or the driver compiles "
                     "as one program");

@@ -276,6 +276,8 @@ class Session final : public shim::SyncObserver {
     config.runtime_compiled = [this](const void* cubin, size_t size) { return runtime_compiled_.find(cubin, size); };
     config.verbose = options_.verbose;
     config.passes.log_read_only = options_.log_read_only;
+    // A tile read is what proves the barrier before it useful (redundant-barrier warnings).
+    config.passes.log_write_free_loads = options_.log_write_free_loads || options_.warn_redundant_barriers;
     // A repeated read can be what proves a barrier useful (repeated_read_filter.cpp).
     config.passes.filter_repeated_reads = options_.filter_repeated_reads && !options_.warn_redundant_barriers;
     config.passes.block_order = options_.block_order;

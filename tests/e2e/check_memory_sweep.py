@@ -14,9 +14,13 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_run import gpu_available  # noqa: E402
+
+ATTEMPTS = 3
+LOST_RACE = "counted as checked"
 
 
 def named_lines(report):
@@ -45,7 +49,7 @@ def check_level(barracuda, app, level, line, tmp):
             failures.append(f"not checked, exit {checked.returncode}, expected 67")
         return failures, "not checked: " + "; ".join(str(s.get("reason")) for s in summary["kernels_skipped"])
     if line not in named_lines(report):
-        failures.append(f"counted as checked ({summary['launches']} launches, {summary['events']} events) "
+        failures.append(f"{LOST_RACE} ({summary['launches']} launches, {summary['events']} events) "
                         f"without the race at {line}: {checked.stderr[-2000:]}")
     if checked.returncode != 66:
         failures.append(f"exit {checked.returncode}, expected 66")
@@ -69,10 +73,21 @@ def main():
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         for level in (int(n) for n in args.levels.split(",")):
-            failures, outcome = check_level(args.barracuda, app, level, args.line, tmp)
-            print(f"{level} MiB left: {outcome}")
-            for failure in failures:
-                print(f"FAIL ({level} MiB):", failure)
+            # What the app finds free also depends on other processes on the GPU (a test run beside
+            # this one, memory an exited process has not given back yet): a level fails only when
+            # every attempt does.
+            for attempt in range(1, ATTEMPTS + 1):
+                failures, outcome = check_level(args.barracuda, app, level, args.line, tmp)
+                print(f"{level} MiB left: {outcome}" + (f" (attempt {attempt})" if attempt > 1 else ""))
+                if not failures:
+                    break
+                # A lost race is never put down to the GPU's neighbours.
+                final = attempt == ATTEMPTS or any(failure.startswith(LOST_RACE) for failure in failures)
+                for failure in failures:
+                    print(f"{'FAIL' if final else 'again'} ({level} MiB):", failure)
+                if final:
+                    break
+                time.sleep(2)
             failed |= bool(failures)
     return 1 if failed else 0
 

@@ -33,7 +33,8 @@ struct InstrumentedModule {
 InstrumentedModule instrument_kernels() {
   ptx::ParseResult parsed = ptx::parse(std::string(instrumented_kernels_ptx()));
   check(static_cast<bool>(parsed), "kernels parse: " + parsed.error.to_string());
-  ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, {});
+  // Every access logged: shared_reverse's load after its barrier too (write_free_intervals.h).
+  ptx::passes::InstrumentResult result = ptx::passes::instrument_module(*parsed.module, {.log_write_free_loads = true});
   // Merged, the way the shim compiles a module: one program for ptxas, fewer registers.
   static const ptx::ParseResult runtime = ptx::parse(std::string(device_runtime_ptx()));
   check(static_cast<bool>(runtime), "runtime parses: " + runtime.error.to_string());

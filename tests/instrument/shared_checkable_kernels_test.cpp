@@ -69,7 +69,9 @@ Calls calls_in(const std::string& text, const std::string& function) {
 TEST(SharedCheckableKernels, InstrumentationRoutesTheirSharedAccessesToTheDevice) {
   ParseResult parsed = parse(std::string(shared_checkable_kernels_ptx()));
   ASSERT_TRUE(parsed);
-  const InstrumentResult result = instrument_module(*parsed.module, {});
+  // The tile loads too (they sit between the barriers after and before the tile stores, where they
+  // would not be logged: write_free_intervals.h).
+  const InstrumentResult result = instrument_module(*parsed.module, {.log_write_free_loads = true});
   EXPECT_EQ(result.statistics.shared_checkable_kernels, 4u);
   const std::string text = to_string(*parsed.module);
   // ptxas (through nvJitLink) accepts the module linked with the device runtime.

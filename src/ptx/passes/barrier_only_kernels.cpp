@@ -11,16 +11,6 @@ bool orders_memory(SemanticsQualifier semantics) {
          semantics == SemanticsQualifier::AcqRel || semantics == SemanticsQualifier::SeqCst;
 }
 
-// `bar.sync 0` / `barrier.sync[.aligned] 0`: every thread of the block, barrier 0.
-bool full_block_barrier(const Instruction& instruction) {
-  if (instruction.has_modifier("arrive") || instruction.has_modifier("red") || instruction.has_modifier("warp") ||
-      instruction.has_modifier("cluster")) {
-    return false;
-  }
-  return instruction.operands.size() == 1 && instruction.operands[0].kind == OperandKind::Integer &&
-         instruction.operands[0].value == 0;
-}
-
 bool synchronises_only_at_block_barriers(const Instruction& instruction) {
   if (orders_memory(instruction.semantics) || instruction.space == StateSpace::SharedCluster) return false;
   switch (instruction.opcode) {
@@ -54,6 +44,17 @@ uint64_t site_bound(const Module& module, uint32_t first_site_id) {
 }
 
 }  // namespace
+
+bool may_be_shared(StateSpace space) { return space == StateSpace::Shared || space == StateSpace::Generic; }
+
+bool full_block_barrier(const Instruction& instruction) {
+  if ((instruction.opcode != Opcode::Bar && instruction.opcode != Opcode::Barrier) || instruction.has_modifier("arrive") ||
+      instruction.has_modifier("red") || instruction.has_modifier("warp") || instruction.has_modifier("cluster")) {
+    return false;
+  }
+  return instruction.operands.size() == 1 && instruction.operands[0].kind == OperandKind::Integer &&
+         instruction.operands[0].value == 0;
+}
 
 bool weak_access(const Instruction& instruction) {
   return instruction.semantics == SemanticsQualifier::None || instruction.semantics == SemanticsQualifier::Weak;

@@ -26,6 +26,12 @@
 
 namespace barracuda::ptx::passes {
 
+// Shared, or generic (which may reach shared memory: its space is known only at run time).
+bool may_be_shared(StateSpace space);
+
+// `bar.sync 0` / `barrier.sync[.aligned] 0`: every thread of the block, barrier 0.
+bool full_block_barrier(const Instruction& instruction);
+
 // What one space's check adds to the barrier-only rule above. Each sees only instructions that rule
 // lets through.
 struct DeviceCheckRule {

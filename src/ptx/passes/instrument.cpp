@@ -14,6 +14,7 @@
 #include "ptx/passes/read_only_parameters.h"
 #include "ptx/passes/schedule_perturbation.h"
 #include "ptx/passes/shared_checkable_kernels.h"
+#include "ptx/passes/write_free_intervals.h"
 
 namespace barracuda::ptx::passes {
 
@@ -76,6 +77,8 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
       std::sort(listed.begin(), listed.end());
     }
     const std::unordered_set<std::string_view> buffers = parameter_buffer_registers(*function);
+    const std::unordered_set<const Instruction*> write_free =
+        options.log_write_free_loads ? std::unordered_set<const Instruction*>{} : loads_in_write_free_intervals(*function);
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
     if (options.filter_repeated_reads) calls.filter_repeated_reads();
@@ -90,6 +93,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
                         options,
                         parameters,
                         read_only,
+                        write_free,
                         spin_reads,
                         child_tokens,
                         buffers};

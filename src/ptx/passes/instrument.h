@@ -28,6 +28,10 @@ struct InstrumentOptions {
   // A lane does not log a load that repeats the last access its function logged (same instruction,
   // same address, nothing logged since): repeated_read_filter.cpp.
   bool filter_repeated_reads = false;
+  // Also log shared loads no write of their barrier interval can race with (write_free_intervals.h):
+  // off, they are neither logged nor checked. On: for differential runs, and where every access is
+  // needed (redundant-barrier warnings).
+  bool log_write_free_loads = false;
   // The order logical blocks start in (barracuda/block_order.h; block_order.h in this folder).
   BlockOrder block_order = BlockOrder::kNatural;
   uint64_t block_order_seed = 1;
@@ -57,6 +61,8 @@ struct InstrumentStatistics {
   // Loads through parameters their kernel only reads through (read_only_parameters.h), which launches
   // the host allows it for do not log.
   uint64_t read_only_parameter_loads = 0;
+  // Shared loads in barrier intervals no shared write can run in (write_free_intervals.h), not logged.
+  uint64_t write_free_loads = 0;
   // Logged loads that skip their record where they repeat (InstrumentOptions::filter_repeated_reads).
   uint64_t filtered_loads = 0;
   uint64_t block_index_reads = 0;  // %ctaid reads remapped by a block order other than natural

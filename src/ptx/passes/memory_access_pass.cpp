@@ -130,6 +130,10 @@ class AccessLogger {
       ++context_.statistics.read_only_loads;
       return;
     }
+    if (context_.write_free_loads.contains(&instruction)) {
+      ++context_.statistics.write_free_loads;
+      return;
+    }
     std::optional<MemorySpace> space = record_space(instruction.space);
     if (!space) {
       ++context_.statistics.skipped_memory;

@@ -33,6 +33,9 @@ struct PassContext {
   // The parameters the kernel only reads through (read_only_parameters.h): loads through them carry
   // kAccessReadOnlyParameter. Empty unless InstrumentOptions::log_read_only is off.
   const std::unordered_set<uint32_t>& read_only_parameters;
+  // Shared loads no write of their barrier interval can race with (write_free_intervals.h): not logged.
+  // Empty where InstrumentOptions::log_write_free_loads is on.
+  const std::unordered_set<const Instruction*>& write_free_loads;
   // The function's volatile loads that decide whether their loop goes on (spin_reads.h), found on the
   // original body: the memory pass marks them kAccessSpinRead.
   const SpinReads& spin_reads;

@@ -3,8 +3,6 @@
 namespace barracuda::ptx::passes {
 namespace {
 
-bool may_be_shared(StateSpace space) { return space == StateSpace::Shared || space == StateSpace::Generic; }
-
 bool word_sized(const Instruction& instruction) {
   const uint32_t bytes = access_bytes(instruction);
   return bytes == 4 || bytes == 8 || bytes == 16;
