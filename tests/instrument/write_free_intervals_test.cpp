@@ -32,7 +32,8 @@ Loads unlogged(const std::string& ptx, const std::string& name) {
   Function* function = parsed.module->find_function(name);
   EXPECT_NE(function, nullptr);
   Loads loads;
-  for (const Instruction* load : loads_in_write_free_intervals(*function)) {
+  const WriteFreeIntervals intervals(*parsed.module);
+  for (const Instruction* load : intervals.loads_of(*function)) {
     const Operand& address = load->operands[1];
     loads.emplace("[" + std::string(address.text) + "+" + std::to_string(address.value) + "]");
   }
@@ -126,18 +127,43 @@ TEST(WriteFreeIntervals, AGuardedBarrierDoesNotEndTheIntervalBeforeIt) {
 TEST(WriteFreeIntervals, KernelsWhoseBarriersOrWritesAreNotFollowedKeepEveryLoad) {
   const std::string reads_after_barrier = "  bar.sync 0;\n  ld.shared.u32 %r6, [tile+4];\n";
   for (const std::string& other : {"  bar.sync 1, 64;\n", "  bar.arrive 0;\n", "  barrier.cluster.arrive;\n",
-                                   "  bar.red.or.pred %p3, 0, %p1;\n", "  call.uni __nanosleep_helper;\n",
-                                   "  membar.cta;\n"}) {
-    const std::string ptx =
-        ".version 8.0\n.target sm_90\n.address_size 64\n.func __nanosleep_helper()\n{\n  ret;\n}\n" +
-        kernel("declined", other + reads_after_barrier).substr(std::string(".version 8.0\n.target sm_90\n.address_size 64\n").size());
-    EXPECT_EQ(unlogged(ptx, "declined"), Loads{}) << other;
+                                   "  bar.red.or.pred %p3, 0, %p1;\n", "  membar.cta;\n"}) {
+    EXPECT_EQ(unlogged(kernel("declined", other + reads_after_barrier), "declined"), Loads{}) << other;
   }
   // __syncwarp changes no barrier count: the kernel is followed.
   EXPECT_EQ(unlogged(kernel("warp_sync", "  bar.warp.sync -1;\n" + reads_after_barrier), "warp_sync"),
             (Loads{"[tile+4]"}));
   // A device function's intervals depend on its callers.
   EXPECT_EQ(unlogged(kernel("device_function", reads_after_barrier, ".func"), "device_function"), Loads{});
+}
+
+// A module with `callee` defined (or declared, without a body) before a kernel that calls it.
+std::string with_callee(const std::string& callee, const std::string& body) {
+  const std::string header = ".version 8.0\n.target sm_90\n.address_size 64\n";
+  return header + callee + kernel("caller", body).substr(header.size());
+}
+
+TEST(WriteFreeIntervals, ACallIsFollowedIntoWhatItCanReach) {
+  const std::string reads = "  call.uni helper;\n  bar.sync 0;\n  ld.shared.u32 %r6, [tile+4];\n  call.uni helper;\n";
+  // A function that stores to global memory only, and one it calls: plain instructions.
+  const std::string global_store =
+      ".func leaf(.param .u64 p)\n{\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], 1;\n  ret;\n}\n"
+      ".func helper()\n{\n  .param .u64 a;\n  st.param.u64 [a], 0;\n  call.uni leaf, (a);\n  ret;\n}\n";
+  EXPECT_EQ(unlogged(with_callee(global_store, reads), "caller"), (Loads{"[tile+4]"}));
+  // One that passes a barrier, stores to shared memory or fences, itself or in what it calls.
+  for (const std::string& spoiler : {"bar.sync 0;", "st.shared.u32 [tile+8], 1;", "membar.gl;"}) {
+    const std::string callees = ".func leaf()\n{\n  " + spoiler + "\n  ret;\n}\n"
+                                ".func helper()\n{\n  call.uni leaf;\n  ret;\n}\n";
+    EXPECT_EQ(unlogged(with_callee(callees, reads), "caller"), Loads{}) << spoiler;
+  }
+  // The PTX system calls (assert, printf) are known; a function without a body here is not.
+  const std::string assert_fail =
+      ".extern .func __assertfail(.param .b64 m, .param .b64 f, .param .b32 l, .param .b64 fn, .param .b64 c);\n";
+  const std::string fails =
+      "  .param .b64 m;\n  .param .b64 f;\n  .param .b32 l;\n  .param .b64 fn;\n  .param .b64 c;\n"
+      "  @%p1 call.uni __assertfail, (m, f, l, fn, c);\n  bar.sync 0;\n  ld.shared.u32 %r6, [tile+4];\n";
+  EXPECT_EQ(unlogged(with_callee(assert_fail, fails), "caller"), (Loads{"[tile+4]"}));
+  EXPECT_EQ(unlogged(with_callee(".extern .func helper();\n", reads), "caller"), Loads{});
 }
 
 TEST(WriteFreeIntervals, OnlyWeakSharedLoadsQualify) {

@@ -51,6 +51,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   const FenceFreeFunctions fence_free(module);
   const SharedCheckableKernels shared_checkable(module, options.first_site_id);
   const GlobalCheckableKernels global_checkable(module, options.first_site_id);
+  const WriteFreeIntervals write_free_intervals(module);
   declare_runtime_functions(module);
   define_launch_slot_globals(module);
   const std::unordered_map<std::string_view, uint32_t> child_tokens = child_token_offsets(module);
@@ -78,7 +79,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     }
     const std::unordered_set<std::string_view> buffers = parameter_buffer_registers(*function);
     const std::unordered_set<const Instruction*> write_free =
-        options.log_write_free_loads ? std::unordered_set<const Instruction*>{} : loads_in_write_free_intervals(*function);
+        options.log_write_free_loads ? std::unordered_set<const Instruction*>{} : write_free_intervals.loads_of(*function);
     FunctionEditor editor(module, *function);
     RuntimeCallBuilder calls(module, editor);
     if (options.filter_repeated_reads) calls.filter_repeated_reads();

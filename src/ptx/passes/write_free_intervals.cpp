@@ -7,6 +7,7 @@
 
 #include "ptx/cfg.h"
 #include "ptx/passes/barrier_only_kernels.h"
+#include "ptx/passes/call_graph.h"
 
 namespace barracuda::ptx::passes {
 namespace {
@@ -30,7 +31,6 @@ bool declines(const Instruction& instruction) {
     // a shared load left out would hand that role to the read before it.
     case Opcode::Fence:
     case Opcode::Membar:
-    case Opcode::Call:
     case Opcode::Cp:
     case Opcode::StAsync:
     case Opcode::RedAsync:
@@ -54,6 +54,14 @@ bool writes_shared(const Instruction& instruction) {
     case Opcode::Stmatrix: return true;
     default: return false;
   }
+}
+
+// What a function a kernel calls may not hold: anything that declines a kernel, any barrier that
+// counts (__syncwarp does not), a shared store. Its own calls are looked at through the call graph.
+bool spoils_a_caller(const Instruction& instruction) {
+  if (instruction.opcode == Opcode::Call) return false;
+  if (instruction.opcode == Opcode::Bar || instruction.opcode == Opcode::Barrier) return !instruction.has_modifier("warp");
+  return declines(instruction) || writes_shared(instruction);
 }
 
 bool candidate_load(const Instruction& instruction) {
@@ -146,14 +154,34 @@ class Intervals {
 
 }  // namespace
 
-std::unordered_set<const Instruction*> loads_in_write_free_intervals(Function& kernel) {
+WriteFreeIntervals::WriteFreeIntervals(const Module& module) {
+  const CallGraph graph(module);
+  if (graph.has_indirect_call) return;
+  const auto harmless = [&](const Function* function) {
+    if (graph.calls_unknown.contains(function)) return false;
+    for (const Statement& statement : function->body) {
+      const auto* instruction = std::get_if<Instruction>(&statement);
+      if (instruction != nullptr && spoils_a_caller(*instruction)) return false;
+    }
+    return true;
+  };
+  for (const Function* function : graph.definitions) {
+    if (!function->is_entry || graph.calls_unknown.contains(function)) continue;
+    bool followed = true;
+    for (const Function* callee : graph.closure(function)) followed = followed && (callee == function || harmless(callee));
+    if (followed) calls_followed_.insert(function);
+  }
+}
+
+std::unordered_set<const Instruction*> WriteFreeIntervals::loads_of(Function& kernel) const {
   if (!kernel.is_entry) return {};
+  const bool calls_followed = calls_followed_.contains(&kernel);
   std::unordered_map<const Instruction*, uint32_t> barriers;
   bool any_candidate = false;
   for (const Statement& statement : kernel.body) {
     const auto* instruction = std::get_if<Instruction>(&statement);
     if (instruction == nullptr) continue;
-    if (declines(*instruction)) return {};
+    if (declines(*instruction) || (instruction->opcode == Opcode::Call && !calls_followed)) return {};
     if (full_block_barrier(*instruction)) {
       if (barriers.size() + 1 >= kMaxRegions) return {};
       barriers.emplace(instruction, static_cast<uint32_t>(barriers.size()));

@@ -16,17 +16,32 @@
 // own holds a shared write (st/atom/red of shared or generic memory, wmma stores, stmatrix).
 //
 // Kernels only (a .func's intervals depend on its callers), and none that contains a fence (it
-// acquires through its thread's last logged read, which a left-out load would change), a call, a barrier
+// acquires through its thread's last logged read, which a left-out load would change), a barrier
 // other than `bar.sync 0` / `barrier.sync 0` (named barriers, thread counts, bar.arrive, bar.red,
 // cluster barriers), DSMEM, an async or bulk copy, mbarriers, st.async/red.async, wgmma, multimem,
 // tensormap or an opcode the IR does not know: their writes or their barrier counts are not followed.
-// Only weak `ld.shared` qualifies (a generic load may be global; ordering loads are logged anyway).
+// A call is taken as a plain instruction where everything it can reach is in the module (call_graph.h:
+// the PTX system calls vprintf, malloc, free and __assertfail included, so `assert` and `printf` do
+// not decline a kernel) and holds none of those, no barrier and no shared store; otherwise it
+// declines the kernel. Only weak `ld.shared` qualifies (a generic load may be global; ordering loads
+// are logged anyway).
 #include <unordered_set>
 
-#include "ptx/function.h"
+#include "ptx/module.h"
 
 namespace barracuda::ptx::passes {
 
-std::unordered_set<const Instruction*> loads_in_write_free_intervals(Function& kernel);
+class WriteFreeIntervals {
+ public:
+  // Looks at the calls of the module as it is: construct it before any pass edits a function.
+  explicit WriteFreeIntervals(const Module& module);
+  // The loads of `kernel` left unlogged; none for a .func. `kernel`'s body must not be edited yet.
+  std::unordered_set<const Instruction*> loads_of(Function& kernel) const;
+
+ private:
+  // Kernels whose calls can only reach functions without barriers, shared stores or declined
+  // instructions.
+  std::unordered_set<const Function*> calls_followed_;
+};
 
 }  // namespace barracuda::ptx::passes
