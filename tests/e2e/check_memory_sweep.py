@@ -17,7 +17,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_run import gpu_available  # noqa: E402
+from check_run import gpu_available, parse_options_and_app  # noqa: E402
 
 ATTEMPTS = 3
 LOST_RACE = "counted as checked"
@@ -61,12 +61,7 @@ def main():
     parser.add_argument("barracuda")
     parser.add_argument("--line", required=True, help="FILE:LINE the race must name")
     parser.add_argument("--levels", required=True, help="MiB left to the tool, comma-separated")
-    argv = sys.argv[1:]
-    split = argv.index("--") if "--" in argv else len(argv)
-    args = parser.parse_args(argv[:split])
-    app = argv[split + 1:]
-    if not app:
-        parser.error("no app after --")
+    args, app = parse_options_and_app(parser)
     if not gpu_available():
         print("skipped: no GPU")
         return 77

@@ -58,6 +58,17 @@ def allocation_failures(races, expected, allocated_by, text):
     return failures
 
 
+def parse_options_and_app(parser):
+    """The options before `--` and the app command after it (an error without one)."""
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    app = argv[split + 1:]
+    if not app:
+        parser.error("no app after --")
+    return args, app
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("barracuda")
@@ -85,12 +96,7 @@ def main():
     parser.add_argument("--keep-report", help="copy the run's JSON report here (for a later run's --harden)")
     parser.add_argument("--tool-option", action="append", default=[],
                         help="option for `barracuda run` (e.g. --tool-option=--queue-bytes=1M)")
-    argv = sys.argv[1:]
-    split = argv.index("--") if "--" in argv else len(argv)
-    args = parser.parse_args(argv[:split])
-    app = argv[split + 1:]
-    if not app:
-        parser.error("no app after --")
+    args, app = parse_options_and_app(parser)
     if not gpu_available():
         print("skipped: no GPU")
         return 77
