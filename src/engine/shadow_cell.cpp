@@ -37,6 +37,17 @@ bool check(const Stamp& earlier, const Stamp& access, ConflictSink& sink, uint32
   return false;
 }
 
+// The atomic a plain access checks besides the last write (LocationHistory::other_atomic).
+bool checks_other_atomic(const AccessKind& access) { return !access.strong; }
+
+// LocationHistory::other_atomic once `write` follows `last`, whose other_atomic was `other`.
+std::optional<Stamp> other_atomic_after(const std::optional<Stamp>& last, const std::optional<Stamp>& other,
+                                        const Stamp& write) {
+  if (!write.kind.atomic || !last || !last->kind.atomic) return std::nullopt;
+  if (last->thread != write.thread) return last;
+  return other;  // another thread than `last`'s, which is `write`'s
+}
+
 // Keeps the latest read of each thread, sorted by thread.
 void compact(ReadList& reads) {
   const auto out_of_order = [](const Stamp& a, const Stamp& b) { return a.thread >= b.thread; };
@@ -105,6 +116,7 @@ void add_read(ReadList& reads, const Stamp& read) {
 
 void read_history(LocationHistory& history, const Stamp& read, ConflictSink& sink, WorkerIndex worker, uint32_t byte) {
   if (history.write) check(*history.write, read, sink, byte);
+  if (history.other_atomic && checks_other_atomic(read.kind)) check(*history.other_atomic, read, sink, byte);
   history.reads_all_raced = false;
   add_read(history.reads_of(worker), read);
 }
@@ -168,7 +180,7 @@ void reset_cell(ShadowCell& cell) {
 }
 
 LocationHistory::LocationHistory(const LocationHistory& other)
-    : write(other.write), reads(other.reads), reads_all_raced(other.reads_all_raced) {
+    : write(other.write), other_atomic(other.other_atomic), reads(other.reads), reads_all_raced(other.reads_all_raced) {
   for (const auto& [worker, list] : other.others) others.emplace_back(worker, std::make_unique<WorkerReads>(*list));
 }
 
@@ -195,6 +207,7 @@ bool apply_shared_read(ShadowCell& cell, const Stamp& access, ConflictSink& sink
   ReadList* list = history->own_reads_of(worker);
   if (list == nullptr) return false;
   if (history->write) check(*history->write, access, sink, 0);
+  if (history->other_atomic && checks_other_atomic(access.kind)) check(*history->other_atomic, access, sink, 0);
   add_read(*list, access);
   return true;
 }
@@ -225,13 +238,18 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
       const bool raced = check(earlier, access, sink, byte);
       const bool read_kept = access.kind.write && !earlier.kind.write && keeps_reads(access);
       const bool write_kept = keeps_write(earlier.kind, access.kind, earlier.thread == access.thread);
-      if (!read_kept && !write_kept &&
+      std::optional<Stamp> other_atomic =
+          earlier.kind.write ? other_atomic_after(earlier, std::nullopt, access) : std::nullopt;
+      if (!read_kept && !write_kept && !other_atomic &&
           (access.kind.write || (earlier.kind.read && !earlier.kind.write && earlier.thread == access.thread))) {
         cell.hold(access);
         return;
       }
       auto history = std::make_unique<LocationHistory>();
-      if (read_kept || write_kept) {
+      if (other_atomic) {
+        history->write = access;
+        history->other_atomic = other_atomic;
+      } else if (read_kept || write_kept) {
         earlier.kind.raced_strong_write = raced;
         history->write = access;
         history->reads.push_back(earlier);
@@ -248,7 +266,18 @@ void apply_access(ShadowCell& cell, const Stamp& access, ConflictSink& sink, Wor
     case CellState::kHistory: {
       auto* history = owned<LocationHistory>(cell);
       if (!access.kind.write) return read_history(*history, access, sink, worker, byte);
+      if (access.kind.atomic && history->write && history->write->kind.atomic && history->reads.empty() &&
+          history->others.empty()) {
+        // Atomics after atomics, nothing read since (a histogram's bins): the last write and the other
+        // thread's atomic are all there is to check and keep.
+        check(*history->write, access, sink, byte);
+        history->other_atomic = other_atomic_after(history->write, history->other_atomic, access);
+        history->write = access;
+        return;
+      }
       std::optional<Stamp> kept_write;
+      if (history->other_atomic && checks_other_atomic(access.kind)) check(*history->other_atomic, access, sink, byte);
+      history->other_atomic = other_atomic_after(history->write, history->other_atomic, access);
       if (history->write) {
         const bool raced = check(*history->write, access, sink, byte);
         if (keeps_write(history->write->kind, access.kind, history->write->thread == access.thread)) {

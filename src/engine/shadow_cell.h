@@ -7,6 +7,8 @@
 // unordered read since that last write, of which the latest per thread is kept. A plain write clears
 // the reads; a strong one (atomic, relaxed, release) keeps up to 256, marking those it raced with, and
 // it keeps the plain write it replaced among them (in shared memory only its own thread's: keeps_write).
+// A plain access also races with the latest atomic of another thread than the last write's, while the
+// last write is an atomic (LocationHistory::other_atomic).
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -81,6 +83,11 @@ struct WorkerReads : ScalablyAllocated<WorkerReads> {
 
 struct LocationHistory : ScalablyAllocated<LocationHistory> {
   std::optional<Stamp> write;
+  // While `write` is an atomic: the latest atomic of another thread than its, since the last plain
+  // write. A plain access checks it as well as `write`, so that a thread reading a word after its own
+  // atomicAdd still races with another thread's add before it (the device's view of two threads'
+  // atomics, barracuda/shared_check.h, does the same).
+  std::optional<Stamp> other_atomic;
   // The reads since the write: first in `reads`, which every worker appends to under the page's
   // exclusive lock; once it holds kReadsBeforeWorkerLists reads, each worker's further reads go to a
   // list of its own in `others`, which it may append to under the page's shared lock. A thread's reads

@@ -85,6 +85,7 @@ struct LaunchMonitor::Flight {
   bool launched = false;
   CUresult launch_result = CUDA_SUCCESS;
   CUevent done = nullptr;  // recorded after the kernel
+  uint64_t event_generation = 0;  // LaunchMonitor::event_generation_ when `done` was taken
   // Set once the kernel is known to have ended (or never ran):
   bool kernel_ended = false;
   CUresult ended_with = CUDA_SUCCESS;
@@ -389,6 +390,9 @@ void LaunchMonitor::forget_events() {
   std::lock_guard lock(state_mutex_);
   // Dropped, not destroyed: the driver may crash destroying (or recording) a destroyed context's event.
   spare_events_.clear();
+  // Events of launches still running are not taken back either: a context made after a reset may get
+  // the destroyed one's handle, and its launches must not be given the destroyed one's events.
+  ++event_generation_;
 }
 
 std::optional<GlobalShadow::Request> LaunchMonitor::global_request(const shim::LaunchCall& launch,
@@ -452,6 +456,7 @@ void LaunchMonitor::after_launch(const shim::LaunchCall& launch, CUresult result
     {
       std::lock_guard lock(state_mutex_);
       done = take_event(flight->context);
+      flight->event_generation = event_generation_;
     }
     if (done != nullptr && api.event_record(done, flight->stream) != CUDA_SUCCESS) {
       api.event_destroy(done);
@@ -482,9 +487,7 @@ void LaunchMonitor::note_ended_kernels() {
     owner->kernel_ended = true;
     owner->ended_with = status;
     // Unless its context went meanwhile (forget_events): then the event went with it.
-    if (const auto spare = spare_events_.find(owner->context); spare != spare_events_.end()) {
-      spare->second.push_back(owner->done);
-    }
+    if (owner->event_generation == event_generation_) spare_events_[owner->context].push_back(owner->done);
     owner->done = nullptr;
     owner.reset();
     ended = true;

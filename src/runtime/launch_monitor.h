@@ -197,6 +197,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   bool exclusive_ = false;           // a graph launch not replayed is running: nothing else is issued
   std::map<uint64_t, Drain> drains_;  // by QueueHost::id
   std::map<CUcontext, std::vector<CUevent>> spare_events_;  // by the context they were made in
+  uint64_t event_generation_ = 0;  // counts forget_events(): events older than it are never reused
   bool stopping_ = false;
   // Whether the engine checks the drain threads' current launch (it may have refused to begin it).
   std::atomic<bool> current_checked_{false};

@@ -146,6 +146,46 @@ TEST(AccessRaces, SharedMemoryKeepsOnlyItsOwnThreadsPlainWritePastAnAtomic) {
   }
 }
 
+// Warps 0 and 1 each add to a word, then warp 1 reads it (tests/gpu's atomic/shared_add_then_own_read):
+// the read follows its own thread's add, the word's last write, but races with warp 0's add before it.
+// A plain access checks the latest atomic of another thread as well as the last write; with and
+// without a plain write before the adds, in both spaces; a third warp's add in between is the one named.
+TEST(AccessRaces, AReadAfterItsOwnAtomicRacesWithAnotherThreadsAtomicBeforeIt) {
+  for (const MemorySpace space : {MemorySpace::kShared, MemorySpace::kGlobal}) {
+    for (const bool stored_first : {false, true}) {
+      Scenario s(Dim3{1, 1, 1}, Dim3{96, 1, 1});
+      const AccessOptions in{.space = space};
+      if (stored_first) {
+        s.warp(0, 0).store(lane(0), 0x40, 4, in);
+        for (uint32_t w = 0; w < 3; ++w) s.warp(0, w).barrier();
+      }
+      const SiteId first = s.warp(0, 0).atomic(lane(0), 0x40, 0, in);
+      const SiteId own = s.warp(0, 1).atomic(lane(0), 0x40, 0, in);
+      const SiteId again = s.warp(0, 1).atomic(lane(0), 0x40, 0, in);  // the same thread's: keeps warp 0's
+      const SiteId read = s.warp(0, 1).load(lane(0), 0x40, 4, in);
+      s.run();
+      ASSERT_TRUE(s.race(first, read)) << "space " << static_cast<int>(space) << " stored first " << stored_first;
+      EXPECT_EQ(s.race(first, read)->hazard, Hazard::kAtomicPlain);
+      EXPECT_EQ(s.race(first, read)->race_class, RaceClass::kInterWarp);
+      EXPECT_FALSE(s.race(own, read));
+      EXPECT_FALSE(s.race(again, read));
+    }
+  }
+}
+
+// The latest other thread's atomic is kept, and a plain write (checked against it) forgets it.
+TEST(AccessRaces, APlainWriteChecksAndForgetsTheOtherThreadsAtomic) {
+  Scenario s(Dim3{1, 1, 1}, Dim3{96, 1, 1});
+  s.warp(0, 0).atomic(lane(0), kX);
+  const SiteId middle = s.warp(0, 2).atomic(lane(0), kX);
+  s.warp(0, 1).atomic(lane(0), kX);
+  const SiteId store = s.warp(0, 1).store(lane(0), kX);
+  const SiteId read = s.warp(0, 1).load(lane(0), kX);
+  s.run();
+  EXPECT_TRUE(s.race(middle, store));
+  EXPECT_FALSE(s.race(middle, read));
+}
+
 // A read an atomic raced with stays for later writes: an atomic of another site races with it again,
 // one of the same site passes it by (the pair is reported), a plain write races with it.
 TEST(AccessRaces, AReadAnAtomicRacedWithStaysForOtherSitesAndPlainWrites) {

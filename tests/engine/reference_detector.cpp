@@ -252,6 +252,7 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
   for (uint64_t byte = address; byte < address + RecordView(h).access_bytes(); ++byte) {
     ByteHistory& history = memory[byte ^ key_offset];
     const bool raced_write = history.write && check(*history.write, cur, h);
+    if (history.other_atomic && !cur.strong) check(*history.other_atomic, cur, h);
     if (cur.write) {
       // As the engine (shadow_cell.cpp): a strong write keeps up to 256 reads, marking those it raced
       // with, which later strong writes pass by, and it keeps the plain write it replaced among them
@@ -272,6 +273,11 @@ void ReferenceDetector::access(const RecordHeader& h, uint32_t lane, uint64_t ad
         history.reads.clear();
       }
       if (kept_write) history.reads.try_emplace(kept_write->thread, *kept_write);
+      if (!cur.atomic || !history.write || !history.write->atomic) {
+        history.other_atomic.reset();
+      } else if (history.write->thread != cur.thread) {
+        history.other_atomic = history.write;
+      }
       history.write = cur;
     } else {
       history.reads[t] = cur;

@@ -43,6 +43,9 @@ class ReferenceDetector {
   };
   struct ByteHistory {
     std::optional<Access> write;
+    // While `write` is an atomic, the latest atomic of another thread since the last other write: a
+    // plain access checks it too (as the engine's LocationHistory::other_atomic).
+    std::optional<Access> other_atomic;
     std::map<uint32_t, Access> reads;  // by thread
   };
   struct Thread {
