@@ -17,6 +17,7 @@ DriverApi resolve_all() {
   resolve(api.device_get_attribute, "cuDeviceGetAttribute", api.missing);
   resolve(api.device_get_name, "cuDeviceGetName", api.missing);
   resolve(api.ctx_get_current, "cuCtxGetCurrent", api.missing);
+  resolve(api.ctx_get_id, "cuCtxGetId", api.missing);
   resolve(api.mem_host_alloc, "cuMemHostAlloc", api.missing);
   resolve(api.mem_free_host, "cuMemFreeHost", api.missing);
   resolve(api.mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2", api.missing);

@@ -12,6 +12,8 @@ struct DriverApi {
   PFN_cuDeviceGetAttribute_v2000 device_get_attribute = nullptr;
   PFN_cuDeviceGetName_v2000 device_get_name = nullptr;
   PFN_cuCtxGetCurrent_v4000 ctx_get_current = nullptr;
+  // A context's id is never reused in the process, where its handle may be (cudaDeviceReset).
+  PFN_cuCtxGetId_v12000 ctx_get_id = nullptr;
   PFN_cuMemHostAlloc_v2020 mem_host_alloc = nullptr;
   PFN_cuMemFreeHost_v2000 mem_free_host = nullptr;
   PFN_cuMemHostGetDevicePointer_v3020 mem_host_get_device_pointer = nullptr;

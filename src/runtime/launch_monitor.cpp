@@ -71,6 +71,7 @@ struct LaunchMonitor::Flight {
   engine::LaunchInfo info;
   uint32_t slot = 0;
   CUcontext context = nullptr;
+  uint64_t context_id = 0;  // cuCtxGetId of `context`: a later context may get its handle, never its id
   CUstream stream = nullptr;  // the stream it runs in (completion_stream)
   uint64_t stream_handle = 0;  // as the application named it, for the trace
   CUdeviceptr slot_global = 0;
@@ -85,7 +86,6 @@ struct LaunchMonitor::Flight {
   bool launched = false;
   CUresult launch_result = CUDA_SUCCESS;
   CUevent done = nullptr;  // recorded after the kernel
-  uint64_t event_generation = 0;  // LaunchMonitor::event_generation_ when `done` was taken
   // Set once the kernel is known to have ended (or never ran):
   bool kernel_ended = false;
   CUresult ended_with = CUDA_SUCCESS;
@@ -185,6 +185,8 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
   auto flight = std::make_shared<Flight>();
   const DriverApi& api = driver_api();
   api.ctx_get_current(&flight->context);
+  unsigned long long context_id = 0;
+  if (api.ctx_get_id(flight->context, &context_id) == CUDA_SUCCESS) flight->context_id = context_id;
   CUdevice device = 0;
   if (api.ctx_get_device(&device) == CUDA_SUCCESS) flight->info.device = engine::DeviceId{static_cast<uint32_t>(device)};
   flight->stream = completion_stream(launch);
@@ -390,9 +392,6 @@ void LaunchMonitor::forget_events() {
   std::lock_guard lock(state_mutex_);
   // Dropped, not destroyed: the driver may crash destroying (or recording) a destroyed context's event.
   spare_events_.clear();
-  // Events of launches still running are not taken back either: a context made after a reset may get
-  // the destroyed one's handle, and its launches must not be given the destroyed one's events.
-  ++event_generation_;
 }
 
 std::optional<GlobalShadow::Request> LaunchMonitor::global_request(const shim::LaunchCall& launch,
@@ -425,9 +424,10 @@ QueueHost::ReadOnlyRanges LaunchMonitor::read_only_ranges(const shim::LaunchCall
   return ranges;
 }
 
-CUevent LaunchMonitor::take_event(CUcontext context) {
-  std::vector<CUevent>& spare = spare_events_[context];
+CUevent LaunchMonitor::take_event(uint64_t context_id) {
   CUevent event = nullptr;
+  if (context_id == 0) return driver_api().event_create(&event, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS ? event : nullptr;
+  std::vector<CUevent>& spare = spare_events_[context_id];
   if (!spare.empty()) {
     event = spare.back();
     spare.pop_back();
@@ -455,8 +455,7 @@ void LaunchMonitor::after_launch(const shim::LaunchCall& launch, CUresult result
   if (result == CUDA_SUCCESS) {
     {
       std::lock_guard lock(state_mutex_);
-      done = take_event(flight->context);
-      flight->event_generation = event_generation_;
+      done = take_event(flight->context_id);
     }
     if (done != nullptr && api.event_record(done, flight->stream) != CUDA_SUCCESS) {
       api.event_destroy(done);
@@ -487,7 +486,9 @@ void LaunchMonitor::note_ended_kernels() {
     owner->kernel_ended = true;
     owner->ended_with = status;
     // Unless its context went meanwhile (forget_events): then the event went with it.
-    if (owner->event_generation == event_generation_) spare_events_[owner->context].push_back(owner->done);
+    if (const auto spare = spare_events_.find(owner->context_id); spare != spare_events_.end()) {
+      spare->second.push_back(owner->done);
+    }
     owner->done = nullptr;
     owner.reset();
     ended = true;

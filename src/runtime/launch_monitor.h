@@ -159,7 +159,7 @@ class LaunchMonitor final : public shim::LaunchObserver {
   Drain& drain_of(const SharedQueues& queues);
   // Under state_mutex_: slots held back by every drain.
   uint64_t held_back_slots() const;
-  CUevent take_event(CUcontext context);  // under state_mutex_
+  CUevent take_event(uint64_t context_id);  // under state_mutex_; 0: an id unknown, a new event
   // The allocations whose loads through read-only parameters `launch` may leave unlogged as far as its
   // arguments tell (whether another launch can run beside it is decided later); all empty where not.
   QueueHost::ReadOnlyRanges read_only_ranges(const shim::LaunchCall& launch, const LaunchArguments& arguments) const;
@@ -196,8 +196,9 @@ class LaunchMonitor final : public shim::LaunchObserver {
   std::chrono::steady_clock::time_point in_flight_since_;  // when in_flight_ last became non-empty
   bool exclusive_ = false;           // a graph launch not replayed is running: nothing else is issued
   std::map<uint64_t, Drain> drains_;  // by QueueHost::id
-  std::map<CUcontext, std::vector<CUevent>> spare_events_;  // by the context they were made in
-  uint64_t event_generation_ = 0;  // counts forget_events(): events older than it are never reused
+  // By the id (cuCtxGetId) of the context they were made in: after a cudaDeviceReset the new primary
+  // context may get the old one's handle, and an event of the destroyed one crashes the driver.
+  std::map<uint64_t, std::vector<CUevent>> spare_events_;
   bool stopping_ = false;
   // Whether the engine checks the drain threads' current launch (it may have refused to begin it).
   std::atomic<bool> current_checked_{false};
