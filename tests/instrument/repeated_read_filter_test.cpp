@@ -83,12 +83,51 @@ Instrumented instrument(bool filter) {
   return {to_string(*parsed.module), result.statistics};
 }
 
-TEST(RepeatedReadFilter, OnlyLoadsLoggedBeforeTheyReadGetTheTest) {
+TEST(RepeatedReadFilter, LoadsGetTheTestAndAcquiresCompareTheirValueToo) {
   const Instrumented filtered = instrument(true);
-  // The volatile spin read and the plain load; not the acquire (logged after it read), not the store.
-  EXPECT_EQ(filtered.statistics.filtered_loads, 2u);
-  EXPECT_EQ(count(filtered.text, "setp.eq.and.b64"), 2u) << filtered.text;
+  // The volatile spin read, the plain load and the acquire, not the store. The acquire, logged once it
+  // has read, is a repeat only where it also read the last one's value: one comparison more.
+  EXPECT_EQ(filtered.statistics.filtered_loads, 3u);
+  EXPECT_EQ(count(filtered.text, "setp.eq.and.b64"), 4u) << filtered.text;
+  // The acquire's value, widened after the load, is compared and then kept as the last one's.
+  const std::string after_acquire = filtered.text.substr(filtered.text.find("ld.acquire.gpu.global.u32"));
+  EXPECT_NE(after_acquire.find("cvt.u64.u32"), std::string::npos) << after_acquire;
   EXPECT_EQ(filtered.statistics.memory_accesses, instrument(false).statistics.memory_accesses);
+}
+
+// Thread 0 of each block in a cooperative-groups grid sync: an acquire spin on the barrier counter
+// (CUDA 13's cooperative_groups/details/sync.h, as nvcc -O3 emits it). A vector acquire has no value
+// to compare: not filtered.
+TEST(RepeatedReadFilter, AGridSyncSpinComparesTheCounterItRead) {
+  ParseResult parsed = parse(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry grid_sync(.param .u64 counter)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<8>;
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [counter];
+atom.add.release.gpu.u32 %r1, [%rd1], 1;
+$L_spin:
+ld.acquire.gpu.u32 %r2, [%rd1];
+xor.b32 %r3, %r2, %r1;
+setp.gt.s32 %p1, %r3, -1;
+@%p1 bra $L_spin;
+ld.acquire.gpu.v2.u32 {%r4, %r5}, [%rd1];
+ret;
+}
+)");
+  ASSERT_TRUE(parsed) << parsed.error.to_string();
+  const InstrumentResult result = instrument_module(*parsed.module, {.filter_repeated_reads = true});
+  EXPECT_EQ(result.statistics.filtered_loads, 1u);
+  const std::string text = to_string(*parsed.module);
+  EXPECT_EQ(count(text, "setp.eq.and.b64"), 2u) << text;
+  ParseResult runtime = parse(std::string(device_runtime_ptx()));
+  ASSERT_TRUE(runtime) << runtime.error.to_string();
+  merge_device_runtime(*parsed.module, *runtime.module);
+  const testing::PtxasResult compiled = testing::run_ptxas(to_string(*parsed.module), "sm_90");
+  EXPECT_TRUE(compiled.ok) << compiled.log;
 }
 
 TEST(RepeatedReadFilter, OffLeavesTheInstrumentationAsItWas) {

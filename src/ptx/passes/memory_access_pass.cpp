@@ -233,14 +233,30 @@ class AccessLogger {
                                   {ScalarType::B64, stored}},
                                  location);
     };
-    // Loads logged before they execute (not acquires): a repeat of the last logged access is skipped.
-    if (context_.calls.filters_repeated_reads() && instruction_is_load(position) && !after) {
-      context_.calls.unless_repeated(call, site, address_value, location, log);
+    // A repeat of the last logged access is skipped: loads logged before they execute, and acquire
+    // loads, logged once they have read, where they read the value the last one did (a spin on a
+    // counter, as in a cooperative-groups grid sync, logs each value it sees once: the last read,
+    // which ends the spin, acquires everything the skipped ones would have).
+    const std::optional<Operand> loaded =
+        after && instruction_is_load(position) ? loaded_value(call, position, location) : std::nullopt;
+    if (context_.calls.filters_repeated_reads() && instruction_is_load(position) && (!after || loaded)) {
+      context_.calls.unless_repeated(call, site, address_value, loaded, location, log);
       ++context_.statistics.filtered_loads;
     } else {
       log();
     }
     ++context_.statistics.memory_accesses;
+  }
+
+  // The value the load at `load` put in its destination, widened to b64 before `call`: for the repeated
+  // read filter only (nullopt without it, and for vector or unusual destinations).
+  std::optional<Operand> loaded_value(StatementIterator call, StatementIterator load, DebugLocation location) {
+    if (!context_.calls.filters_repeated_reads()) return std::nullopt;
+    const Instruction& instruction = std::get<Instruction>(*load);
+    if (instruction.operands.empty() || !instruction.operands[0].is_register()) return std::nullopt;
+    const uint32_t bits = context_.calls.register_bits(instruction.operands[0].text);
+    if (bits != 16 && bits != 32 && bits != 64) return std::nullopt;
+    return context_.calls.widen_to_64(call, instruction.operands[0], 1, location);
   }
 
   static bool instruction_is_load(StatementIterator position) {

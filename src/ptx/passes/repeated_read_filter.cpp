@@ -2,7 +2,12 @@
 // happens). A lane skips logging a plain, relaxed or volatile load when the last access its function
 // logged was this same load of this same address and nothing was logged since: a spin re-reading a
 // flag or a predecessor's status word (CUB's decoupled look-back) sends one record, not one per
-// iteration. What the engine sees differently:
+// iteration. An acquire load (logged once it has read) is skipped only where it also read the same
+// value: a spin on a counter (a cooperative-groups grid sync: thread 0 of each block spins with
+// ld.acquire.gpu until the last block's atom.add.release flips it) logs each value it sees once, and
+// the read that ends the spin, which read the newest value, is logged and acquires all the skipped
+// ones would have (a release that rewrote the same value is the exception: its acquire is lost, which
+// can only add a race report, never hide one). What the engine sees differently:
 //  - the skipped read is a same-epoch read: every synchronising instruction is logged, or followed by
 //    a reset (below), and any runtime call resets the filter (RuntimeCallBuilder::forget_repeated_read),
 //    so the thread's clock has not moved since the logged read; the engine would have skipped it too

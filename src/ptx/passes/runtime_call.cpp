@@ -186,11 +186,14 @@ void RuntimeCallBuilder::filter_repeated_reads() {
   if (repeated_site_) return;
   repeated_site_ = Operand::reg(editor_.fresh_register(ScalarType::U32));
   repeated_address_ = Operand::reg(editor_.fresh_register(ScalarType::B64));
+  repeated_value_ = Operand::reg(editor_.fresh_register(ScalarType::B64));
   register_bits_.emplace(repeated_site_->text, 32);
   register_bits_.emplace(repeated_address_->text, 64);
+  register_bits_.emplace(repeated_value_->text, 64);
   const StatementIterator start = function_start();
   emit(start, "mov.u32", {*repeated_site_, Operand::integer(kNoRepeatedSite)}, DebugLocation{});
   emit(start, "mov.b64", {*repeated_address_, Operand::integer(0)}, DebugLocation{});
+  emit(start, "mov.b64", {*repeated_value_, Operand::integer(0)}, DebugLocation{});
 }
 
 void RuntimeCallBuilder::forget_repeated_read(StatementIterator position, DebugLocation location) {
@@ -198,10 +201,12 @@ void RuntimeCallBuilder::forget_repeated_read(StatementIterator position, DebugL
 }
 
 std::string_view RuntimeCallBuilder::begin_unless_repeated(StatementIterator position, uint32_t site,
-                                                           const Operand& address, DebugLocation location) {
+                                                           const Operand& address, const std::optional<Operand>& value,
+                                                           DebugLocation location) {
   const Operand repeated = Operand::reg(scratch(ScalarType::Pred, 0));
   emit(position, "setp.eq.u32", {repeated, *repeated_site_, Operand::integer(site)}, location);
   emit(position, "setp.eq.and.b64", {repeated, *repeated_address_, address, repeated}, location);
+  if (value) emit(position, "setp.eq.and.b64", {repeated, *repeated_value_, *value, repeated}, location);
   const std::string_view skip = editor_.fresh_label();
   Instruction branch = editor_.make_instruction("bra", {Operand::symbol(skip)});
   branch.guard = {repeated.text, false};
@@ -211,10 +216,12 @@ std::string_view RuntimeCallBuilder::begin_unless_repeated(StatementIterator pos
 }
 
 void RuntimeCallBuilder::end_unless_repeated(StatementIterator position, std::string_view skip, uint32_t site,
-                                             const Operand& address, DebugLocation location) {
+                                             const Operand& address, const std::optional<Operand>& value,
+                                             DebugLocation location) {
   editor_.insert_before(position, Label{skip, {}});
   emit(position, "mov.u32", {*repeated_site_, Operand::integer(site)}, location);
   emit(position, "mov.b64", {*repeated_address_, address}, location);
+  if (value) emit(position, "mov.b64", {*repeated_value_, *value}, location);
 }
 
 void RuntimeCallBuilder::note_read(StatementIterator position, const Operand& address, DebugLocation location) {

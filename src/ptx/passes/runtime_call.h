@@ -85,22 +85,23 @@ class RuntimeCallBuilder {
   // Empties the filter's site before `position` (a call or a synchronising instruction ran).
   void forget_repeated_read(StatementIterator position, DebugLocation location);
   // Around the call that `log` inserts before `position`: skipped by a lane whose last logged access
-  // was this very one (site `site`, address `address`, nothing logged since), then noted as the last.
+  // was this very one (site `site`, address `address`, nothing logged since) and, where `value` (b64)
+  // is given, loaded that same value, then noted as the last.
   template <typename Log>
-  void unless_repeated(StatementIterator position, uint32_t site, const Operand& address, DebugLocation location,
-                       Log&& log) {
-    const std::string_view skip = begin_unless_repeated(position, site, address, location);
+  void unless_repeated(StatementIterator position, uint32_t site, const Operand& address,
+                       const std::optional<Operand>& value, DebugLocation location, Log&& log) {
+    const std::string_view skip = begin_unless_repeated(position, site, address, value, location);
     log();
-    end_unless_repeated(position, skip, site, address, location);
+    end_unless_repeated(position, skip, site, address, value, location);
   }
 
   FunctionEditor& editor() { return editor_; }
 
  private:
   std::string_view begin_unless_repeated(StatementIterator position, uint32_t site, const Operand& address,
-                                         DebugLocation location);
+                                         const std::optional<Operand>& value, DebugLocation location);
   void end_unless_repeated(StatementIterator position, std::string_view skip, uint32_t site, const Operand& address,
-                           DebugLocation location);
+                           const std::optional<Operand>& value, DebugLocation location);
   // The first statement of the body that is an instruction or a label: what runs first.
   StatementIterator function_start();
   std::string_view scratch(ScalarType type, int slot);
@@ -114,6 +115,7 @@ class RuntimeCallBuilder {
   std::optional<Operand> last_read_;
   std::optional<Operand> repeated_site_;     // u32: the last logged access's site, or kNoRepeatedSite
   std::optional<Operand> repeated_address_;  // b64: its address
+  std::optional<Operand> repeated_value_;    // b64: the value it loaded, where the site compares values
 };
 
 }  // namespace barracuda::ptx::passes
