@@ -3,6 +3,7 @@
 // BARRACUDA_DIFF_TRACES overrides the trace count, BARRACUDA_DIFF_SEED runs one seed.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstdlib>
 #include <iostream>
 #include <random>
@@ -105,7 +106,7 @@ TEST(Differential, EngineMatchesNaiveReference) {
 
 // Option filter_repeated_reads (src/ptx/passes/repeated_read_filter.cpp) in the engine's terms: a
 // lane's load that repeats its previous record of the warp (same site, same address, nothing of its
-// warp in between) is not sent. Here each such repeat is added instead, at a random later place
+// warp in between; for an acquire, nothing written there in between either) is not sent. Here each such repeat is added instead, at a random later place
 // before the warp's next record (other warps' records, writes included, may come between). With and
 // without the repeats, a launch must have the same divergent barriers and, where none diverged, be as
 // racy or race-free. The
@@ -124,7 +125,22 @@ bool may_repeat(const RecordHeader& h) {
   const RecordView record(h, nullptr);
   const MemorySemantics sem = record.semantics();
   return record.op() == RecordOp::kLoad && record.space() != MemorySpace::kOther &&
-         (sem == MemorySemantics::kWeak || sem == MemorySemantics::kRelaxed || sem == MemorySemantics::kVolatile);
+         (sem == MemorySemantics::kWeak || sem == MemorySemantics::kRelaxed || sem == MemorySemantics::kVolatile ||
+          sem == MemorySemantics::kAcquire);
+}
+
+// Whether `h` writes a byte the load `load` read (same space; affine lanes).
+bool writes_what_it_read(const RecordHeader& h, const RecordHeader& load) {
+  const RecordView writer(h, nullptr), reader(load, nullptr);
+  if (!writer.is_memory_access() || writer.op() == RecordOp::kLoad || writer.space() != reader.space()) return false;
+  for (uint32_t w = h.active_mask; w != 0; w &= w - 1) {
+    const uint64_t begin = writer.lane_address(static_cast<uint32_t>(std::countr_zero(w)));
+    for (uint32_t r = load.active_mask; r != 0; r &= r - 1) {
+      const uint64_t at = reader.lane_address(static_cast<uint32_t>(std::countr_zero(r)));
+      if (begin < at + reader.access_bytes() && at < begin + writer.access_bytes()) return true;
+    }
+  }
+  return false;
 }
 
 RandomTrace with_repeated_reads(const RandomTrace& trace, uint64_t seed) {
@@ -132,9 +148,13 @@ RandomTrace with_repeated_reads(const RandomTrace& trace, uint64_t seed) {
   std::vector<std::vector<RecordHeader>> before(trace.records.size() + 1);  // inserted before index i
   for (size_t i = 0; i < trace.records.size(); ++i) {
     if (!may_repeat(trace.records[i]) || random() % 3 != 0) continue;
+    const bool acquire = RecordView(trace.records[i], nullptr).semantics() == MemorySemantics::kAcquire;
     size_t next = i + 1;  // the warp's next record, or the end
     while (next < trace.records.size() && (trace.records[next].block_id != trace.records[i].block_id ||
                                            trace.records[next].warp_id != trace.records[i].warp_id)) {
+      // An acquire is skipped on the GPU only where it read the value the last one did: here, where
+      // nothing wrote what it read in between (the safe side of "the same value").
+      if (acquire && writes_what_it_read(trace.records[next], trace.records[i])) break;
       ++next;
     }
     before[i + 1 + random() % (next - i)].push_back(trace.records[i]);
