@@ -105,6 +105,10 @@ void BM_BarriersOnly(benchmark::State& s) { run_trace(s, barriers_only, 2048, 16
 void BM_LockHeavy(benchmark::State& s) { run_trace(s, lock_heavy, 64, 4); }
 void BM_TicketedLock(benchmark::State& s) { run_trace(s, ticketed_lock, 64, 16); }
 void BM_LaneLocks(benchmark::State& s) { run_trace(s, lane_locks, 64, 4); }
+// 32 blocks (cooperative_solver's grid), each block's thread 0 reading the grid's counter 64 times per
+// sync as an unfiltered spin may, and once.
+void BM_GridSyncSpinning(benchmark::State& s) { run_trace(s, grid_sync, 32, 64); }
+void BM_GridSyncOneRead(benchmark::State& s) { run_trace(s, grid_sync, 32, 1); }
 
 BENCHMARK(BM_Coalesced)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CoalescedReuse)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
@@ -128,6 +132,8 @@ BENCHMARK(BM_BarriersOnly)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchm
 BENCHMARK(BM_LockHeavy)->Arg(1)->Arg(2)->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TicketedLock)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LaneLocks)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GridSyncSpinning)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GridSyncOneRead)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ManyReadersOfOneWord)->Arg(200)->Arg(1000)->Arg(1020)->Arg(4000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StoppedLaunchDropsItsBacklog)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->Iterations(3);
 

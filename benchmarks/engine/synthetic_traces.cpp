@@ -300,6 +300,38 @@ SyntheticTrace ticketed_lock(uint32_t blocks, uint32_t queues, uint32_t rounds) 
   return t.take();
 }
 
+SyntheticTrace grid_sync(uint32_t blocks, uint32_t queues, uint32_t rounds) {
+  constexpr uint32_t kSweeps = 16;
+  TraceBuilder t(blocks, queues);
+  const auto slice = [](uint32_t b, uint32_t w) { return kArrayA + uint64_t{b * kWarpsPerBlock + w} * kWarpSize * 4; };
+  const auto sync_grid = [&] {
+    for (uint32_t b = 0; b < blocks; ++b) t.barrier_all_warps(b);
+    for (uint32_t b = 0; b < blocks; ++b) {
+      t.ticket(b, 0, 1u);
+      t.memory(b, 0, RecordOp::kAtomic, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kRelease);
+    }
+    for (uint32_t r = 0; r < rounds; ++r) {
+      for (uint32_t b = 0; b < blocks; ++b) {
+        t.ticket(b, 0, 1u);
+        t.memory(b, 0, RecordOp::kLoad, 1u, kLock, 0, MemorySpace::kGlobal, MemorySemantics::kAcquire);
+      }
+    }
+    for (uint32_t b = 0; b < blocks; ++b) t.barrier_all_warps(b);
+  };
+  for (uint32_t sweep = 0; sweep < kSweeps; ++sweep) {
+    for (uint32_t b = 0; b < blocks; ++b) {
+      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) t.memory(b, w, RecordOp::kStore, ~0u, slice(b, w), 4);
+    }
+    sync_grid();
+    for (uint32_t b = 0; b < blocks; ++b) {
+      for (uint32_t w = 0; w < kWarpsPerBlock; ++w) t.memory(b, w, RecordOp::kLoad, ~0u, slice((b + 1) % blocks, w), 4);
+    }
+    sync_grid();
+  }
+  for (uint32_t b = 0; b < blocks; ++b) t.exit_all_warps(b);
+  return t.take();
+}
+
 SyntheticTrace lane_locks(uint32_t blocks, uint32_t queues, uint32_t rounds) {
   // hash_table's insert as the runtime logs it: every lane takes its own bucket's lock (atomicCAS,
   // __threadfence()), updates the bucket, and releases it (__threadfence(), atomicExch); each

@@ -54,5 +54,11 @@ SyntheticTrace lock_heavy(uint32_t blocks, uint32_t queues, uint32_t rounds);
 SyntheticTrace ticketed_lock(uint32_t blocks, uint32_t queues, uint32_t rounds);
 // Every lane takes its own lock, with per-lane tickets of location buckets (hash_table's insert).
 SyntheticTrace lane_locks(uint32_t blocks, uint32_t queues, uint32_t rounds);
+// A persistent cooperative kernel's sweeps (tests/apps/cooperative_solver.cu): every warp writes its
+// slice, the grid syncs (a block barrier; thread 0's atom.add.release on the grid's counter, then
+// `rounds` ld.acquire reads of it, each with its sync ticket, the blocks spinning side by side; a block
+// barrier), and every warp reads the next block's slice. Race-free. rounds 1 is what
+// filter_repeated_reads leaves of a spin whose counter no longer changes.
+SyntheticTrace grid_sync(uint32_t blocks, uint32_t queues, uint32_t rounds);
 
 }  // namespace barracuda::engine::bench
