@@ -30,22 +30,54 @@ __device__ __forceinline__ uint32_t global_barriers_passed(const GlobalCheckLaun
   return barriers_passed_in(check, *barrier_word(check));
 }
 
+__device__ __forceinline__ GlobalStampLayout layout_of(const GlobalCheckLaunch* check) {
+  return unpack_global_stamp_layout(check->layout);
+}
+
+__device__ __forceinline__ void mark_saturated(const GlobalCheckLaunch* check) {
+  if (!check->saturated) atomicExch(const_cast<uint32_t*>(&check->saturated), 1u);
+}
+
 // Every lane of a block barrier's group, before it waits: one more barrier interval. Past what the
 // stamps' interval bits hold, the stamps stay at their last interval (global_interval) and the launch
 // says so; the count goes on for kBarriersPassed (barrier_counter.cuh).
 __device__ __forceinline__ void count_global_barrier(const LaunchSlot* launch) {
   const GlobalCheckLaunch* check = global_check_of(launch);
   const uint32_t passed = global_barriers_passed(check);
-  if (passed >= GlobalStampLayout{check->interval_bits}.max_interval() && !check->saturated) {
-    atomicExch(const_cast<uint32_t*>(&check->saturated), 1u);
-  }
+  const GlobalStampLayout layout = layout_of(check);
+  if (layout.grid_bits == 0 && passed >= layout.max_interval()) mark_saturated(check);
   if (passed == ~0u) return;
   *barrier_word(check) = uint64_t{check->tag} << kGlobalBarrierCountBits | (passed + 1);
 }
 
-// The calling thread's barrier interval as its stamps hold it.
+__device__ __forceinline__ uint64_t* block_grid_syncs_word(const GlobalCheckLaunch* check) {
+  return reinterpret_cast<uint64_t*>(check->block_barriers) + uint64_t{kBlockBarrierWords} * linear_block_id() +
+         kBlockGridSyncsWord;
+}
+
+// Thread 0 of a block at a grid sync's arrival (after the sync's opening barrier, before its closing
+// one): the block's threads start their next grid interval at that closing barrier.
+__device__ __forceinline__ void note_grid_sync_arrival(const GlobalCheckLaunch* check) {
+  const GlobalStampLayout layout = layout_of(check);
+  if (layout.grid_bits == 0) return;
+  uint64_t* word = block_grid_syncs_word(check);
+  const BlockGridSyncs now = unpack_block_grid_syncs(*word, check->tag);
+  if (now.syncs >= layout.max_grid()) return;  // past the largest grid interval the barriers count on
+  *word = pack_block_grid_syncs(check->tag, {now.syncs + 1, global_barriers_passed(check) + 1});
+}
+
+// The calling thread's interval as its stamps hold it: its block barriers, or, in a kernel with grid
+// syncs, its block's grid syncs and its barriers since the last.
 __device__ __forceinline__ uint32_t global_interval(const GlobalCheckLaunch* check) {
-  return min(global_barriers_passed(check), GlobalStampLayout{check->interval_bits}.max_interval());
+  const GlobalStampLayout layout = layout_of(check);
+  const uint32_t passed = global_barriers_passed(check);
+  if (layout.grid_bits == 0) return min(passed, layout.max_interval());
+  const BlockGridSyncs grid = unpack_block_grid_syncs(*block_grid_syncs_word(check), check->tag);
+  // Before its closing barrier (thread 0 spinning) the thread is not in the new interval yet: it
+  // checks no access there, and one that did would not be compared within its block.
+  const uint32_t within = passed >= grid.base ? passed - grid.base : layout.max_barriers();
+  if (passed >= grid.base && (within >= layout.max_barriers() || grid.syncs >= layout.max_grid())) mark_saturated(check);
+  return layout.interval_of(grid.syncs, within);
 }
 
 __device__ __forceinline__ void store_relaxed_u32(uint32_t* address, uint32_t value) {
@@ -76,7 +108,7 @@ __device__ bool first_global_report(const GlobalCheckLaunch* check, uint64_t key
 __device__ __noinline__ void send_global_race(const Launch& launch, const GlobalCheckLaunch* check, uint32_t site_id,
                                               uint32_t size_log2, uint64_t word_address, const GlobalAccess& access,
                                               const GlobalRace& race) {
-  const GlobalStampLayout layout{check->interval_bits};
+  const GlobalStampLayout layout = layout_of(check);
   const GlobalStamp first = unpack_global_stamp(race.first, layout);
   const auto race_class =
       static_cast<uint32_t>(race_class_between(first.block, first.thread, access.stamp.block, access.stamp.thread));
@@ -158,7 +190,7 @@ __device__ __noinline__ void check_global_after(const Launch& launch, const Glob
                                                 GlobalShadowWord* word, const GlobalAccess& access, uint32_t entry,
                                                 uint64_t mine, const GlobalShadowWord& seen, uint32_t site_id,
                                                 uint32_t size_log2, uint64_t word_address) {
-  const GlobalStampLayout layout{check->interval_bits};
+  const GlobalStampLayout layout = layout_of(check);
   const uint32_t tag = access.stamp.tag;
   const uint64_t write = load_relaxed_gpu(&word->write);
   if (write != seen.write && current_stamp(write, tag) && global_concurrent(write, access.stamp, layout) &&
@@ -184,7 +216,7 @@ __device__ __noinline__ void send_global_races(const Launch& launch, const Globa
                                                GlobalShadowWord* word, const GlobalAccess& access,
                                                const GlobalShadowWord& seen, bool only_last_write, uint32_t site_id,
                                                uint32_t size_log2, uint64_t word_address) {
-  for_each_global_race(seen, access, GlobalStampLayout{check->interval_bits},
+  for_each_global_race(seen, access, layout_of(check),
                        [&](const GlobalRace& race, bool with_last_write) {
                          if (only_last_write && !with_last_write) return;
                          GlobalRace sent = race;
@@ -202,7 +234,7 @@ __device__ __noinline__ void send_global_races(const Launch& launch, const Globa
 __device__ __noinline__ void check_global_word(const Launch& launch, const GlobalCheckLaunch* check, GlobalShadowWord* word,
                                                const GlobalAccess& access, uint32_t site_id, uint32_t size_log2,
                                                uint64_t word_address) {
-  const GlobalStampLayout layout{check->interval_bits};
+  const GlobalStampLayout layout = layout_of(check);
   const uint32_t tag = access.stamp.tag;
   for (;;) {
     GlobalShadowWord seen = load_global_word(word, access);
@@ -253,7 +285,7 @@ __device__ __noinline__ void check_global_word(const Launch& launch, const Globa
 __device__ __noinline__ void check_global_word_lanes(const Launch& launch, const GlobalCheckLaunch* check,
                                                      GlobalShadowWord* word, const GlobalAccess& access, uint32_t lanes,
                                                      uint32_t site_id, uint32_t size_log2, uint64_t word_address) {
-  const GlobalStampLayout layout{check->interval_bits};
+  const GlobalStampLayout layout = layout_of(check);
   const uint32_t leader = lowest_lane(lanes);
   const uint32_t lane = lane_id();
   const uint32_t warp_base = access.stamp.thread - lane;

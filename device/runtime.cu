@@ -744,6 +744,12 @@ extern "C" __device__ __noinline__ void __barracuda_log_block_event(uint32_t sit
   rejoin(group);
 }
 
+extern "C" __device__ __noinline__ void __barracuda_grid_sync_arrival(uint32_t) {
+  const Launch launch = find_launch(__barracuda_queues);
+  if (launch.slot == nullptr || launch.slot->global_check == 0) return;
+  note_grid_sync_arrival(global_check_of(launch.slot));
+}
+
 // ---- Dynamic parallelism (barracuda/device_launch.h) ------------------------------------------------
 
 __device__ __forceinline__ uint32_t slot_index(const Launch& launch) {

@@ -42,18 +42,42 @@ inline constexpr uint32_t kGlobalMaxBlockBits = kGlobalPlaceBits - 8;
 inline constexpr uint32_t kGlobalSiteBits = kSharedCheckSiteBits;
 
 // How a launch splits the 37 bits between block and barrier interval (at most 32 bits of interval:
-// a thread's barrier count is 32 bits).
+// a thread's barrier count is 32 bits). In a kernel with grid syncs (src/ptx/passes/grid_syncs.h) the
+// interval's high `grid_bits` count the block's grid syncs (its grid interval) and the low ones the
+// block barriers since the last; without, all count block barriers.
 struct GlobalStampLayout {
   uint32_t interval_bits;
+  uint32_t grid_bits = 0;
   constexpr uint32_t max_interval() const { return interval_bits >= 32 ? ~0u : (1u << interval_bits) - 1; }
+  constexpr uint32_t barrier_bits() const { return interval_bits - grid_bits; }
+  constexpr uint32_t max_barriers() const { return barrier_bits() >= 32 ? ~0u : (1u << barrier_bits()) - 1; }
+  constexpr uint32_t max_grid() const { return (1u << grid_bits) - 1; }
+  constexpr uint32_t grid_of(uint32_t interval) const { return grid_bits == 0 ? 0 : interval >> barrier_bits(); }
+  constexpr uint32_t barriers_of(uint32_t interval) const { return interval & max_barriers(); }
+  // The interval of a thread `barriers` block barriers past its block's `grid_syncs`th grid sync, each
+  // part held at its largest value past what its bits hold.
+  constexpr uint32_t interval_of(uint32_t grid_syncs, uint32_t barriers) const {
+    const uint32_t grid = grid_syncs < max_grid() ? grid_syncs : max_grid();
+    const uint32_t within = barriers < max_barriers() ? barriers : max_barriers();
+    return grid_bits == 0 ? within : (grid << barrier_bits()) | within;
+  }
 };
 inline constexpr uint32_t kGlobalMinBlockBits = kGlobalPlaceBits - 32;
-// The layout for a grid of `blocks` blocks (at least 1): as many bits as the block ids need.
-constexpr GlobalStampLayout global_stamp_layout(uint64_t blocks) {
+inline constexpr uint32_t kGlobalMaxGridBits = 16;
+// The layout for a grid of `blocks` blocks (at least 1): as many bits as the block ids need; with grid
+// syncs, up to half the rest (at most 16) count them.
+constexpr GlobalStampLayout global_stamp_layout(uint64_t blocks, bool grid_syncs = false) {
   uint32_t block_bits = kGlobalMinBlockBits;
   while (block_bits < 63 && (uint64_t{1} << block_bits) < blocks) ++block_bits;
-  return {kGlobalPlaceBits - block_bits};
+  const uint32_t interval_bits = kGlobalPlaceBits - block_bits;
+  const uint32_t half = interval_bits / 2;
+  return {interval_bits, grid_syncs ? (half < kGlobalMaxGridBits ? half : kGlobalMaxGridBits) : 0};
 }
+// GlobalCheckLaunch::layout: both fields in one word.
+constexpr uint32_t pack_global_stamp_layout(GlobalStampLayout layout) {
+  return layout.interval_bits | layout.grid_bits << 8;
+}
+constexpr GlobalStampLayout unpack_global_stamp_layout(uint32_t packed) { return {packed & 0xffu, packed >> 8 & 0xffu}; }
 constexpr bool global_grid_fits(uint64_t blocks) { return blocks != 0 && blocks <= (uint64_t{1} << kGlobalMaxBlockBits); }
 
 struct GlobalStamp {
@@ -196,14 +220,20 @@ struct GlobalCheckOutcome {
   GlobalRace races[1 + kGlobalEntries];  // with the last plain write and the entries
 };
 
-// Whether an earlier access of this launch (`earlier`, current) and `access` race: two blocks, or two
-// threads of one block in one barrier interval. An interval at the layout's largest value may stand
-// for several: two such of one block are not compared.
+// Whether an earlier access of this launch (`earlier`, current) and `access` race: two blocks in one
+// grid interval (every grid interval is one where the kernel has no grid syncs), or two threads of one
+// block in one barrier interval. An interval part at the layout's largest value may stand for
+// several: two such of one block (of two blocks, for the grid part) are not compared.
 constexpr bool global_concurrent(uint64_t earlier, const GlobalStamp& access, GlobalStampLayout layout) {
   const GlobalStamp first = unpack_global_stamp(earlier, layout);
-  if (first.block != access.block) return true;
+  if (first.block != access.block) {
+    // Two blocks: concurrent in one grid interval. At the largest one, which may stand for several,
+    // they are not compared.
+    const uint32_t grid = layout.grid_of(access.interval);
+    return layout.grid_of(first.interval) == grid && (layout.grid_bits == 0 || grid != layout.max_grid());
+  }
   if (first.interval != access.interval || first.thread == access.thread) return false;
-  return access.interval != layout.max_interval();
+  return layout.barriers_of(access.interval) != layout.max_barriers();
 }
 
 inline constexpr uint32_t kNoEntry = kGlobalEntries;
@@ -213,6 +243,7 @@ inline constexpr uint32_t kNoEntry = kGlobalEntries;
 // with one:
 //   - the thread's own entry is replaced (its latest access races with whatever its earlier one did);
 //   - else a free entry or one of an earlier launch;
+//   - else one of an earlier grid interval (every block has left it: ordered before every later access);
 //   - else an entry of the same block in an earlier interval (ordered before every later access of
 //     the block; for other blocks the new access serves as well);
 //   - else, when both entries hold accesses of one block other than the accessor's, the second (two
@@ -228,6 +259,9 @@ constexpr uint32_t entry_to_replace_for_others(const GlobalShadowWord& seen, Glo
                                unpack_global_stamp(seen.entries[first + 1], layout)};
   for (uint32_t r = 0; r < 2; ++r) {
     if (!current[r]) return first + r;
+  }
+  for (uint32_t r = 0; r < 2; ++r) {
+    if (layout.grid_of(held[r].interval) < layout.grid_of(stamp.interval)) return first + r;
   }
   for (uint32_t r = 0; r < 2; ++r) {
     if (held[r].block == stamp.block && held[r].interval < stamp.interval) return first + r;

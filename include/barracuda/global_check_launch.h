@@ -27,9 +27,9 @@ struct GlobalCheckRange {
 
 struct GlobalCheckLaunch {
   uint32_t tag;            // the stamps' launch tag (never 0)
-  uint32_t interval_bits;  // GlobalStampLayout of the launch's grid
+  uint32_t layout;  // pack_global_stamp_layout() of the launch's GlobalStampLayout
   uint32_t range_count;
-  // Set by the device: a thread passed more barriers than interval_bits hold. Not read back by the host
+  // Set by the device: a thread passed more barriers (or grid syncs) than the layout's interval holds. Not read back by the host
   // yet (README, Known problems).
   uint32_t saturated;
   // Device address of one word per thread of the grid: tag << 48 | kGlobalBarrierToldBit | barriers
@@ -38,9 +38,10 @@ struct GlobalCheckLaunch {
   uint64_t barriers;
   // Device address of kGlobalRaceFilterEntries words: global_race_filter_key()s of the pairs sent.
   uint64_t race_filter;
-  // Device address of two words per block of the grid, read when the launch counts its barriers
-  // (kLaunchCountsBarriers): the block's packed BlockBarrierState and its pending barrier's site
-  // (barracuda/barrier_count.h). Words of another tag are a block's start: never cleared.
+  // Device address of kBlockBarrierWords words per block of the grid: the block's packed
+  // BlockBarrierState and its pending barrier's site (barracuda/barrier_count.h), read when the
+  // launch counts its barriers (kLaunchCountsBarriers), and its grid syncs (BlockGridSyncs), where
+  // the layout has grid bits. Words of another tag are a block's start: never cleared.
   uint64_t block_barriers;
   GlobalCheckRange ranges[kGlobalCheckRanges];
 };
@@ -52,7 +53,27 @@ static_assert(sizeof(GlobalCheckRange) == 24 && sizeof(GlobalCheckLaunch) == 40 
 inline constexpr uint32_t kGlobalBarrierCountBits = 48;
 // In a thread's barrier word: the host was sent its count (kBarriersPassed); the next barrier clears it.
 inline constexpr uint64_t kGlobalBarrierToldBit = uint64_t{1} << 47;
-inline constexpr uint32_t kBlockBarrierWords = 2;  // per block: state, pending site
+inline constexpr uint32_t kBlockBarrierWords = 3;  // per block: state, pending site, grid syncs
+inline constexpr uint32_t kBlockGridSyncsWord = 2;
+static_assert(kGlobalMaxGridBits <= 16, "BlockGridSyncs keeps 16 bits of grid syncs");
+
+// A block's grid syncs (src/ptx/passes/grid_syncs.h) in a launch whose layout has grid bits: how many
+// it passed, and the block-barrier count its threads have right after the last (the grid sync ends
+// with a block barrier), from which their barriers within the grid interval count. Thread 0 of the
+// block writes it at its arrival; the other threads read it after the grid sync's closing barrier.
+// Past the layout's largest grid interval it no longer changes (the barriers then count on).
+struct BlockGridSyncs {
+  uint32_t syncs;
+  uint32_t base;
+};
+constexpr uint64_t pack_block_grid_syncs(uint32_t tag, BlockGridSyncs syncs) {
+  return uint64_t{tag & 0xffffu} << 48 | uint64_t{syncs.syncs & 0xffffu} << 32 | syncs.base;
+}
+// A word of another tag: the block passed none yet in this launch.
+constexpr BlockGridSyncs unpack_block_grid_syncs(uint64_t word, uint32_t tag) {
+  if (word >> 48 != (tag & 0xffffu)) return {0, 0};
+  return {static_cast<uint32_t>(word >> 32 & 0xffffu), static_cast<uint32_t>(word)};
+}
 
 // A race pair as the filter stores it: the launch tag (entries of other tags are free), the two sites
 // (sorted), the hazard and the race class the host's RaceLog deduplicates on (0 intra-warp, 1

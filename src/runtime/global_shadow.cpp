@@ -146,7 +146,7 @@ CUdeviceptr GlobalShadow::prepare(uint32_t slot, const Request& request, CUstrea
     zero_all(stream);
   }
   descriptor.tag = tag_;
-  descriptor.interval_bits = global_stamp_layout(request.blocks).interval_bits;
+  descriptor.layout = pack_global_stamp_layout(global_stamp_layout(request.blocks, request.grid_syncs));
   descriptor.barriers = barrier_words_->address();
   descriptor.block_barriers = descriptor.barriers + thread_words * sizeof(uint64_t);
   descriptor.race_filter = race_filter_->address();

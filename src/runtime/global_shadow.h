@@ -29,6 +29,7 @@ class GlobalShadow {
     uint64_t blocks = 0;
     uint64_t threads_per_block = 0;
     std::vector<std::pair<uint64_t, uint64_t>> allocations;  // [begin, end) each, distinct
+    bool grid_syncs = false;  // the kernel has cooperative-groups grid syncs (ptx/passes/grid_syncs.h)
   };
 
   // `tool_stream`: the queues' own stream, for copies that must be done before the call returns.

@@ -402,6 +402,7 @@ std::optional<GlobalShadow::Request> LaunchMonitor::global_request(const shim::L
   GlobalShadow::Request request;
   request.blocks = uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z;
   request.threads_per_block = uint64_t{launch.block.x} * launch.block.y * launch.block.z;
+  request.grid_syncs = modules_.grid_syncs(launch.module, launch.kernel_name);
   for (const auto& [parameter, value] : arguments.pointers) {
     const auto allocation = allocations_->argument_allocation(arguments, parameter);
     if (allocation && std::find(request.allocations.begin(), request.allocations.end(), *allocation) ==

@@ -218,6 +218,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   ptx::passes::UnloggedMemory unlogged;
   std::map<std::string, std::vector<uint32_t>> read_only;
   std::set<std::string, std::less<>> global_checkable;
+  std::set<std::string, std::less<>> grid_sync_kernels;
   bool links_device_runtime = false;
   std::vector<std::string> unchecked_children;  // kernels launched from the device whose child grids run unchecked
   uint32_t next_site = sites_.next_id();
@@ -260,6 +261,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
     unlogged.merge(result.unlogged_memory);
     read_only.merge(result.read_only_parameters);
     global_checkable.merge(result.global_checkable_kernels);
+    grid_sync_kernels.merge(result.grid_sync_kernels);
     std::vector<std::string> object_kernels = kernel_names(*parsed.module);
     kernels.insert(kernels.end(), object_kernels.begin(), object_kernels.end());
     tables.push_back(module_table(static_cast<uint32_t>(image.id), result.sites, std::move(object_kernels)));
@@ -315,6 +317,7 @@ const void* ModuleInstrumenter::instrument(const shim::ModuleImage& image) {
   if (!unlogged.empty()) unlogged_[image.id] = std::move(unlogged);
   if (!read_only.empty()) read_only_parameters_[image.id] = std::move(read_only);
   if (!global_checkable.empty()) global_checkable_[image.id] = std::move(global_checkable);
+  if (!grid_sync_kernels.empty()) grid_sync_kernels_[image.id] = std::move(grid_sync_kernels);
   if (compiled) {
     ++totals_.compiled;
     totals_.compile_time += elapsed;
@@ -484,6 +487,12 @@ bool ModuleInstrumenter::global_checkable(shim::ModuleId module, std::string_vie
   std::lock_guard lock(mutex_);
   auto found = global_checkable_.find(module);
   return found != global_checkable_.end() && found->second.contains(kernel);
+}
+
+bool ModuleInstrumenter::grid_syncs(shim::ModuleId module, std::string_view kernel) const {
+  std::lock_guard lock(mutex_);
+  auto found = grid_sync_kernels_.find(module);
+  return found != grid_sync_kernels_.end() && found->second.contains(kernel);
 }
 
 std::map<std::string, uint64_t> ModuleInstrumenter::unlogged_memory(shim::ModuleId module,

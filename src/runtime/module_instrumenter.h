@@ -97,6 +97,8 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::vector<uint32_t> read_only_parameters(shim::ModuleId module, std::string_view kernel) const;
   // Whether the device can check `kernel`'s global memory (ptx/passes/global_checkable_kernels.h).
   bool global_checkable(shim::ModuleId module, std::string_view kernel) const;
+  // Whether such a kernel has a cooperative-groups grid sync the device counts (ptx/passes/grid_syncs.h).
+  bool grid_syncs(shim::ModuleId module, std::string_view kernel) const;
   // Whether `module`'s kernels may launch child grids from the device (dynamic parallelism): their
   // launches then hold the child grids' blocks too (engine::LaunchInfo::launches_child_grids).
   bool launches_from_device(shim::ModuleId module) const;
@@ -130,6 +132,7 @@ class ModuleInstrumenter final : public shim::ModuleTransformer {
   std::map<shim::ModuleId, ptx::passes::UnloggedMemory> unlogged_;
   std::map<shim::ModuleId, std::map<std::string, std::vector<uint32_t>>> read_only_parameters_;
   std::map<shim::ModuleId, std::set<std::string, std::less<>>> global_checkable_;
+  std::map<shim::ModuleId, std::set<std::string, std::less<>>> grid_sync_kernels_;
   std::set<shim::ModuleId> launches_from_device_;
   InstrumentationTotals totals_;
 };

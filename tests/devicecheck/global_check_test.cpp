@@ -165,6 +165,60 @@ TEST(GlobalCheck, SaturatedIntervalsOfOneBlockAreNotCompared) {
   EXPECT_EQ(run({store(0, top, 0, 10), load(1, top, 1, 11)}).race_count, 1u);
 }
 
+constexpr GlobalStampLayout kGridLayout = global_stamp_layout(1000, true);
+
+TEST(GlobalStamp, AGridSyncLayoutSplitsTheIntervalIntoGridSyncsAndBarriersSinceTheLast) {
+  EXPECT_EQ(kGridLayout.interval_bits, kLayout.interval_bits);
+  EXPECT_EQ(kGridLayout.grid_bits, kLayout.interval_bits / 2);
+  EXPECT_EQ(global_stamp_layout(1, true).grid_bits, kGlobalMaxGridBits);
+  EXPECT_EQ(kLayout.grid_bits, 0u);
+  const uint32_t interval = kGridLayout.interval_of(5, 3);
+  EXPECT_EQ(kGridLayout.grid_of(interval), 5u);
+  EXPECT_EQ(kGridLayout.barriers_of(interval), 3u);
+  EXPECT_EQ(kGridLayout.grid_of(kGridLayout.interval_of(~0u, ~0u)), kGridLayout.max_grid()) << "held at the largest";
+  EXPECT_EQ(kGridLayout.barriers_of(kGridLayout.interval_of(~0u, ~0u)), kGridLayout.max_barriers());
+  EXPECT_EQ(kLayout.interval_of(0, 9), 9u) << "without grid syncs, barriers alone";
+  EXPECT_EQ(unpack_global_stamp_layout(pack_global_stamp_layout(kGridLayout)).grid_bits, kGridLayout.grid_bits);
+  EXPECT_EQ(unpack_global_stamp_layout(pack_global_stamp_layout(kGridLayout)).interval_bits, kGridLayout.interval_bits);
+}
+
+GlobalCheckOutcome run_with_grid_syncs(std::initializer_list<GlobalAccess> accesses) {
+  GlobalCheckOutcome outcome{};
+  GlobalShadowWord word{};
+  for (const GlobalAccess& a : accesses) {
+    outcome = check_global_access(word, a, kGridLayout);
+    word = outcome.next;
+  }
+  return outcome;
+}
+
+TEST(GlobalCheck, AGridSyncOrdersTheBlocksItSeparates) {
+  const uint32_t first = kGridLayout.interval_of(0, 2), second = kGridLayout.interval_of(1, 0);
+  EXPECT_EQ(run_with_grid_syncs({store(0, first, 0, 10), load(1, second, 5, 11)}).race_count, 0u);
+  EXPECT_EQ(run_with_grid_syncs({load(0, first, 0, 10), store(1, second, 5, 11)}).race_count, 0u);
+  EXPECT_EQ(run_with_grid_syncs({store(0, second, 0, 10), load(1, second, 5, 11)}).race_count, 1u)
+      << "two blocks in one grid interval, whatever their barriers";
+  EXPECT_EQ(run_with_grid_syncs({store(0, kGridLayout.interval_of(1, 4), 0, 10), load(1, second, 5, 11)}).race_count, 1u);
+  EXPECT_EQ(run_with_grid_syncs({store(0, second, 0, 10), load(0, kGridLayout.interval_of(1, 1), 5, 11)}).race_count, 0u)
+      << "a block barrier still orders its block";
+  EXPECT_EQ(run_with_grid_syncs({store(0, first, 0, 10), load(0, kGridLayout.interval_of(1, 2), 5, 11)}).race_count, 0u)
+      << "one block, the same count of barriers since two grid syncs: two intervals";
+}
+
+TEST(GlobalCheck, EntriesOfAnEarlierGridIntervalGiveWayAndBlocksPastTheLargestAreNotCompared) {
+  // Two blocks' loads fill the view in grid interval 0; after a grid sync a third block's load takes an
+  // entry, so a fourth block's store in that interval races with it.
+  const uint32_t first = kGridLayout.interval_of(0, 0), second = kGridLayout.interval_of(1, 0);
+  const GlobalCheckOutcome out =
+      run_with_grid_syncs({load(0, first, 0, 10), load(1, first, 0, 11), load(2, second, 0, 12), store(3, second, 0, 13)});
+  ASSERT_EQ(out.race_count, 1u);
+  EXPECT_EQ(unpack_global_stamp(out.races[0].first, kGridLayout).block, 2u);
+  const uint32_t top = kGridLayout.interval_of(kGridLayout.max_grid(), 0);
+  EXPECT_EQ(run_with_grid_syncs({store(0, top, 0, 10), load(1, top, 5, 11)}).race_count, 0u);
+  EXPECT_EQ(run_with_grid_syncs({store(0, top, 0, 10), load(0, top, 5, 11)}).race_count, 1u)
+      << "within a block barriers still tell";
+}
+
 // Random histories of one word: a few blocks of a few threads, each block moving through its barrier
 // intervals in time; plain and relaxed loads, plain stores and atomics. The reference keeps what the
 // engine keeps (engine/shadow_cell.cpp): the last write (an atomic too), every thread's latest read
@@ -179,29 +233,42 @@ struct Reference {
   std::vector<bool> kept_write;
 };
 
-bool concurrent(const GlobalStamp& a, const GlobalStamp& b) {
-  if (a.block != b.block) return true;
+// Two blocks race in one grid interval (every interval, without grid syncs), two threads of one block
+// in one barrier interval.
+bool concurrent(const GlobalStamp& a, const GlobalStamp& b, GlobalStampLayout layout) {
+  if (a.block != b.block) return layout.grid_of(a.interval) == layout.grid_of(b.interval);
   return a.interval == b.interval && a.thread != b.thread;
 }
 
 bool same_thread(const GlobalStamp& a, const GlobalStamp& b) { return a.block == b.block && a.thread == b.thread; }
 
-TEST(GlobalCheck, ThreeViewsOfTwoEntriesFindARaceWheneverTheEngineHasOne) {
-  std::mt19937_64 random(20261126);
+// With grid syncs (`layout` has grid bits) every block moves to the next grid interval at once now
+// and then, its barriers counted again from 0.
+void check_random_histories(GlobalStampLayout layout, uint64_t seed) {
+  std::mt19937_64 random(seed);
   for (int history = 0; history < 40000; ++history) {
     const uint32_t blocks = 1 + random() % 4, threads = 1 + random() % 4;
     const bool with_strong = history % 2 == 1;
-    std::vector<uint32_t> interval(blocks, 0);
+    std::vector<uint32_t> barriers(blocks, 0);
+    uint32_t grid = 0;
+    const auto concurrent = [layout](const GlobalStamp& a, const GlobalStamp& b) {
+      return barracuda::concurrent(a, b, layout);
+    };
     GlobalShadowWord word{};
     Reference reference;
     std::vector<std::pair<GlobalStamp, bool>> since_plain_write;  // every access since it (write?)
     for (int step = 0; step < 40; ++step) {
+      if (layout.grid_bits != 0 && random() % 12 == 0) {
+        ++grid;
+        std::fill(barriers.begin(), barriers.end(), 0u);
+      }
       const uint32_t block = random() % blocks;
-      if (random() % 4 == 0) ++interval[block];
-      GlobalAccess a = access(random() % 3 == 0, block, interval[block], random() % threads, step);
+      if (random() % 4 == 0) ++barriers[block];
+      GlobalAccess a =
+          access(random() % 3 == 0, block, layout.interval_of(grid, barriers[block]), random() % threads, step);
       a.stamp.strong = with_strong && random() % 2 == 0;
       const bool atomic = a.write && a.stamp.strong;
-      const GlobalCheckOutcome out = check_global_access(word, a, kLayout);
+      const GlobalCheckOutcome out = check_global_access(word, a, layout);
       word = out.next;
       bool expect_race = reference.has_write && concurrent(reference.write, a.stamp) &&
                          !(reference.write_atomic && a.stamp.strong);
@@ -212,14 +279,14 @@ TEST(GlobalCheck, ThreeViewsOfTwoEntriesFindARaceWheneverTheEngineHasOne) {
         }
       }
       for (uint32_t r = 0; r < out.race_count; ++r) {
-        const GlobalStamp first = unpack_global_stamp(out.races[r].first, kLayout);
+        const GlobalStamp first = unpack_global_stamp(out.races[r].first, layout);
         ASSERT_TRUE(concurrent(first, a.stamp)) << "history " << history << " step " << step;
         ASSERT_FALSE(first.strong && a.stamp.strong) << "history " << history << " step " << step;
         // The first access is one of this word's since the last plain write (or that write), and one of
         // the two writes.
         bool found = false;
         for (const auto& [earlier, earlier_write] : since_plain_write) {
-          if (pack_global_stamp(earlier, kLayout) == out.races[r].first && (earlier_write || a.write)) found = true;
+          if (pack_global_stamp(earlier, layout) == out.races[r].first && (earlier_write || a.write)) found = true;
         }
         ASSERT_TRUE(found) << "history " << history << " step " << step;
       }
@@ -256,6 +323,14 @@ TEST(GlobalCheck, ThreeViewsOfTwoEntriesFindARaceWheneverTheEngineHasOne) {
       }
     }
   }
+}
+
+TEST(GlobalCheck, ThreeViewsOfTwoEntriesFindARaceWheneverTheEngineHasOne) {
+  check_random_histories(kLayout, 20261126);
+}
+
+TEST(GlobalCheck, WithGridSyncsTheViewsFindARaceWheneverTheEngineHasOne) {
+  check_random_histories(global_stamp_layout(1000, true), 20261128);
 }
 
 // A warp's lanes loading (or adding to) one word at once leave the shadow their lane-by-lane

@@ -2,6 +2,7 @@
 // (elementwise, tiled, with shared atomics, through a called function, with global atomics and relaxed
 // loads of device scope), and one per construct that keeps a kernel's global memory on the host. Compiled to PTX by nvcc at build time, so the analysis
 // sees what nvcc really emits.
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 
 constexpr int kTile = 32;
@@ -58,6 +59,43 @@ extern "C" __global__ void relaxes_distances(unsigned* distance, const unsigned*
 }
 
 // Block scope across blocks would be a scoped race, which the shadow does not name.
+// A cooperative-groups grid sync between two phases (src/ptx/passes/grid_syncs.h): its arrival and
+// spin are let through, and the device counts the block's grid intervals.
+extern "C" __global__ void grid_sync_exchange(float* data, int n) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] = static_cast<float>(i);
+  grid.sync();
+  data[(i + 1) % n] += 1.0f;
+}
+
+// The split form: what runs between the arrival and the wait is concurrent with the other blocks'
+// code on both sides, which grid intervals cannot say.
+extern "C" __global__ void split_grid_sync(float* data, int n) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] = static_cast<float>(i);
+  auto token = grid.barrier_arrive();
+  data[(i + 2) % n] = 0.5f;
+  grid.barrier_wait(static_cast<decltype(token)&&>(token));
+  data[(i + 1) % n] += 1.0f;
+}
+
+// The same instructions on the program's own counter: an ordinary release and acquire.
+extern "C" __global__ void hand_rolled_grid_barrier(unsigned* counter, float* data, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] = static_cast<float>(i);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> arrived(*counter);
+    arrived.fetch_add(1, cuda::memory_order_release);
+    while (arrived.load(cuda::memory_order_acquire) < gridDim.x) {
+    }
+  }
+  __syncthreads();
+  data[(i + 1) % n] += 1.0f;
+}
+
 extern "C" __global__ void with_block_scope_atomic(int* total) { atomicAdd_block(total, 1); }
 extern "C" __global__ void with_block_scope_relaxed_load(unsigned* flag, unsigned* out) {
   out[blockIdx.x] = cuda::atomic_ref<unsigned, cuda::thread_scope_block>(*flag).load(cuda::memory_order_relaxed);

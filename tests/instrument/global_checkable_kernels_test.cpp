@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <map>
 #include <set>
 #include <string>
@@ -16,6 +18,7 @@
 #include "checkable_kernels_ptx.h"
 #include "contained_functions.h"
 #include "ptx/parser.h"
+#include "ptx/passes/grid_syncs.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/shared_checkable_kernels.h"
 #include "ptx/printer.h"
@@ -28,11 +31,12 @@ using Names = std::set<std::string>;
 
 const Names kCheckableKernels = {"elementwise_add",    "tiled_transpose",       "counts_in_shared",
                                  "stores_through_function", "with_global_atomic", "calls_atomic_function",
-                                 "relaxes_distances"};
+                                 "relaxes_distances",  "grid_sync_exchange"};
 // Those kernels and the device functions only they call.
 const Names kCheckableFunctions = {"elementwise_add",       "tiled_transpose",    "counts_in_shared",
                                    "stores_through_function", "_Z10store_wordPii", "with_global_atomic",
-                                   "calls_atomic_function", "_Z10count_intoPi",  "relaxes_distances"};
+                                   "calls_atomic_function", "_Z10count_intoPi",  "relaxes_distances",
+                                   "grid_sync_exchange"};
 
 // global_checkable_kernels.cu as nvcc compiled it.
 class GlobalCheckableKernelsTest : public testing::Test {
@@ -54,6 +58,26 @@ TEST_F(GlobalCheckableKernelsTest, ASpaceCheckableKernelNeedNotBeCheckableForThe
   EXPECT_EQ(contained_functions<SharedCheckableKernels>(module()),
             (Names{"tiled_transpose", "counts_in_shared", "stores_through_function", "_Z10store_wordPii",
                    "without_global_access"}));
+}
+
+// The toolkit's grid sync is recognised in grid_sync_exchange alone: not in its split form, nor where
+// the same instructions work on the program's own counter.
+TEST_F(GlobalCheckableKernelsTest, RecognisesTheToolkitsGridSyncOnly) {
+  const GridSyncs grid_syncs(module());
+  Names with_grid_sync;
+  int arrivals = 0, spins = 0;
+  for (const Function* function : module().functions()) {
+    if (grid_syncs.in(*function)) with_grid_sync.emplace(function->name);
+    for (const Statement& statement : function->body) {
+      const auto* instruction = std::get_if<Instruction>(&statement);
+      if (!instruction || !grid_syncs.contains(*instruction)) continue;
+      ++(grid_syncs.is_arrival(*instruction) ? arrivals : spins);
+      EXPECT_EQ(instruction->opcode, grid_syncs.is_arrival(*instruction) ? Opcode::Atom : Opcode::Ld);
+    }
+  }
+  EXPECT_EQ(with_grid_sync, Names{"grid_sync_exchange"});
+  EXPECT_EQ(arrivals, 1);
+  EXPECT_EQ(spins, 1);
 }
 
 TEST_F(GlobalCheckableKernelsTest, AModuleWhoseSiteIdsMayNotFitTheShadowIsLeftToTheHost) {
@@ -92,6 +116,15 @@ TEST_F(GlobalCheckableKernelsTest, InstrumentationMarksExactlyTheGlobalAccessesO
   const InstrumentResult result = instrument_module(module(), {});
   EXPECT_EQ(result.statistics.global_checkable_kernels, kCheckableKernels.size());
   EXPECT_EQ(result.global_checkable_kernels, kCheckableKernels);
+  EXPECT_EQ(result.grid_sync_kernels, (std::set<std::string>{"grid_sync_exchange"}));
+  for (const Function* function : module().definitions()) {
+    const auto calls = std::count_if(function->body.begin(), function->body.end(), [](const Statement& statement) {
+      const auto* instruction = std::get_if<Instruction>(&statement);
+      return instruction && instruction->opcode == Opcode::Call && !instruction->operands.empty() &&
+             instruction->operands.front().text == "__barracuda_grid_sync_arrival";
+    });
+    EXPECT_EQ(calls, function->name == "grid_sync_exchange" ? 1 : 0) << function->name;
+  }
   const std::string text = to_string(module());
   EXPECT_FALSE(
       runtime::link_to_cubin({{{"kernels", text}, runtime::device_runtime_input("sm_90")}, "sm_90", {}}).cubin.empty());

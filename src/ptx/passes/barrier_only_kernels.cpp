@@ -2,6 +2,7 @@
 
 #include "barracuda/shared_check.h"
 #include "ptx/passes/call_graph.h"
+#include "ptx/passes/grid_syncs.h"
 
 namespace barracuda::ptx::passes {
 namespace {
@@ -67,13 +68,14 @@ uint32_t access_bytes(const Instruction& instruction) {
 BarrierOnlyKernels::BarrierOnlyKernels(const Module& module, uint32_t first_site_id, const DeviceCheckRule& rule) {
   if (site_bound(module, first_site_id) >= kSharedCheckMaxSites) return;
   const CallGraph graph(module);
+  const GridSyncs grid_syncs(module);
   functions_ = functions_of_kernels_where(graph, [&](const std::unordered_set<const Function*>& closure) {
     bool has_seen_access = false;
     for (const Function* function : closure) {
       if (graph.calls_unknown.contains(function)) return false;
       for (const Statement& statement : function->body) {
         const auto* instruction = std::get_if<Instruction>(&statement);
-        if (!instruction) continue;
+        if (!instruction || grid_syncs.contains(*instruction)) continue;
         if (!synchronises_only_at_block_barriers(*instruction) || !rule.allows(*instruction)) return false;
         has_seen_access = has_seen_access || rule.sees(*instruction);
       }

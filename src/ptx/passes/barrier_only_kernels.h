@@ -15,6 +15,8 @@
 //   - DSMEM (anything naming .shared::cluster, mapa, getctarank), async copies, bulk copies, TMA,
 //     mbarriers, st.async/red.async, multimem, wgmma, and any opcode the IR does not know;
 //   - an instruction the space's rule refuses.
+// A cooperative-groups grid sync (grid_syncs.h) is allowed: its arrival and spin are the only
+// ordering accesses let through, and the device keeps each block's count of them (a grid interval).
 // Warp shuffles, votes and match are allowed: the engine gives them no ordering either, so the
 // verdicts are the same.
 // Every site id of a qualifying function must fit the shadow's stamp (kSharedCheckMaxSites): a module

@@ -82,6 +82,9 @@ struct InstrumentResult {
   // The kernels whose plain global and generic loads and stores carry kAccessDeviceGlobal
   // (global_checkable_kernels.h).
   std::set<std::string> global_checkable_kernels;
+  // Those of them with a recognised grid sync in their call closure (grid_syncs.h): the device's stamps
+  // then count grid intervals too.
+  std::set<std::string> grid_sync_kernels;
   // Why InstrumentOptions::block_order was not applied to this module (block_order.h), if it was not.
   std::optional<std::string> block_order_declined;
   // Why InstrumentOptions::perturb_seed was not applied to this module (schedule_perturbation.h).

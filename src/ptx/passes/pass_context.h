@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "ptx/function_editor.h"
+#include "ptx/passes/grid_syncs.h"
 #include "ptx/passes/instrument.h"
 #include "ptx/passes/runtime_call.h"
 #include "ptx/passes/spin_reads.h"
@@ -44,6 +45,9 @@ struct PassContext {
   // The registers holding the parameter buffers the CUDA device runtime handed the function for its
   // launches (device_launch_copies.h): stores through them are not the program's memory.
   const std::unordered_set<std::string_view>& parameter_buffers;
+  // The module's recognised cooperative-groups grid syncs: where the device checks global memory, each
+  // arrival tells the device runtime (GridSyncArrival).
+  const GridSyncs& grid_syncs;
 };
 
 // Each takes the function's original instructions (iterators stay valid across insertions).

@@ -1,6 +1,7 @@
 // Logs block barriers, warp syncs and cluster barriers before they execute, fences after they
 // completed (barracuda/record_view.h, SyncRole: that keeps the sync-ticket order causal). In kernels
-// whose global memory the device may check, block barriers also tell LogBlockEvent, before and after.
+// whose global memory the device may check, block barriers also tell LogBlockEvent, before and after,
+// and a recognised grid sync's arrival tells GridSyncArrival (grid_syncs.h).
 #include <optional>
 
 #include "barracuda/barrier_count.h"
@@ -85,6 +86,13 @@ std::optional<SyncEvent> sync_event(const Instruction& instruction) {
 void log_synchronization(PassContext& context, const std::vector<StatementIterator>& instructions) {
   for (StatementIterator position : instructions) {
     const Instruction& instruction = std::get<Instruction>(*position);
+    if (context.checks_global_on_device && context.grid_syncs.is_arrival(instruction)) {
+      const uint32_t site = context.sites.add(SiteKind::Synchronization, context.function, instruction);
+      context.calls.call_before(position, RuntimeFunction::GridSyncArrival, {{ScalarType::B32, Operand::integer(site)}},
+                                instruction.debug_location);
+      ++context.statistics.synchronizations;
+      continue;
+    }
     std::optional<SyncEvent> event = sync_event(instruction);
     if (!event) continue;
     uint32_t site = context.sites.add(SiteKind::Synchronization, context.function, instruction);
