@@ -262,11 +262,15 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
                          stream_ordered(pool_user->context, pool_user->stream, flight->context, flight->stream);
   // Global memory checked on the device is seen by no other launch: only where none runs beside.
   const GlobalShadow::Request* device_global = global && runs_alone ? &*global : nullptr;
+  // Counted barriers reach the host as one kBarriersPassed per interval, which assumes no record of the
+  // block came between them: a grid sync's arrival and spin do (ptx/passes/grid_syncs.h), and the
+  // accesses the host checks need the order they give. Such launches log their barriers.
+  const bool count_barriers = count_barriers_on_device_ && !(device_global && device_global->grid_syncs);
   QueueHost::LaunchSetup setup;
   try {
     setup = flight->queues->prepare_launch(flight->slot, info.launch_id, flight->stream,
                                            check_shared_on_device_ && pool_free && !info.launches_child_grids,
-                                           flight->read_only_ranges, device_global, count_barriers_on_device_,
+                                           flight->read_only_ranges, device_global, count_barriers,
                                            warp_model_ == WarpModel::kLockstep || recorder_ != nullptr,
                                            info.block_count(), info.launches_child_grids);
     flight->device_checks_shared = setup.device_checks_shared;
