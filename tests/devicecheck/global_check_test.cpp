@@ -36,10 +36,11 @@ GlobalAccess relaxed_load(uint32_t block, uint32_t interval, uint32_t thread, ui
 }
 
 // Applies the accesses in order and returns the races of the last one.
-GlobalCheckOutcome run(std::initializer_list<GlobalAccess> accesses, GlobalShadowWord word = {}) {
+GlobalCheckOutcome run(std::initializer_list<GlobalAccess> accesses, GlobalShadowWord word = {},
+                       GlobalStampLayout layout = kLayout) {
   GlobalCheckOutcome outcome{};
   for (const GlobalAccess& a : accesses) {
-    outcome = check_global_access(word, a, kLayout);
+    outcome = check_global_access(word, a, layout);
     word = outcome.next;
   }
   return outcome;
@@ -183,13 +184,7 @@ TEST(GlobalStamp, AGridSyncLayoutSplitsTheIntervalIntoGridSyncsAndBarriersSinceT
 }
 
 GlobalCheckOutcome run_with_grid_syncs(std::initializer_list<GlobalAccess> accesses) {
-  GlobalCheckOutcome outcome{};
-  GlobalShadowWord word{};
-  for (const GlobalAccess& a : accesses) {
-    outcome = check_global_access(word, a, kGridLayout);
-    word = outcome.next;
-  }
-  return outcome;
+  return run(accesses, {}, kGridLayout);
 }
 
 TEST(GlobalCheck, AGridSyncOrdersTheBlocksItSeparates) {
