@@ -64,14 +64,21 @@ struct GlobalStampLayout {
 };
 inline constexpr uint32_t kGlobalMinBlockBits = kGlobalPlaceBits - 32;
 inline constexpr uint32_t kGlobalMaxGridBits = 16;
+// With grid syncs, the bits left to count block barriers between two of them, where the interval has
+// room: an iterative solver passes thousands of grid syncs, rarely a thousand barriers between two.
+inline constexpr uint32_t kGlobalBarrierBitsBetweenGridSyncs = 10;
 // The layout for a grid of `blocks` blocks (at least 1): as many bits as the block ids need; with grid
-// syncs, up to half the rest (at most 16) count them.
+// syncs, all but kGlobalBarrierBitsBetweenGridSyncs of the rest (at most 16) count them, or half where
+// the rest is short (grids of over 2^17 blocks).
 constexpr GlobalStampLayout global_stamp_layout(uint64_t blocks, bool grid_syncs = false) {
   uint32_t block_bits = kGlobalMinBlockBits;
   while (block_bits < 63 && (uint64_t{1} << block_bits) < blocks) ++block_bits;
   const uint32_t interval_bits = kGlobalPlaceBits - block_bits;
-  const uint32_t half = interval_bits / 2;
-  return {interval_bits, grid_syncs ? (half < kGlobalMaxGridBits ? half : kGlobalMaxGridBits) : 0};
+  if (!grid_syncs) return {interval_bits, 0};
+  const uint32_t wanted = interval_bits >= 2 * kGlobalBarrierBitsBetweenGridSyncs
+                              ? interval_bits - kGlobalBarrierBitsBetweenGridSyncs
+                              : interval_bits / 2;
+  return {interval_bits, wanted < kGlobalMaxGridBits ? wanted : kGlobalMaxGridBits};
 }
 // GlobalCheckLaunch::layout: both fields in one word.
 constexpr uint32_t pack_global_stamp_layout(GlobalStampLayout layout) {

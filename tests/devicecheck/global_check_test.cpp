@@ -170,8 +170,10 @@ constexpr GlobalStampLayout kGridLayout = global_stamp_layout(1000, true);
 
 TEST(GlobalStamp, AGridSyncLayoutSplitsTheIntervalIntoGridSyncsAndBarriersSinceTheLast) {
   EXPECT_EQ(kGridLayout.interval_bits, kLayout.interval_bits);
-  EXPECT_EQ(kGridLayout.grid_bits, kLayout.interval_bits / 2);
+  EXPECT_EQ(kGridLayout.grid_bits, kGlobalMaxGridBits) << "27 bits of interval: 16 of grid syncs, 11 of barriers";
   EXPECT_EQ(global_stamp_layout(1, true).grid_bits, kGlobalMaxGridBits);
+  EXPECT_EQ(global_stamp_layout(1u << 13, true).grid_bits, 14u) << "a large cooperative grid: 10 bits of barriers";
+  EXPECT_EQ(global_stamp_layout(1u << 20, true).grid_bits, 8u) << "short of 20 bits: half each";
   EXPECT_EQ(kLayout.grid_bits, 0u);
   const uint32_t interval = kGridLayout.interval_of(5, 3);
   EXPECT_EQ(kGridLayout.grid_of(interval), 5u);
