@@ -157,4 +157,16 @@ CUdeviceptr GlobalShadow::prepare(uint32_t slot, const Request& request, CUstrea
   return address;
 }
 
+bool GlobalShadow::saturated(uint32_t slot) {
+  if (!descriptors_) return false;
+  uint32_t saturated = 0;
+  const CUdeviceptr address =
+      descriptors_->address() + uint64_t{slot} * sizeof(GlobalCheckLaunch) + offsetof(GlobalCheckLaunch, saturated);
+  const DriverApi& api = driver_api();
+  RelaxedCaptureMode relaxed;
+  check(api.memcpy_dtoh_async(&saturated, address, sizeof saturated, tool_stream_), "reading back global checking");
+  check(api.stream_synchronize(tool_stream_), "reading back global checking");
+  return saturated != 0;
+}
+
 }  // namespace barracuda::runtime

@@ -42,6 +42,10 @@ class GlobalShadow {
   // address of its GlobalCheckLaunch, or 0 when the host checks its global memory (declined() says
   // why). Throws std::runtime_error when a copy or memset fails.
   CUdeviceptr prepare(uint32_t slot, const Request& request, CUstream stream);
+  // After the launch in `slot` ended, before the slot is taken again: whether its device marked it
+  // saturated (GlobalCheckLaunch::saturated: a thread passed more barriers or grid syncs than the
+  // stamps count, so some pairs were not compared). Throws std::runtime_error when the copy fails.
+  bool saturated(uint32_t slot);
   // No launch in flight: frees the memory retired while launches were running.
   void release_retired();
   const std::string& declined() const { return declined_; }

@@ -81,6 +81,7 @@ struct LaunchMonitor::Flight {
   // The allocations whose loads through read-only parameters the device may leave unlogged.
   QueueHost::ReadOnlyRanges read_only_ranges{};
   bool device_checks_shared = false;
+  bool device_checks_global = false;
   bool abandoned = false;  // it could not be set up: it runs unchecked, logging nothing
   // Set by after_launch:
   bool launched = false;
@@ -274,6 +275,7 @@ void LaunchMonitor::before_launch(const shim::LaunchCall& launch) {
                                            warp_model_ == WarpModel::kLockstep || recorder_ != nullptr,
                                            info.block_count(), info.launches_child_grids);
     flight->device_checks_shared = setup.device_checks_shared;
+    flight->device_checks_global = setup.device_checks_global;
     const CUresult named = api.memset_d32_async(flight->slot_global, flight->slot, 1, flight->stream);
     if (named != CUDA_SUCCESS) throw std::runtime_error("naming the launch in its stream failed: " + describe(named));
   } catch (const std::exception& e) {
@@ -490,6 +492,7 @@ void LaunchMonitor::note_ended_kernels() {
     if (status == CUDA_ERROR_NOT_READY) continue;
     owner->kernel_ended = true;
     owner->ended_with = status;
+    if (owner->device_checks_global) note_saturation(*owner);
     // Unless its context went meanwhile (forget_events): then the event went with it.
     if (const auto spare = spare_events_.find(owner->context_id); spare != spare_events_.end()) {
       spare->second.push_back(owner->done);
@@ -499,6 +502,22 @@ void LaunchMonitor::note_ended_kernels() {
     ended = true;
   }
   if (ended) state_changed_.notify_all();
+}
+
+void LaunchMonitor::note_saturation(const Flight& flight) {
+  bool saturated = false;
+  try {
+    saturated = flight.queues->global_check_saturated(flight.slot);
+  } catch (const std::exception& e) {
+    std::lock_guard totals(totals_mutex_);
+    ++totals_.failed_launches;
+    totals_.last_error = flight.info.kernel + ": " + e.what();
+    return;
+  }
+  if (!saturated) return;
+  std::lock_guard totals(totals_mutex_);
+  ++totals_.launches_saturated;
+  totals_.saturated_kernel = flight.info.kernel;
 }
 
 void LaunchMonitor::check_launches() {

@@ -72,6 +72,10 @@ struct LaunchTotals {
   // launch of a kernel it could check was checked on the host instead.
   uint64_t launches_global_on_device = 0;
   std::string global_declined;
+  // Of those, launches whose threads passed more block barriers or grid syncs than the device's stamps
+  // count (GlobalCheckLaunch::saturated): pairs past them were not compared. The latest one's kernel.
+  uint64_t launches_saturated = 0;
+  std::string saturated_kernel;
   // Memory instructions checked launches held but did not log (ldmatrix, wmma.load...): kind ->
   // the kernels.
   std::map<std::string, std::set<std::string>> unlogged_memory;
@@ -135,6 +139,9 @@ class LaunchMonitor final : public shim::LaunchObserver {
   bool check(Flight& flight);
   // Marks the launches whose events completed as ended and frees their slots (under state_mutex_).
   void note_ended_kernels();
+  // A launch whose global memory the device checked has ended: reads back whether it was saturated,
+  // before its slot is taken again.
+  void note_saturation(const Flight& flight);
   // Under state_mutex_: whether `flight` may be issued now (`checked`: it takes a launch slot).
   bool may_issue(const Flight& flight, bool checked) const;
   // Holding `lock` on state_mutex_: returns once may_issue(flight, checked).

@@ -67,6 +67,8 @@ class QueueHost {
                              bool count_barriers, bool log_every_record, uint32_t grid_blocks, bool launches_child_grids);
   // No launch in flight: frees the global shadow memory retired meanwhile.
   void release_retired_global_shadow() { global_shadow_.release_retired(); }
+  // GlobalShadow::saturated of the launch that used `slot`.
+  bool global_check_saturated(uint32_t slot) { return global_shadow_.saturated(slot); }
   // After a checked launch that took `slot`, in its stream: its kernel's `slot_global` goes back to
   // kNoLaunchSlot unless a later launch of the kernel has named its own slot there meanwhile
   // (device/launch_slot_release.cu; a plain memset where the kernel could not be loaded, or in another

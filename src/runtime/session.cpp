@@ -474,6 +474,13 @@ class Session final : public shim::SyncObserver {
             {"every launch after the failure", "the event queues could not be created: " + queues_error_});
       }
     }
+    if (totals.launches_saturated > 0) {
+      report.summary.kernels_skipped.push_back(
+          {std::to_string(totals.launches_saturated) + " launches (latest: " + totals.saturated_kernel + ")",
+           "checked in part: their threads passed more block barriers, or grid syncs, than the GPU's global "
+           "check counts, and accesses past them were not all compared (docs/device_global_check.md); "
+           "--no-device-global-check checks them on the host"});
+    }
     if (totals.unchecked_graph_launches > 0) {
       report.summary.kernels_skipped.push_back(
           {std::to_string(totals.unchecked_graph_launches) + " CUDA graph launches",
