@@ -25,6 +25,7 @@ int main() {
   cudaLaunchCooperativeKernel(reinterpret_cast<void*>(many_grid_syncs), 2, 32, arguments);
   int host = -1;
   const cudaError_t status = cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost);
-  std::printf("%s: out = %d\n", cudaGetErrorString(status), host);
+  // The value read is the race's outcome (0 or 1): not printed, so that the output is the same natively.
+  std::printf("%s\n", cudaGetErrorString(status));
   return status == cudaSuccess ? 0 : 1;
 }
