@@ -22,8 +22,8 @@
 // and never cleared), the block, the thread's barrier interval, whether it was strong and its
 // block-linear thread, in 64 bits. Block and interval share 37 bits as the launch's grid needs
 // (GlobalStampLayout); an interval past what its bits hold stays at the largest value, and two
-// accesses of one block both there are not compared (the device marks GlobalCheckLaunch::saturated;
-// the host does not read it back yet).
+// accesses of one block both there are not compared (the device marks GlobalCheckLaunch::saturated,
+// and the host reports the launch as checked in part).
 #include <stdint.h>
 
 #include "barracuda/record_view.h"

@@ -29,8 +29,8 @@ struct GlobalCheckLaunch {
   uint32_t tag;            // the stamps' launch tag (never 0)
   uint32_t layout;  // pack_global_stamp_layout() of the launch's GlobalStampLayout
   uint32_t range_count;
-  // Set by the device: a thread passed more barriers (or grid syncs) than the layout's interval holds. Not read back by the host
-  // yet (README, Known problems).
+  // Set by the device: a thread passed more barriers (or grid syncs) than the layout's interval holds.
+  // Read back by the host once the kernel ended (GlobalShadow::saturated): the launch was checked in part.
   uint32_t saturated;
   // Device address of one word per thread of the grid: tag << 48 | kGlobalBarrierToldBit | barriers
   // the thread passed (an entry of another tag counts as 0, so the host never clears it). The count
