@@ -71,13 +71,20 @@ BarrierOnlyKernels::BarrierOnlyKernels(const Module& module, uint32_t first_site
   const GridSyncs grid_syncs(module);
   functions_ = functions_of_kernels_where(graph, [&](const std::unordered_set<const Function*>& closure) {
     bool has_seen_access = false;
+    bool has_grid_sync = false;
     for (const Function* function : closure) {
       if (graph.calls_unknown.contains(function)) return false;
+      has_grid_sync = has_grid_sync || grid_syncs.in(*function);
       for (const Statement& statement : function->body) {
         const auto* instruction = std::get_if<Instruction>(&statement);
         if (!instruction || grid_syncs.contains(*instruction)) continue;
         if (!synchronises_only_at_block_barriers(*instruction) || !rule.allows(*instruction)) return false;
         has_seen_access = has_seen_access || rule.sees(*instruction);
+      }
+    }
+    if (has_seen_access && has_grid_sync) {
+      for (const Function* function : closure) {
+        if (function->is_entry) grid_sync_kernels_.insert(function);
       }
     }
     return has_seen_access;

@@ -53,9 +53,12 @@ class BarrierOnlyKernels {
 
   // True when every launch that can run `function` is of a qualifying kernel.
   bool contains(const Function& function) const { return functions_.contains(&function); }
+  // True for a qualifying kernel with a recognised grid sync in its closure (grid_syncs.h).
+  bool has_grid_sync(const Function& kernel) const { return grid_sync_kernels_.contains(&kernel); }
 
  private:
   std::unordered_set<const Function*> functions_;
+  std::unordered_set<const Function*> grid_sync_kernels_;
 };
 
 // No memory-model qualifier, or .weak: the access neither synchronises nor is strong (strong accesses

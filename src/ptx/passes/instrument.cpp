@@ -7,7 +7,6 @@
 #include "ptx/passes/address_parameters.h"
 #include "ptx/passes/block_order.h"
 #include "ptx/passes/fence_free_functions.h"
-#include "ptx/passes/call_graph.h"
 #include "ptx/passes/global_checkable_kernels.h"
 #include "ptx/passes/grid_syncs.h"
 #include "ptx/passes/legacy_isa_upgrade.h"
@@ -54,7 +53,6 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
   const SharedCheckableKernels shared_checkable(module, options.first_site_id);
   const GlobalCheckableKernels global_checkable(module, options.first_site_id);
   const GridSyncs grid_syncs(module);
-  const CallGraph call_graph(module);
   const WriteFreeIntervals write_free_intervals(module);
   declare_runtime_functions(module);
   define_launch_slot_globals(module);
@@ -107,10 +105,7 @@ InstrumentResult instrument_module(Module& module, const InstrumentOptions& opti
     if (function->is_entry && context.checks_global_on_device) {
       ++result.statistics.global_checkable_kernels;
       result.global_checkable_kernels.emplace(function->name);
-      const auto closure = call_graph.closure(function);
-      if (std::any_of(closure.begin(), closure.end(), [&](const Function* f) { return grid_syncs.in(*f); })) {
-        result.grid_sync_kernels.emplace(function->name);
-      }
+      if (global_checkable.has_grid_sync(*function)) result.grid_sync_kernels.emplace(function->name);
     }
     // Order matters: the entry record comes first, and the branch pass needs the CFG before guards
     // are split into new branches.
